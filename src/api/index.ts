@@ -1,0 +1,20 @@
+export {
+  type ChatbotClient,
+  type ClientOptions,
+  createClient,
+  type RequestOptions,
+  type RetryOptions,
+  type UploadOptions,
+  type UploadProgress,
+} from './client.js';
+export {
+  ApiError,
+  isAbortError,
+  isApiError,
+  isNetworkError,
+  isTimeoutError,
+  NetworkError,
+  TimeoutError,
+} from './errors.js';
+export { decodeCitations, encodeCitations, type MessageStream, SseParser } from './stream.js';
+export * from './types.js';

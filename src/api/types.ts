@@ -1,0 +1,283 @@
+/**
+ * Records of the chatbot service, with the interface's exact field names
+ * (spec/interface.md and spec/hosted-service-notes.md). Nothing here is renamed or reshaped:
+ * what the server sends is what the caller gets.
+ */
+
+/** Timestamps are UTC strings such as `2026-11-22T15:36:06Z`. */
+export type Timestamp = string;
+
+export interface ChatbotMeta {
+  /** `[N, S]`: at most N messages per S seconds, per session. Default `[20, 240]`. */
+  rate_limit: [number, number];
+  rate_limit_message: string;
+  show_citations: boolean;
+  /** The only value the hosted service shows is `private`. */
+  visibility: string;
+}
+
+export interface Chatbot {
+  uuid: string;
+  name: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  meta: ChatbotMeta;
+}
+
+export interface ChatbotCreate {
+  name: string;
+  rate_limit?: [number, number];
+  rate_limit_message?: string;
+  show_citations?: boolean;
+  visibility?: string;
+}
+
+export type ChatbotUpdate = Partial<ChatbotCreate>;
+
+export type AgentType =
+  | 'user-facing'
+  | 'background'
+  | 'human-escalation'
+  | 'pre-canned'
+  | 'spam-defense';
+
+export const AGENT_TYPES: readonly AgentType[] = [
+  'user-facing',
+  'background',
+  'human-escalation',
+  'pre-canned',
+  'spam-defense',
+];
+
+export interface AgentTag {
+  name: string;
+  /** `#RRGGBB` */
+  color: string;
+  criteria: string;
+}
+
+/** Type-specific agent settings. Which member applies to which type is in hosted-service-notes.md. */
+export interface AgentMeta {
+  model?: string;
+  temperature?: number;
+  use_all_sources?: boolean;
+  tags?: AgentTag[];
+  bias?: number;
+  stickness?: number;
+  default_message?: string;
+}
+
+export interface AgentVariable {
+  name: string;
+  description: string;
+  example: string;
+  type: string;
+  default_value: { content: string; static: number };
+}
+
+export interface HumanEscalationSettings {
+  human_requested_message: string;
+  live_chat_start_announcement: string;
+  live_chat_end_announcement: string;
+  monitored_messages: unknown[];
+  notifications_enabled: 0 | 1;
+  sound_enabled: 0 | 1;
+}
+
+export interface ToolFunctionParameters {
+  type: 'object' | string;
+  properties: Record<string, { type: string; description: string }>;
+  required: string[];
+}
+
+export interface ToolFunction {
+  uuid: string;
+  name: string;
+  description: string;
+  enabled: 0 | 1;
+  external_url: string;
+  method: string;
+  headers: Record<string, string>;
+  meta: Record<string, unknown>;
+  parameters: ToolFunctionParameters;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface Agent {
+  uuid: string;
+  name: string;
+  type: AgentType;
+  description: string;
+  prompt: string;
+  /** Integer 0/1 in create and list responses, boolean in the update response. */
+  enabled: 0 | 1 | boolean;
+  meta: AgentMeta;
+  data_source_uuids?: string[];
+  /** Present on human-escalation agents only. */
+  human_escalation_settings?: HumanEscalationSettings;
+  /** Present in list items. */
+  tool_functions?: ToolFunction[];
+  /** Present in create and update responses, absent in list items. */
+  variables?: AgentVariable[];
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+/** Type-specific settings may go inside `meta` or top-level, as public clients send them. */
+export interface AgentCreate extends AgentMeta {
+  name: string;
+  type: AgentType;
+  description?: string;
+  prompt?: string;
+  meta?: AgentMeta;
+}
+
+export interface AgentUpdate {
+  name?: string;
+  description?: string;
+  prompt?: string;
+  model?: string;
+  enabled?: boolean;
+  variables?: AgentVariable[];
+  data_source_uuids?: string[];
+  human_escalation_settings?: Partial<HumanEscalationSettings>;
+  temperature?: number;
+  use_all_sources?: boolean;
+}
+
+export type DataSourceType = 'qa' | 'link' | 'file';
+
+export type DataSourceStatus =
+  | 'await'
+  | 'queued'
+  | 'downloading'
+  | 'extracting'
+  | 'chunking'
+  | 'embedding'
+  | 'running'
+  | 'assigned'
+  | 'success'
+  | 'error'
+  | 'fail'
+  | 'error:storage'
+  | 'error:token';
+
+export const IN_PROGRESS_STATUSES: readonly string[] = [
+  'await',
+  'queued',
+  'downloading',
+  'extracting',
+  'chunking',
+  'embedding',
+  'running',
+  'assigned',
+];
+
+export interface DataSource {
+  uuid: string;
+  title: string;
+  type: DataSourceType | (string & {});
+  status: DataSourceStatus | (string & {});
+  file_name: string;
+  /** Bytes. */
+  file_size: number;
+  tokens: number;
+  /** A JSON-encoded string; for `qa` sources it holds the question and the answer. */
+  meta_json: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface QaSourceCreate {
+  question: string;
+  answer: string;
+  reference_source_link?: string;
+}
+
+export interface UrlSourceCreate {
+  url: string;
+  reference_source_link?: string;
+}
+
+/** One item per submitted uuid, in order: `status` on success, `error` otherwise. */
+export interface RescrapeResult {
+  uuid: string;
+  status?: 'restarted scraping' | (string & {});
+  error?: 'invalid data source' | (string & {});
+}
+
+export interface SourceTag {
+  uuid: string;
+  name: string;
+  /** `#RRGGBB` */
+  color: string;
+  data_source_uuids: string[];
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+export interface SourceTagCreate {
+  name: string;
+  color: string;
+  data_source_uuids?: string[];
+}
+
+export type SourceTagUpdate = Partial<SourceTagCreate>;
+
+/** Initial data of a session: a flat object, one level deep. */
+export type SessionData = Record<string, string | number | boolean | null>;
+
+export interface ChatSession {
+  uuid: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  /** Returned when a single session is fetched, and on create when data was given. */
+  meta?: SessionData;
+}
+
+export interface SessionSummary {
+  uuid: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+}
+
+/** One exchange: the user's `query` and the bot's `response`. */
+export interface Message {
+  uuid: string;
+  created_at: Timestamp;
+  modified_at: Timestamp;
+  query: string;
+  response: string;
+  /** `stop`, or `length` when cut short. */
+  finish_reason: string;
+  /** JSON-encoded {@link CiteData}. */
+  cite_data_json: string;
+  meta_json: string;
+  error_message?: string;
+  feedback_json?: string;
+  labels?: unknown[];
+  detected_frustrations?: string;
+  background_pending_tasks?: number;
+  session_documents?: unknown[];
+  ai_context_json?: string;
+}
+
+/** The decoded `cite_data_json` of a message: citation number → cited source. */
+export type CiteData = Record<
+  string,
+  { data_source_uuid: string; title: string; text: string; file_name: string; type: string }
+>;
+
+/** One entry of the reference server's `X-Citations` header. */
+export interface Citation {
+  n: number;
+  data_source_uuid: string;
+  title: string;
+  type: string;
+  url?: string;
+}
+
+export interface SuccessResponse {
+  success: boolean;
+}

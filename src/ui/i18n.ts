@@ -1,0 +1,32 @@
+/**
+ * The strings mechanism both elements share. Each element has one table per language
+ * (src/ui/strings/<element>.ts); English is complete, other languages may be partial and fall
+ * back to English key by key. A page overrides any string through the element's `strings` property.
+ */
+
+export type Tables<T extends Record<string, string>> = { en: T } & Record<string, Partial<T>>;
+
+/** Picks `lang` (or its base language: `de-CH` → `de`), over English, then the page's overrides. */
+export function localize<T extends Record<string, string>>(
+  tables: Tables<T>,
+  lang: string | null | undefined,
+  overrides?: Partial<T> | null,
+): T {
+  const wanted = (lang ?? '').toLowerCase();
+  const base = wanted.split('-')[0] ?? '';
+  const table = tables[wanted] ?? tables[base] ?? {};
+  return { ...tables.en, ...table, ...(overrides ?? {}) } as T;
+}
+
+/** Fills `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}
+
+/** The language in effect for an element: its own `lang`, the closest ancestor's, or the page's. */
+export function languageOf(element: Element): string {
+  const owner = element.closest('[lang]');
+  return owner?.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en';
+}

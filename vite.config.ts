@@ -1,0 +1,29 @@
+import { defineConfig } from 'vite';
+
+/**
+ * One build per entry (`vite build --mode <entry>`), so every bundle is self-contained:
+ * a page that loads only the chat widget never fetches a chunk shared with the admin panel.
+ */
+const entries = {
+  api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
+} as const;
+
+export default defineConfig(({ mode }) => {
+  const target = entries[mode as keyof typeof entries];
+  if (!target) {
+    throw new Error(`vite build needs --mode with one of: ${Object.keys(entries).join(', ')}`);
+  }
+  return {
+    build: {
+      target: 'es2022',
+      emptyOutDir: false,
+      minify: true,
+      sourcemap: true,
+      lib: {
+        entry: target.entry,
+        fileName: () => `${target.fileName}.js`,
+        formats: [...target.formats],
+      },
+    },
+  };
+});

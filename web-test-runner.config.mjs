@@ -1,0 +1,114 @@
+// Browser tests: every test/**/*.browser.test.ts, in Debian's headless Chromium.
+// The reference server (when present) runs beside the dev server, so element tests talk to the
+// real thing; browser tests read its address from /__test-env.json.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { handleFixture } from './test/api/fixture-server.mjs';
+
+const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+if (!existsSync(executablePath)) {
+  console.error(
+    `Chromium not found at ${executablePath}: install it with "apt-get install -y chromium" or set CHROME_PATH to a Chromium or Chrome binary.`,
+  );
+  process.exit(1);
+}
+
+const TEST_KEY = 'wtr-admin-key';
+const OTHER_KEY = 'wtr-other-key';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `npm run server` on a free port with an in-memory store, once, for the whole run. */
+function referenceServerPlugin() {
+  let child;
+  let env = { baseUrl: null, apiKey: TEST_KEY, otherApiKey: OTHER_KEY };
+  return {
+    name: 'reference-server',
+    async serverStart() {
+      if (!existsSync('src/server/cli.ts')) return;
+      const port = await freePort();
+      child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts'], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          CHATBOT_DB: ':memory:',
+          CHATBOT_API_KEYS: `wtr:${TEST_KEY},other:${OTHER_KEY}`,
+          CHATBOT_ALLOW_PRIVATE_URLS: '1',
+          CHATBOT_LOG: 'off',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('reference server did not start in 30 s')),
+          30_000,
+        );
+        child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
+        child.stdout.on('data', (data) => {
+          if (String(data).includes('listening on')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      env = { ...env, baseUrl: `http://127.0.0.1:${port}` };
+    },
+    serverStop() {
+      child?.kill();
+    },
+    serve(context) {
+      if (context.path === '/__test-env.json') return { body: JSON.stringify(env), type: 'json' };
+    },
+  };
+}
+
+export default {
+  files: ['test/**/*.browser.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  testFramework: { config: { timeout: 20_000 } },
+  browserStartTimeout: 60_000,
+  testsFinishTimeout: 300_000,
+  middleware: [
+    // Scripted endpoints for the API module's own tests (test/api/fixture-server.mjs).
+    (ctx, next) => {
+      if (!ctx.path.startsWith('/fixture/')) return next();
+      ctx.respond = false;
+      handleFixture(ctx.req, ctx.res);
+    },
+  ],
+  plugins: [
+    referenceServerPlugin(),
+    esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }),
+  ],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      },
+    }),
+  ],
+};
