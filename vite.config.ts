@@ -6,6 +6,10 @@ import { defineConfig } from 'vite';
  */
 const entries = {
   api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
+  chat: { entry: 'src/chat/index.ts', fileName: 'chatbot-chat', formats: ['es'] },
+  admin: { entry: 'src/admin/index.ts', fileName: 'chatbot-admin', formats: ['es'] },
+  // A classic script: it reads its own <script> tag through document.currentScript.
+  embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
 
 export default defineConfig(({ mode }) => {
@@ -23,6 +27,7 @@ export default defineConfig(({ mode }) => {
         entry: target.entry,
         fileName: () => `${target.fileName}.js`,
         formats: [...target.formats],
+        name: 'ChatbotElements',
       },
     },
   };
