@@ -77,7 +77,7 @@ function referenceServerPlugin() {
 
 export default {
   files: ['test/**/*.browser.test.ts'],
-  nodeResolve: true,
+  nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
   testFramework: { config: { timeout: 20_000 } },
   browserStartTimeout: 60_000,
@@ -86,6 +86,7 @@ export default {
     // Scripted endpoints for the API module's own tests (test/api/fixture-server.mjs).
     (ctx, next) => {
       if (!ctx.path.startsWith('/fixture/')) return next();
+      ctx.status = 200; // the fixture writes the real status; this keeps the 404 report quiet
       ctx.respond = false;
       handleFixture(ctx.req, ctx.res);
     },

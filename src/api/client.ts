@@ -346,18 +346,19 @@ export function createClient(options: ClientOptions) {
         call,
         true,
       );
-      if (!response.ok) {
+      if (!response.ok) throw await apiError(response, request);
+      let stopped = false;
+      const abort = () => {
+        stopped = true;
         controller.abort();
-        throw await apiError(response, request);
-      }
-      const abort = () => controller.abort();
+      };
       return {
         messageUuid: response.headers.get('x-message-uuid') ?? undefined,
         citations: decodeCitations(response.headers.get('x-citations')),
         text: textDeltas(response, {
           request,
-          abort,
-          callerSignal: call.signal,
+          abort: () => controller.abort(),
+          stopped: () => stopped || call.signal?.aborted === true,
           idleTimeoutMs: streamIdleTimeoutMs,
         }),
         abort,

@@ -110,8 +110,8 @@ export interface TextDeltaOptions {
   request: RequestInfo;
   /** Aborts the underlying request. */
   abort: (reason?: unknown) => void;
-  /** The caller's signal: once aborted, the iteration ends quietly. */
-  callerSignal: AbortSignal | undefined;
+  /** True once the caller stopped the answer (its signal or `abort()`): the iteration ends quietly. */
+  stopped: () => boolean;
   /** Longest wait for the next chunk before the stream counts as stalled. */
   idleTimeoutMs: number;
 }
@@ -121,7 +121,7 @@ export async function* textDeltas(
   response: Response,
   options: TextDeltaOptions,
 ): AsyncGenerator<string, void, undefined> {
-  const { request, abort, callerSignal, idleTimeoutMs } = options;
+  const { request, abort, stopped, idleTimeoutMs } = options;
   const sse = (response.headers.get('content-type') ?? '').includes('text/event-stream')
     ? new SseParser()
     : undefined;
@@ -151,7 +151,7 @@ export async function* textDeltas(
         }, idleTimeoutMs);
         result = await reader.read();
       } catch (error) {
-        if (callerSignal?.aborted) return;
+        if (stopped()) return;
         if (stalled)
           throw new TimeoutError(request, idleTimeoutMs, 'answer stream stalled: no data');
         throw new NetworkError(request, error, 'answer stream was interrupted');

@@ -37,18 +37,19 @@ export function uploadWithProgress(init: {
     xhr.timeout = timeoutMs;
     xhr.setRequestHeader('Authorization', authorization);
     xhr.setRequestHeader('Accept', 'application/json');
+    // The last event may fall short of the total; completion is reported once the server answered.
+    let total = 0;
     xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable) onProgress({ loaded: event.loaded, total: event.total });
+      if (!event.lengthComputable) return;
+      total = event.total;
+      onProgress({ loaded: event.loaded, total });
     });
     xhr.addEventListener('load', () => {
       done();
       const ok = xhr.status >= 200 && xhr.status < 300;
       if (ok) {
-        const total = Math.max(
-          1,
-          form.get('file') instanceof Blob ? (form.get('file') as Blob).size : 1,
-        );
-        onProgress({ loaded: total, total });
+        const size = total || (form.get('file') as Blob | null)?.size || 0;
+        onProgress({ loaded: size, total: size });
       }
       resolve({
         ok,

@@ -2,17 +2,24 @@
 // mount it on a node:http server on 127.0.0.1, browser tests reach it through web-test-runner's
 // dev server. Everything is under /fixture/.
 //
-//   /fixture/echo/<path>        answers 200 {request: {method, path, query, headers, body}}
-//   /fixture/status/<code>      answers <code> with ?body= (raw) and ?retryAfter=
-//   /fixture/flaky/<id>/<path>  fails ?fail=N times with ?status= (or drops the connection when
-//                               status=drop), honouring ?retryAfter=, then echoes; /fixture/count/<id>
-//   /fixture/slow?ms=           answers after ms
-//   /fixture/drop               destroys the connection without an answer
-//   /fixture/stream?plan=       streams a plan: base64url JSON {status, headers, contentType,
-//                               chunks: [string | number[]], delayMs, endEarly}
-//   /fixture/upload/<path>      reads a multipart upload and answers a Data source record
+// The client appends fixed API paths to its base URL, so a scripted endpoint takes its options
+// from a path segment: /fixture/<kind>/<base64url JSON options>/<the API path>.
+//
+//   echo/<path>                  200 {request: {method, path, query, headers, body}}
+//   status/<opts>/<path>         answers opts.status with opts.body (raw) and opts.retryAfter
+//   flaky/<opts>/<path>          fails opts.fail times with opts.status ('drop' drops the
+//                                connection) and opts.retryAfter, then echoes; count of attempts
+//                                per opts.id at count/<id> (with `closed`: whether a stream
+//                                with that id was closed)
+//   slow/<opts>/<path>           answers after opts.ms
+//   drop/<opts>/<path>           destroys the connection without an answer
+//   stream/<opts>/<path>         streams {status, headers, contentType, chunks: [string | bytes[]],
+//                                delayMs, endEarly (cut mid-body), hold (never ends)}
+//   upload/<path>                reads a multipart upload and answers a Data source record
 
 const attempts = new Map();
+/** Ids of streams whose connection the client closed. */
+const closed = new Set();
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
@@ -27,6 +34,9 @@ function json(res, status, value, headers = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 }
+
+const retryAfterHeader = (opts) =>
+  opts.retryAfter === undefined ? {} : { 'retry-after': String(opts.retryAfter) };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,73 +57,73 @@ export async function handleFixture(req, res) {
   const url = new URL(req.url, 'http://fixture.test');
   const parts = url.pathname.split('/').filter(Boolean); // ['fixture', kind, ...]
   const kind = parts[1];
+  const withOptions = ['status', 'flaky', 'slow', 'drop', 'stream'].includes(kind);
+  const opts = withOptions
+    ? JSON.parse(Buffer.from(parts[2] ?? '', 'base64url').toString('utf8') || '{}')
+    : {};
+  const apiPath = `/${parts.slice(withOptions ? 3 : 2).join('/')}`;
   try {
-    if (kind === 'echo') return await echo(req, res, url, `/${parts.slice(2).join('/')}`);
+    if (kind === 'echo') return await echo(req, res, url, apiPath);
 
     if (kind === 'status') {
       await readBody(req);
-      const headers = {};
-      const retryAfter = url.searchParams.get('retryAfter');
-      if (retryAfter !== null) headers['retry-after'] = retryAfter;
-      const body = url.searchParams.get('body') ?? '';
-      res.writeHead(Number(parts[2]), {
+      const body = opts.body ?? '';
+      res.writeHead(opts.status, {
         'content-type': body.startsWith('{') ? 'application/json' : 'text/plain',
-        ...headers,
+        ...retryAfterHeader(opts),
       });
       return res.end(body);
     }
 
     if (kind === 'flaky') {
-      const id = parts[2];
-      const count = (attempts.get(id) ?? 0) + 1;
-      attempts.set(id, count);
-      const fail = Number(url.searchParams.get('fail') ?? 1);
-      if (count <= fail) {
-        const status = url.searchParams.get('status') ?? '503';
+      const count = (attempts.get(opts.id) ?? 0) + 1;
+      attempts.set(opts.id, count);
+      if (count <= (opts.fail ?? 1)) {
+        const status = opts.status ?? 503;
         if (status === 'drop') return req.socket.destroy();
         await readBody(req);
-        const headers = {};
-        const retryAfter = url.searchParams.get('retryAfter');
-        if (retryAfter !== null) headers['retry-after'] = retryAfter;
-        return json(
-          res,
-          Number(status),
-          { error: { code: 'flaky', message: `attempt ${count} fails` } },
-          headers,
-        );
+        const error = { error: { code: 'flaky', message: `attempt ${count} fails` } };
+        return json(res, status, error, retryAfterHeader(opts));
       }
-      return await echo(req, res, url, `/${parts.slice(3).join('/')}`);
+      if (opts.thenStatus) {
+        await readBody(req);
+        return json(res, opts.thenStatus, { error: { code: 'then', message: 'after failing' } });
+      }
+      return await echo(req, res, url, apiPath);
     }
 
-    if (kind === 'count') return json(res, 200, { attempts: attempts.get(parts[2]) ?? 0 });
+    if (kind === 'count') {
+      return json(res, 200, {
+        attempts: attempts.get(parts[2]) ?? 0,
+        closed: closed.has(parts[2]),
+      });
+    }
 
     if (kind === 'slow') {
-      await sleep(Number(url.searchParams.get('ms') ?? 1000));
-      return json(res, 200, { slow: true });
+      await sleep(opts.ms ?? 1000);
+      return await echo(req, res, url, apiPath);
     }
 
     if (kind === 'drop') return req.socket.destroy();
 
     if (kind === 'stream') {
       await readBody(req);
-      const plan = JSON.parse(
-        Buffer.from(url.searchParams.get('plan') ?? '', 'base64url').toString('utf8'),
-      );
       const headers = {
-        'content-type': plan.contentType ?? 'text/plain; charset=utf-8',
-        ...plan.headers,
+        'content-type': opts.contentType ?? 'text/plain; charset=utf-8',
+        ...opts.headers,
       };
-      if (plan.endEarly) headers['content-length'] = '100000';
-      res.writeHead(plan.status ?? 200, headers);
+      if (opts.endEarly) headers['content-length'] = '100000';
+      if (opts.id) res.on('close', () => closed.add(opts.id));
+      res.writeHead(opts.status ?? 200, headers);
       res.flushHeaders();
-      for (const chunk of plan.chunks ?? []) {
-        if (plan.delayMs) await sleep(plan.delayMs);
+      for (const chunk of opts.chunks ?? []) {
+        if (opts.delayMs) await sleep(opts.delayMs);
         if (res.destroyed) return;
         res.write(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
       }
-      if (plan.delayMs) await sleep(plan.delayMs);
-      if (plan.endEarly) return req.socket.destroy();
-      if (plan.hold) return; // never ends: for idle and abort tests
+      if (opts.delayMs) await sleep(opts.delayMs);
+      if (opts.endEarly) return req.socket.destroy();
+      if (opts.hold) return; // never ends: for idle and abort tests
       return res.end();
     }
 
@@ -135,7 +145,7 @@ export async function handleFixture(req, res) {
         modified_at: '2026-11-22T00:00:00Z',
         received: {
           method: req.method,
-          path: `/${parts.slice(2).join('/')}`,
+          path: apiPath,
           authorization: req.headers.authorization,
           contentType: req.headers['content-type'],
         },
