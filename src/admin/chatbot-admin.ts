@@ -1,0 +1,610 @@
+import { Task, TaskStatus } from '@lit/task';
+import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
+import { type ChatbotClient, createClient } from '../api/client.js';
+import type { Chatbot } from '../api/types.js';
+import { fill, languageOf, localize } from '../ui/i18n.js';
+import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
+import { tokens } from '../ui/tokens.js';
+import { ADMIN_TABS, type AdminChangeEvent, type AdminTab, emit } from './events.js';
+import { errorText, formatDate } from './format.js';
+import { panelStyles } from './styles.js';
+
+const TAB_LABEL: Record<AdminTab, keyof AdminStrings> = {
+  agents: 'tabAgents',
+  sources: 'tabSources',
+  tags: 'tabTags',
+  sessions: 'tabSessions',
+  settings: 'tabSettings',
+  try: 'tabTry',
+};
+
+/** Parts of the panels that a host page may style, re-exported through each panel. */
+const PANEL_PARTS =
+  'form, input, button, primary, danger, error, dialog, table, row, cell, header-cell, toolbar, card, swatch, transcript, message, user, bot, citations, progress, dropzone';
+
+/**
+ * An admin panel for the chatbot service that drops into an existing page: chatbots and their
+ * settings, agents, data sources, tags, sessions, and a "Try it" chat.
+ *
+ * @fires chatbot-admin-change - Something was created, updated or deleted on the server.
+ *   `detail: { kind, action, uuids }`.
+ * @fires chatbot-admin-error - A request failed; the message is also shown in place.
+ *   `detail: { operation, error, message }`.
+ * @fires chatbot-admin-navigate - The selected chatbot or tab changed.
+ *   `detail: { chatbotUuid, tab }`.
+ *
+ * @csspart sidebar - The chatbot list column.
+ * @csspart main - The column of the selected chatbot.
+ * @csspart header - The heading row of a column.
+ * @csspart tablist - The row of tabs.
+ * @csspart tab - One tab.
+ * @csspart panel - The shown tab's content.
+ * @csspart form - A form (settings, create, edit).
+ * @csspart input - A text field, number field, select or textarea.
+ * @csspart button - Any button; primary ones also carry `primary`, destructive ones `danger`.
+ * @csspart error - A failure message (role alert).
+ * @csspart dialog - A confirmation or creation dialog.
+ * @csspart table - The data-source table; `row`, `cell` and `header-cell` its pieces.
+ * @csspart card - An agent, tag or session card.
+ * @csspart swatch - A tag's colour swatch.
+ * @csspart transcript - A session's transcript; `message`, `user`, `bot`, `citations` within.
+ * @csspart progress - An upload's progress bar.
+ * @csspart dropzone - The area that takes dropped files.
+ * @csspart chat - The <chatbot-chat> of the "Try it" tab.
+ *
+ * @cssproperty --chatbot-accent - Accent colour of primary buttons, the selection and focus.
+ * @cssproperty --chatbot-accent-text - Text on the accent colour.
+ * @cssproperty --chatbot-surface - Background.
+ * @cssproperty --chatbot-surface-2 - Background of secondary buttons and the sidebar.
+ * @cssproperty --chatbot-text - Text colour.
+ * @cssproperty --chatbot-muted - Secondary text.
+ * @cssproperty --chatbot-border - Borders.
+ * @cssproperty --chatbot-danger - Errors and destructive buttons.
+ * @cssproperty --chatbot-danger-surface - Background of error messages.
+ * @cssproperty --chatbot-success - Success messages.
+ * @cssproperty --chatbot-focus - Focus ring.
+ * @cssproperty --chatbot-font - Font family.
+ * @cssproperty --chatbot-font-size - Base font size.
+ * @cssproperty --chatbot-mono - Font of the prompt editor.
+ * @cssproperty --chatbot-radius - Corner radius of cards and dialogs.
+ * @cssproperty --chatbot-shadow - Shadow of dialogs.
+ * @cssproperty --chatbot-admin-sidebar-width - Width of the chatbot list. Default 16rem.
+ * @cssproperty --chatbot-admin-table-height - Height of the data-source table. Default 28rem.
+ */
+export class ChatbotAdmin extends LitElement {
+  static override styles = [
+    tokens,
+    panelStyles,
+    css`
+      :host {
+        display: block;
+        background: var(--_surface);
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        overflow: hidden;
+      }
+      .layout {
+        display: grid;
+        grid-template-columns: var(--chatbot-admin-sidebar-width, 16rem) minmax(0, 1fr);
+        min-height: 24rem;
+      }
+      @media (max-width: 720px) {
+        .layout {
+          grid-template-columns: minmax(0, 1fr);
+        }
+      }
+      nav.sidebar {
+        background: var(--_surface-2);
+        border-right: 1px solid var(--_border);
+        padding: 12px;
+        min-width: 0;
+      }
+      .header {
+        display: flex;
+        gap: 8px;
+        align-items: center;
+        justify-content: space-between;
+        margin-bottom: 10px;
+      }
+      .header h2 {
+        margin: 0;
+      }
+      .chatbot-list li {
+        margin: 0 0 6px;
+      }
+      .chatbot-list button {
+        display: block;
+        width: 100%;
+        text-align: left;
+        white-space: normal;
+        background: var(--_surface);
+        padding: 8px 10px;
+      }
+      .chatbot-list button[aria-current='true'] {
+        border-color: var(--_accent);
+        box-shadow: inset 3px 0 0 var(--_accent);
+      }
+      .chatbot-list .name {
+        display: block;
+        font-weight: 600;
+        overflow-wrap: anywhere;
+      }
+      .chatbot-list .meta {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 4px;
+        margin-top: 4px;
+        font-size: 0.85em;
+        color: var(--_muted);
+      }
+      main {
+        padding: 12px 16px;
+        min-width: 0;
+      }
+      [role='tablist'] {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 2px;
+        border-bottom: 1px solid var(--_border);
+        margin-bottom: 12px;
+      }
+      [role='tab'] {
+        border: 0;
+        border-bottom: 3px solid transparent;
+        border-radius: 0;
+        background: none;
+        padding: 8px 12px;
+      }
+      [role='tab'][aria-selected='true'] {
+        border-bottom-color: var(--_accent);
+        font-weight: 600;
+      }
+      .try {
+        display: grid;
+        grid-template-columns: minmax(14rem, 1fr) minmax(0, 2fr);
+        gap: 16px;
+        align-items: start;
+      }
+      @media (max-width: 900px) {
+        .try {
+          grid-template-columns: minmax(0, 1fr);
+        }
+      }
+      .try chatbot-chat {
+        display: block;
+        height: 32rem;
+      }
+      dl.summary {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 4px 10px;
+        margin: 0;
+      }
+      dl.summary dt {
+        color: var(--_muted);
+      }
+      dl.summary dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+    `,
+  ];
+
+  /** Base address of the service, e.g. `http://127.0.0.1:8787`. */
+  @property({ attribute: 'base-url' }) baseUrl = '';
+
+  /** API key sent as a bearer token. Use a full key here, never a chat-only one. */
+  @property({ attribute: 'api-key' }) apiKey = '';
+
+  /** A ready API client (from `createClient`); takes precedence over base-url and api-key. */
+  @property({ attribute: false }) client?: ChatbotClient;
+
+  /** `light` or `dark` forces a colour scheme; otherwise the system's preference applies. */
+  @property({ reflect: true }) theme?: 'light' | 'dark';
+
+  /** When set, the selection and tab are not kept in `location.hash`. */
+  @property({ type: Boolean, attribute: 'no-hash' }) noHash = false;
+
+  /** Replaces any of the built-in strings (see src/ui/strings/admin.ts). */
+  @property({ attribute: false }) strings?: Partial<AdminStrings>;
+
+  @state() private selectedUuid: string | null = null;
+  @state() private tab: AdminTab = 'agents';
+  @state() private tagFilter = '';
+  @state() private chatbots: Chatbot[] = [];
+  @state() private createError = '';
+  @state() private creating = false;
+  /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
+  @state() private visited = new Set<AdminTab>();
+  @state() private language = 'en';
+
+  @query('dialog.create') private createDialog?: HTMLDialogElement;
+
+  private memo?: { key: string; client: ChatbotClient };
+
+  private readonly chatbotsTask = new Task(this, {
+    task: async ([api], { signal }) => (api ? api.chatbots.list({ signal }) : ([] as Chatbot[])),
+    args: () => [this.api] as const,
+    onComplete: (list) => {
+      this.chatbots = list;
+    },
+  });
+
+  /** The client in use: the `client` property, or one built from base-url and api-key. */
+  get api(): ChatbotClient | undefined {
+    if (this.client) return this.client;
+    if (!this.baseUrl || !this.apiKey) return undefined;
+    const key = `${this.baseUrl}\n${this.apiKey}`;
+    if (this.memo?.key !== key)
+      this.memo = { key, client: createClient({ baseUrl: this.baseUrl, apiKey: this.apiKey }) };
+    return this.memo.client;
+  }
+
+  private get t(): AdminStrings {
+    return localize(adminStrings, this.language, this.strings);
+  }
+
+  private get selected(): Chatbot | undefined {
+    return this.chatbots.find((c) => c.uuid === this.selectedUuid);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.language = languageOf(this);
+    window.addEventListener('hashchange', this.handleHashChange);
+    this.readHash();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.handleHashChange);
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('selectedUuid')) this.visited = new Set([this.tab]);
+    else if (changed.has('tab') && !this.visited.has(this.tab)) {
+      this.visited = new Set(this.visited).add(this.tab);
+    }
+  }
+
+  private readonly handleHashChange = () => this.readHash();
+
+  private readHash(): void {
+    if (this.noHash) return;
+    const params = new URLSearchParams(location.hash.slice(1));
+    const tab = params.get('tab') as AdminTab | null;
+    this.selectedUuid = params.get('chatbot') || null;
+    this.tab = tab && ADMIN_TABS.includes(tab) ? tab : 'agents';
+    this.tagFilter = params.get('tag') ?? '';
+  }
+
+  /** Keeps the host page's own hash members; only ours are replaced. */
+  private writeHash(): void {
+    if (this.noHash) return;
+    const params = new URLSearchParams(location.hash.slice(1));
+    for (const [name, value] of [
+      ['chatbot', this.selectedUuid],
+      ['tab', this.selectedUuid ? this.tab : null],
+      ['tag', this.selectedUuid && this.tagFilter ? this.tagFilter : null],
+    ] as const) {
+      if (value) params.set(name, value);
+      else params.delete(name);
+    }
+    const hash = params.toString();
+    if (hash !== location.hash.slice(1)) {
+      history.replaceState(
+        history.state,
+        '',
+        `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`,
+      );
+    }
+  }
+
+  private navigate(chatbotUuid: string | null, tab: AdminTab = this.tab, tagFilter = ''): void {
+    this.selectedUuid = chatbotUuid;
+    this.tab = tab;
+    this.tagFilter = tagFilter;
+    this.writeHash();
+    emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab });
+  }
+
+  private handleChange(event: AdminChangeEvent): void {
+    const { kind, action, uuids } = event.detail;
+    if (kind !== 'chatbot') return;
+    if (action === 'delete') {
+      this.chatbots = this.chatbots.filter((c) => !uuids.includes(c.uuid));
+      if (this.selectedUuid && uuids.includes(this.selectedUuid)) this.navigate(null, 'agents');
+    }
+    void this.chatbotsTask.run();
+  }
+
+  private handleTabKeydown(event: KeyboardEvent): void {
+    const index = ADMIN_TABS.indexOf(this.tab);
+    const next =
+      event.key === 'ArrowRight'
+        ? (index + 1) % ADMIN_TABS.length
+        : event.key === 'ArrowLeft'
+          ? (index + ADMIN_TABS.length - 1) % ADMIN_TABS.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? ADMIN_TABS.length - 1
+              : -1;
+    if (next < 0) return;
+    event.preventDefault();
+    this.navigate(this.selectedUuid, ADMIN_TABS[next]);
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>(`#tab-${ADMIN_TABS[next]}`)?.focus(),
+    );
+  }
+
+  private handleNewClick(): void {
+    this.createError = '';
+    this.createDialog?.showModal();
+  }
+
+  private async handleCreateSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const input = form.elements.namedItem('name') as HTMLInputElement;
+    const name = input.value.trim();
+    const api = this.api;
+    if (!api) return;
+    if (!name) {
+      this.createError = this.t.nameRequired;
+      return;
+    }
+    this.creating = true;
+    this.createError = '';
+    try {
+      const chatbot = await api.chatbots.create({ name });
+      this.chatbots = [...this.chatbots, chatbot];
+      input.value = '';
+      this.createDialog?.close();
+      emit(this, 'chatbot-admin-change', {
+        kind: 'chatbot',
+        action: 'create',
+        uuids: [chatbot.uuid],
+      });
+      this.navigate(chatbot.uuid, 'settings');
+    } catch (error) {
+      this.createError = errorText(error, this.t);
+      emit(this, 'chatbot-admin-error', {
+        operation: 'chatbots.create',
+        error,
+        message: this.createError,
+      });
+    } finally {
+      this.creating = false;
+    }
+  }
+
+  override render() {
+    const t = this.t;
+    if (!this.api) {
+      return html`<p class="muted" style="padding:12px">${t.notConfigured}</p>`;
+    }
+    return html`<div
+      class="layout"
+      role="region"
+      aria-label=${t.adminLabel}
+      @chatbot-admin-change=${this.handleChange}
+    >
+      ${this.renderSidebar()}
+      <main part="main">${this.renderMain()}</main>
+      ${this.renderCreateDialog()}
+    </div>`;
+  }
+
+  private renderSidebar() {
+    const t = this.t;
+    const list = this.chatbots;
+    const status = this.chatbotsTask.render({
+      pending: () =>
+        list.length
+          ? html`<p class="muted" role="status">${t.refreshing}</p>`
+          : html`<p class="pending" role="status">${t.loading}</p>`,
+      error: (error) => html`<div class="error" part="error" role="alert">
+        <p>${errorText(error, t)}</p>
+        <button type="button" part="button" @click=${() => this.chatbotsTask.run()}>${t.retry}</button>
+      </div>`,
+      complete: () => (list.length ? nothing : html`<p class="empty">${t.noChatbots}</p>`),
+    });
+    return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">
+      <div class="header" part="header">
+        <h2 id="chatbots-heading">${t.chatbots}</h2>
+        <button type="button" class="primary" part="button primary" @click=${this.handleNewClick}>
+          ${t.newChatbot}
+        </button>
+      </div>
+      ${status}
+      <ul class="plain chatbot-list">
+        ${list.map(
+          (c) => html`<li>
+            <button
+              type="button"
+              part="button"
+              aria-current=${c.uuid === this.selectedUuid ? 'true' : 'false'}
+              @click=${() => this.navigate(c.uuid, this.selectedUuid ? this.tab : 'agents')}
+            >
+              <span class="name">${c.name}</span>
+              <span class="meta">
+                <span>${fill(t.created, { date: formatDate(c.created_at, this.language) })}</span>
+                <span class="badge">${c.meta?.show_citations ? t.citationsOn : t.citationsOff}</span>
+                <span class="badge">${c.meta?.visibility ?? ''}</span>
+              </span>
+            </button>
+          </li>`,
+        )}
+      </ul>
+    </nav>`;
+  }
+
+  private renderMain() {
+    const t = this.t;
+    const chatbot = this.selected;
+    if (!chatbot) {
+      const loading = this.selectedUuid && this.chatbotsTask.status !== TaskStatus.COMPLETE;
+      return html`<p class=${loading ? 'pending' : 'empty'}>${loading ? t.loading : t.selectChatbot}</p>`;
+    }
+    return html`
+      <div class="header" part="header"><h2 class="user-text">${chatbot.name}</h2></div>
+      <div
+        role="tablist"
+        part="tablist"
+        aria-label=${fill(t.chatbotTabs, { name: chatbot.name })}
+        @keydown=${this.handleTabKeydown}
+      >
+        ${ADMIN_TABS.map(
+          (tab) => html`<button
+            type="button"
+            role="tab"
+            part="tab"
+            id="tab-${tab}"
+            aria-controls="panel-${tab}"
+            aria-selected=${tab === this.tab ? 'true' : 'false'}
+            tabindex=${tab === this.tab ? '0' : '-1'}
+            @click=${() => this.navigate(chatbot.uuid, tab)}
+          >
+            ${t[TAB_LABEL[tab]]}
+          </button>`,
+        )}
+      </div>
+      ${keyed(
+        chatbot.uuid,
+        ADMIN_TABS.filter((tab) => this.visited.has(tab)).map(
+          (tab) => html`<div
+            role="tabpanel"
+            part="panel"
+            id="panel-${tab}"
+            aria-labelledby="tab-${tab}"
+            ?hidden=${tab !== this.tab}
+          >
+            ${this.renderPanel(tab, chatbot)}
+          </div>`,
+        ),
+      )}
+    `;
+  }
+
+  private renderPanel(tab: AdminTab, chatbot: Chatbot) {
+    const active = tab === this.tab;
+    const common = { client: this.api, chatbot, strings: this.t };
+    switch (tab) {
+      case 'settings':
+        return html`<chatbot-admin-settings
+          exportparts=${PANEL_PARTS}
+          .client=${common.client}
+          .chatbot=${chatbot}
+          .strings=${common.strings}
+          lang=${this.language}
+        ></chatbot-admin-settings>`;
+      case 'agents':
+        return html`<chatbot-admin-agents
+          exportparts=${PANEL_PARTS}
+          .client=${common.client}
+          .chatbot=${chatbot}
+          .strings=${common.strings}
+          .active=${active}
+          lang=${this.language}
+        ></chatbot-admin-agents>`;
+      case 'sources':
+        return html`<chatbot-admin-sources
+          exportparts=${PANEL_PARTS}
+          .client=${common.client}
+          .chatbot=${chatbot}
+          .strings=${common.strings}
+          .active=${active}
+          .tagFilter=${this.tagFilter}
+          lang=${this.language}
+          @admin-tag-filter=${(e: CustomEvent<string>) => {
+            this.tagFilter = e.detail;
+            this.writeHash();
+          }}
+        ></chatbot-admin-sources>`;
+      case 'tags':
+        return html`<chatbot-admin-tags
+          exportparts=${PANEL_PARTS}
+          .client=${common.client}
+          .chatbot=${chatbot}
+          .strings=${common.strings}
+          .active=${active}
+          lang=${this.language}
+          @admin-show-tag=${(e: CustomEvent<string>) => this.navigate(chatbot.uuid, 'sources', e.detail)}
+        ></chatbot-admin-tags>`;
+      case 'sessions':
+        return html`<chatbot-admin-sessions
+          exportparts=${PANEL_PARTS}
+          .client=${common.client}
+          .chatbot=${chatbot}
+          .strings=${common.strings}
+          .active=${active}
+          lang=${this.language}
+        ></chatbot-admin-sessions>`;
+      case 'try':
+        return this.renderTry(chatbot);
+    }
+  }
+
+  private renderTry(chatbot: Chatbot) {
+    const t = this.t;
+    const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
+    return html`<div class="try">
+      <section class="card" part="card" aria-labelledby="try-heading">
+        <h3 id="try-heading">${t.tryIt}</h3>
+        <p class="help">${t.tryItHelp}</p>
+        <dl class="summary">
+          <dt>${t.name}</dt>
+          <dd>${chatbot.name}</dd>
+          <dt>${t.rateLimit}</dt>
+          <dd>${messages} / ${seconds} s (${t.rateLimitHelp})</dd>
+          <dt>${t.rateLimitMessage}</dt>
+          <dd>${chatbot.meta?.rate_limit_message ?? ''}</dd>
+          <dt>${t.showCitations}</dt>
+          <dd>${chatbot.meta?.show_citations ? t.citationsOn : t.citationsOff}</dd>
+          <dt>${t.visibility}</dt>
+          <dd>${chatbot.meta?.visibility ?? ''}</dd>
+        </dl>
+      </section>
+      ${
+        customElements.get('chatbot-chat')
+          ? html`<chatbot-chat
+              part="chat"
+              .client=${this.api}
+              chatbot-uuid=${chatbot.uuid}
+              persist="none"
+              theme=${this.theme ?? nothing}
+              lang=${this.language}
+            ></chatbot-chat>`
+          : html`<p class="muted">${t.chatMissing}</p>`
+      }
+    </div>`;
+  }
+
+  private renderCreateDialog() {
+    const t = this.t;
+    return html`<dialog class="create" part="dialog" aria-labelledby="create-title">
+      <form part="form" @submit=${this.handleCreateSubmit} novalidate>
+        <h2 id="create-title">${t.newChatbot}</h2>
+        <label>${t.name}<input name="name" part="input" required autocomplete="off" /></label>
+        ${this.createError ? html`<p class="error" part="error" role="alert">${this.createError}</p>` : nothing}
+        <div class="actions">
+          <button type="submit" class="primary" part="button primary" ?disabled=${this.creating}>
+            ${t.create}
+          </button>
+          <button type="button" part="button" @click=${() => this.createDialog?.close()}>
+            ${t.cancel}
+          </button>
+        </div>
+      </form>
+    </dialog>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'chatbot-admin': ChatbotAdmin;
+  }
+}

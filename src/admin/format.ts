@@ -1,0 +1,53 @@
+import { isApiError, isNetworkError, isTimeoutError } from '../api/errors.js';
+import { fill } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+
+/** The message a user reads for a failed request: the server's own words when it gave any. */
+export function errorText(error: unknown, strings: AdminStrings): string {
+  if (isApiError(error)) {
+    return fill(strings.errorStatus, { message: error.serverMessage, status: error.status });
+  }
+  if (isNetworkError(error) || isTimeoutError(error)) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function formatDate(value: string | undefined, lang: string): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatBytes(bytes: number | undefined, lang: string): string {
+  if (!bytes) return '—';
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toLocaleString(lang, { maximumFractionDigits: unit ? 1 : 0 })} ${units[unit]}`;
+}
+
+/** Parses a JSON-encoded record field; a malformed one is treated as absent, not as a crash. */
+export function parseJson<T>(text: string | undefined | null): T | undefined {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export const isEnabled = (value: 0 | 1 | boolean | undefined): boolean =>
+  value === true || value === 1;
+
+export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/** A number field that must hold 0..1; empty means "not given". */
+export function unitNumber(raw: string): number | undefined | null {
+  if (raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
+}

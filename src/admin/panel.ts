@@ -1,0 +1,94 @@
+import { type CSSResultGroup, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { ChatbotClient } from '../api/client.js';
+import { isAbortError } from '../api/errors.js';
+import type { Chatbot } from '../api/types.js';
+import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
+import { ConfirmController } from './confirm-controller.js';
+import { type AdminChangeDetail, emit } from './events.js';
+import { errorText } from './format.js';
+import { panelStyles } from './styles.js';
+
+/**
+ * What every panel shares: the client and chatbot it works on, the strings, a confirmation
+ * dialog, and one way to run a request that reports its failure without losing the user's input.
+ */
+export class AdminPanel extends LitElement {
+  static override styles: CSSResultGroup = panelStyles;
+
+  /** The API client of the enclosing <chatbot-admin>. */
+  @property({ attribute: false }) client?: ChatbotClient;
+
+  /** The selected chatbot. */
+  @property({ attribute: false }) chatbot?: Chatbot;
+
+  /** Strings in the element's language. */
+  @property({ attribute: false }) strings: AdminStrings = adminStrings.en;
+
+  /** BCP 47 tag used to format dates and numbers. */
+  @property() override lang = 'en';
+
+  /** Failure messages keyed by the form or row they belong to. */
+  @state() protected errors: Record<string, string> = {};
+
+  /** Names of requests in flight, so their buttons show it and cannot be pressed twice. */
+  @state() protected busy = new Set<string>();
+
+  protected readonly confirm = new ConfirmController(this, () => this.strings);
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (
+      changed.has('chatbot') &&
+      (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid
+    ) {
+      this.errors = {};
+    }
+  }
+
+  /**
+   * Runs one request for `key`. A failure is shown beside `key` and announced with
+   * `chatbot-admin-error`; nothing the user typed is touched, so they can correct and retry.
+   */
+  protected async run<T>(key: string, operation: string, work: () => Promise<T>) {
+    this.busy = new Set(this.busy).add(key);
+    const { [key]: _previous, ...rest } = this.errors;
+    this.errors = rest;
+    try {
+      return { ok: true as const, value: await work() };
+    } catch (error) {
+      if (!isAbortError(error)) this.fail(key, operation, error);
+      return { ok: false as const, error };
+    } finally {
+      const busy = new Set(this.busy);
+      busy.delete(key);
+      this.busy = busy;
+    }
+  }
+
+  protected fail(key: string, operation: string, error: unknown): void {
+    const message = errorText(error, this.strings);
+    this.errors = { ...this.errors, [key]: message };
+    emit(this, 'chatbot-admin-error', { operation, error, message });
+  }
+
+  protected changed(detail: AdminChangeDetail): void {
+    emit(this, 'chatbot-admin-change', detail);
+  }
+
+  protected renderError(key: string) {
+    const message = this.errors[key];
+    return message ? html`<p class="error" part="error" role="alert">${message}</p>` : nothing;
+  }
+
+  /** The visible state of a loading Task: pending, or its failure with a Retry button. */
+  protected renderLoadError(error: unknown, retry: () => void) {
+    return html`<div class="error" part="error" role="alert">
+      <p>${errorText(error, this.strings)}</p>
+      <button type="button" part="button" @click=${retry}>${this.strings.retry}</button>
+    </div>`;
+  }
+
+  protected renderPending() {
+    return html`<p class="pending" role="status">${this.strings.loading}</p>`;
+  }
+}

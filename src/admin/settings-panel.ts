@@ -1,0 +1,219 @@
+import { html, type PropertyValues } from 'lit';
+import { state } from 'lit/decorators.js';
+import type { Chatbot } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
+import { AdminPanel } from './panel.js';
+
+interface SettingsDraft {
+  name: string;
+  messages: string;
+  seconds: string;
+  rateLimitMessage: string;
+  showCitations: boolean;
+  visibility: string;
+}
+
+const VISIBILITIES = ['private', 'public'];
+
+function draftOf(chatbot: Chatbot): SettingsDraft {
+  const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
+  return {
+    name: chatbot.name,
+    messages: String(messages),
+    seconds: String(seconds),
+    rateLimitMessage: chatbot.meta?.rate_limit_message ?? '',
+    showCitations: Boolean(chatbot.meta?.show_citations),
+    visibility: chatbot.meta?.visibility || 'private',
+  };
+}
+
+const wholeAtLeastOne = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw) >= 1;
+
+/** Settings of the selected chatbot: name, rate limit, citations, visibility; and deleting it. */
+export class AdminSettingsPanel extends AdminPanel {
+  @state() private draft?: SettingsDraft;
+  @state() private dirty = false;
+  @state() private savedAt = 0;
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (!changed.has('chatbot') || !this.chatbot) return;
+    const previous = changed.get('chatbot') as Chatbot | undefined;
+    // A newer record from elsewhere refreshes the form, but never over unsaved typing.
+    if (previous?.uuid !== this.chatbot.uuid || !this.dirty) {
+      this.draft = draftOf(this.chatbot);
+      this.dirty = false;
+      if (previous?.uuid !== this.chatbot.uuid) this.savedAt = 0;
+    }
+  }
+
+  private edit(patch: Partial<SettingsDraft>): void {
+    this.draft = { ...this.draft!, ...patch };
+    this.dirty = true;
+    this.savedAt = 0;
+  }
+
+  private async handleSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const chatbot = this.chatbot;
+    const draft = this.draft;
+    if (!chatbot || !draft || !this.client) return;
+    const s = this.strings;
+    if (!draft.name.trim()) return this.invalid(s.nameRequired);
+    if (!wholeAtLeastOne(draft.messages) || !wholeAtLeastOne(draft.seconds)) {
+      return this.invalid(s.rateLimitInvalid);
+    }
+    const client = this.client;
+    const result = await this.run('settings', 'chatbots.update', () =>
+      client.chatbots.update(chatbot.uuid, {
+        name: draft.name.trim(),
+        rate_limit: [Number(draft.messages), Number(draft.seconds)],
+        rate_limit_message: draft.rateLimitMessage,
+        show_citations: draft.showCitations,
+        visibility: draft.visibility,
+      }),
+    );
+    if (!result.ok) return;
+    this.dirty = false;
+    this.savedAt = Date.now();
+    this.changed({ kind: 'chatbot', action: 'update', uuids: [chatbot.uuid] });
+  }
+
+  private invalid(message: string): void {
+    this.errors = { ...this.errors, settings: message };
+  }
+
+  private async handleDeleteClick(): Promise<void> {
+    const chatbot = this.chatbot;
+    const client = this.client;
+    if (!chatbot || !client) return;
+    const yes = await this.confirm.ask(
+      fill(this.strings.confirmDeleteChatbot, { name: chatbot.name }),
+    );
+    if (!yes) return;
+    const result = await this.run('delete', 'chatbots.delete', () =>
+      client.chatbots.delete(chatbot.uuid),
+    );
+    if (result.ok) this.changed({ kind: 'chatbot', action: 'delete', uuids: [chatbot.uuid] });
+  }
+
+  override render() {
+    const d = this.draft;
+    const s = this.strings;
+    if (!d || !this.chatbot) return this.renderPending();
+    const rateInvalid = !wholeAtLeastOne(d.messages) || !wholeAtLeastOne(d.seconds);
+    const visibilities = VISIBILITIES.includes(d.visibility)
+      ? VISIBILITIES
+      : [...VISIBILITIES, d.visibility];
+    return html`
+      <form part="form" class="card" @submit=${this.handleSubmit} novalidate>
+        <h2>${s.tabSettings}</h2>
+        <label
+          >${s.name}
+          <input
+            name="name"
+            part="input"
+            required
+            autocomplete="off"
+            .value=${d.name}
+            aria-invalid=${d.name.trim() ? 'false' : 'true'}
+            @input=${(e: Event) => this.edit({ name: (e.target as HTMLInputElement).value })}
+        /></label>
+        <fieldset>
+          <legend>${s.rateLimit}</legend>
+          <p class="help" id="rate-help">${s.rateLimitHelp}</p>
+          <div class="row">
+            <label
+              >${s.rateMessages}
+              <input
+                name="rate-messages"
+                part="input"
+                type="number"
+                min="1"
+                step="1"
+                inputmode="numeric"
+                aria-describedby="rate-help"
+                aria-invalid=${wholeAtLeastOne(d.messages) ? 'false' : 'true'}
+                .value=${d.messages}
+                @input=${(e: Event) =>
+                  this.edit({ messages: (e.target as HTMLInputElement).value })}
+            /></label>
+            <label
+              >${s.rateSeconds}
+              <input
+                name="rate-seconds"
+                part="input"
+                type="number"
+                min="1"
+                step="1"
+                inputmode="numeric"
+                aria-describedby="rate-help"
+                aria-invalid=${wholeAtLeastOne(d.seconds) ? 'false' : 'true'}
+                .value=${d.seconds}
+                @input=${(e: Event) => this.edit({ seconds: (e.target as HTMLInputElement).value })}
+            /></label>
+          </div>
+          ${rateInvalid ? html`<p class="help error">${s.rateLimitInvalid}</p>` : ''}
+        </fieldset>
+        <label
+          >${s.rateLimitMessage}
+          <textarea
+            name="rate-limit-message"
+            part="input"
+            rows="2"
+            .value=${d.rateLimitMessage}
+            @input=${(e: Event) =>
+              this.edit({ rateLimitMessage: (e.target as HTMLTextAreaElement).value })}
+          ></textarea>
+        </label>
+        <label class="inline"
+          ><input
+            type="checkbox"
+            name="show-citations"
+            .checked=${d.showCitations}
+            @change=${(e: Event) =>
+              this.edit({ showCitations: (e.target as HTMLInputElement).checked })}
+          />${s.showCitations}</label
+        >
+        <label
+          >${s.visibility}
+          <select
+            name="visibility"
+            part="input"
+            .value=${d.visibility}
+            @change=${(e: Event) => this.edit({ visibility: (e.target as HTMLSelectElement).value })}
+          >
+            ${visibilities.map(
+              (v) => html`<option value=${v} ?selected=${v === d.visibility}>${v}</option>`,
+            )}
+          </select>
+        </label>
+        ${this.renderError('settings')}
+        <div class="actions">
+          <button
+            type="submit"
+            class="primary"
+            part="button primary"
+            ?disabled=${this.busy.has('settings')}
+          >
+            ${s.save}
+          </button>
+          <span role="status" class="ok">${this.savedAt ? s.saved : ''}</span>
+          <span class="spacer"></span>
+          <button
+            type="button"
+            class="danger"
+            part="button danger"
+            title=${s.deleteChatbot}
+            ?disabled=${this.busy.has('delete')}
+            @click=${this.handleDeleteClick}
+          >
+            ${s.delete}
+          </button>
+        </div>
+        ${this.renderError('delete')}
+      </form>
+      ${this.confirm.render()}
+    `;
+  }
+}

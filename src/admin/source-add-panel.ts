@@ -1,0 +1,347 @@
+import { css, html, nothing } from 'lit';
+import { query, state } from 'lit/decorators.js';
+import type { DataSource } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
+import { errorText, formatBytes } from './format.js';
+import { AdminPanel } from './panel.js';
+import { panelStyles } from './styles.js';
+
+interface UploadItem {
+  id: number;
+  name: string;
+  size: number;
+  loaded: number;
+  state: 'queued' | 'uploading' | 'done' | 'failed';
+  message: string;
+}
+
+/** Parallel uploads: enough to overlap latency, few enough not to starve the rest of the page. */
+const UPLOAD_CONCURRENCY = 3;
+
+let nextUploadId = 1;
+
+/**
+ * Adds data sources: files (picker or drag and drop, one progress bar each), a Q&A pair, or
+ * URLs one per line. Each created record is announced with `admin-sources-added` so the table
+ * shows it at once.
+ *
+ * @fires admin-sources-added - (internal) `detail` is the list of created records.
+ */
+export class AdminSourceAddPanel extends AdminPanel {
+  static override styles = [
+    panelStyles,
+    css`
+      .grid {
+        display: grid;
+        grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
+        gap: 12px;
+        margin-bottom: 12px;
+      }
+      .grid > * {
+        margin: 0;
+      }
+      .dropzone {
+        border: 2px dashed var(--_border);
+        border-radius: calc(var(--_radius) / 2);
+        padding: 12px;
+        text-align: center;
+        margin-bottom: 8px;
+      }
+      .dropzone.over {
+        border-color: var(--_accent);
+        background: color-mix(in srgb, var(--_accent) 8%, transparent);
+      }
+      .uploads li {
+        display: grid;
+        grid-template-columns: minmax(0, 1fr) auto;
+        gap: 2px 8px;
+        margin: 6px 0;
+      }
+      .uploads progress {
+        grid-column: 1 / -1;
+        width: 100%;
+        accent-color: var(--_accent);
+      }
+      .uploads .failed {
+        color: var(--_danger);
+      }
+      .uploads .done {
+        color: var(--_success);
+      }
+      .file-name {
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+    `,
+  ];
+
+  @state() private uploads: UploadItem[] = [];
+  @state() private dragOver = false;
+  @state() private referenceLink = '';
+  @state() private question = '';
+  @state() private answer = '';
+  @state() private urls = '';
+  @state() private urlErrors: string[] = [];
+  @state() private urlsAdded = 0;
+
+  @query('input[type=file]') private fileInput?: HTMLInputElement;
+
+  private added(records: DataSource[]): void {
+    this.dispatchEvent(new CustomEvent('admin-sources-added', { detail: records, bubbles: true }));
+  }
+
+  private patchUpload(id: number, patch: Partial<UploadItem>): void {
+    this.uploads = this.uploads.map((u) => (u.id === id ? { ...u, ...patch } : u));
+  }
+
+  /** Uploads every file with its own progress bar; one file's failure does not stop the rest. */
+  async uploadFiles(files: File[]): Promise<void> {
+    const client = this.client;
+    const chatbot = this.chatbot;
+    if (!client || !chatbot || files.length === 0) return;
+    const items = files.map((file) => ({
+      file,
+      item: {
+        id: nextUploadId++,
+        name: file.name,
+        size: file.size,
+        loaded: 0,
+        state: 'queued' as UploadItem['state'],
+        message: '',
+      },
+    }));
+    // Finished rows of earlier batches go; failed ones stay until the user has seen them.
+    this.uploads = [...this.uploads.filter((u) => u.state !== 'done'), ...items.map((i) => i.item)];
+    const referenceSourceLink = this.referenceLink.trim() || undefined;
+    const queue = [...items];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { file, item } = next;
+        this.patchUpload(item.id, { state: 'uploading' });
+        try {
+          const record = await client.sources.upload(chatbot.uuid, file, {
+            referenceSourceLink,
+            onProgress: ({ loaded }) => this.patchUpload(item.id, { loaded }),
+          });
+          this.patchUpload(item.id, { state: 'done', loaded: file.size });
+          this.added([record]);
+        } catch (error) {
+          const message = errorText(error, this.strings);
+          this.patchUpload(item.id, { state: 'failed', message });
+          this.fail(`upload-${item.id}`, 'sources.upload', error);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, items.length) }, worker));
+  }
+
+  private handleFileChange(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const files = [...(input.files ?? [])];
+    input.value = '';
+    void this.uploadFiles(files);
+  }
+
+  private handleDragOver(event: DragEvent): void {
+    if (!event.dataTransfer?.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    this.dragOver = true;
+  }
+
+  private handleDrop(event: DragEvent): void {
+    event.preventDefault();
+    this.dragOver = false;
+    void this.uploadFiles([...(event.dataTransfer?.files ?? [])]);
+  }
+
+  private async handleQaSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const client = this.client;
+    const chatbot = this.chatbot;
+    if (!client || !chatbot) return;
+    const question = this.question.trim();
+    const answer = this.answer.trim();
+    if (!question || !answer) {
+      this.errors = {
+        ...this.errors,
+        qa: `${this.strings.question} / ${this.strings.answer}: ${this.strings.required}`,
+      };
+      return;
+    }
+    const result = await this.run('qa', 'sources.createQa', () =>
+      client.sources.createQa(chatbot.uuid, { question, answer }),
+    );
+    if (!result.ok) return;
+    this.question = '';
+    this.answer = '';
+    this.added([result.value]);
+  }
+
+  private async handleUrlsSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const client = this.client;
+    const chatbot = this.chatbot;
+    if (!client || !chatbot) return;
+    const lines = [
+      ...new Set(
+        this.urls
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean),
+      ),
+    ];
+    if (lines.length === 0) return;
+    this.urlErrors = [];
+    this.urlsAdded = 0;
+    const failed: string[] = [];
+    const messages: string[] = [];
+    const created: DataSource[] = [];
+    const result = await this.run('urls', 'sources.createUrl', async () => {
+      for (const url of lines) {
+        try {
+          created.push(await client.sources.createUrl(chatbot.uuid, { url }));
+        } catch (error) {
+          failed.push(url);
+          messages.push(
+            fill(this.strings.urlFailed, { url, message: errorText(error, this.strings) }),
+          );
+          this.fail('url-item', 'sources.createUrl', error);
+        }
+      }
+    });
+    if (!result.ok) return;
+    // Only the addresses that failed stay in the field, so the user can fix them and resend.
+    this.urls = failed.join('\n');
+    this.urlErrors = messages;
+    this.urlsAdded = created.length;
+    if (created.length) this.added(created);
+  }
+
+  override render() {
+    const s = this.strings;
+    return html`<div class="grid">
+      ${this.renderUpload()}
+      <form class="card" part="form card" aria-labelledby="qa-heading" @submit=${this.handleQaSubmit} novalidate>
+        <h3 id="qa-heading">${s.addQa}</h3>
+        <label
+          >${s.question}<input
+            part="input"
+            name="question"
+            autocomplete="off"
+            .value=${this.question}
+            @input=${(e: Event) => {
+              this.question = (e.target as HTMLInputElement).value;
+            }}
+        /></label>
+        <label
+          >${s.answer}<textarea
+            part="input"
+            name="answer"
+            rows="3"
+            .value=${this.answer}
+            @input=${(e: Event) => {
+              this.answer = (e.target as HTMLTextAreaElement).value;
+            }}
+          ></textarea>
+        </label>
+        ${this.renderError('qa')}
+        <div class="actions">
+          <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('qa')}>
+            ${s.addQa}
+          </button>
+        </div>
+      </form>
+      <form class="card" part="form card" aria-labelledby="url-heading" @submit=${this.handleUrlsSubmit} novalidate>
+        <h3 id="url-heading">${s.addUrls}</h3>
+        <label
+          >${s.url}<textarea
+            part="input"
+            name="url"
+            rows="3"
+            spellcheck="false"
+            aria-describedby="url-help"
+            placeholder="https://example.com/page"
+            .value=${this.urls}
+            @input=${(e: Event) => {
+              this.urls = (e.target as HTMLTextAreaElement).value;
+            }}
+          ></textarea>
+        </label>
+        <p class="help" id="url-help">${s.urlHelp}</p>
+        ${
+          this.urlErrors.length
+            ? html`<div class="error" part="error" role="alert">
+                ${this.urlErrors.map((m) => html`<p class="user-text">${m}</p>`)}
+              </div>`
+            : nothing
+        }
+        <div class="actions">
+          <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('urls')}>
+            ${s.addUrls}
+          </button>
+          <span role="status" class="ok">${this.urlsAdded ? fill(s.urlsAdded, { count: this.urlsAdded }) : ''}</span>
+        </div>
+      </form>
+    </div>`;
+  }
+
+  private renderUpload() {
+    const s = this.strings;
+    return html`<section class="card" part="card" aria-labelledby="upload-heading">
+      <h3 id="upload-heading">${s.uploadFiles}</h3>
+      <div
+        class="dropzone ${this.dragOver ? 'over' : ''}"
+        part="dropzone"
+        @dragover=${this.handleDragOver}
+        @dragleave=${() => {
+          this.dragOver = false;
+        }}
+        @drop=${this.handleDrop}
+      >
+        <p class="help">${s.dropFiles}</p>
+        <input type="file" multiple hidden @change=${this.handleFileChange} />
+        <button type="button" class="primary" part="button primary" @click=${() => this.fileInput?.click()}>
+          ${s.uploadFiles}
+        </button>
+      </div>
+      <label
+        >${s.referenceLink}<input
+          part="input"
+          name="reference-link"
+          type="url"
+          .value=${this.referenceLink}
+          @input=${(e: Event) => {
+            this.referenceLink = (e.target as HTMLInputElement).value;
+          }}
+      /></label>
+      <ul class="plain uploads" aria-live="polite">
+        ${this.uploads.map(
+          (u) => html`<li>
+            <span class="file-name user-text" title=${u.name}>${u.name}</span>
+            <span class=${u.state}
+              >${
+                u.state === 'failed'
+                  ? fill(s.uploadFailed, { message: u.message })
+                  : u.state === 'done'
+                    ? s.uploadDone
+                    : `${formatBytes(u.loaded, this.lang)} / ${formatBytes(u.size, this.lang)}`
+              }</span
+            >
+            ${
+              u.state === 'failed'
+                ? nothing
+                : html`<progress
+                    part="progress"
+                    max=${u.size || 1}
+                    .value=${u.state === 'done' ? u.size || 1 : u.loaded}
+                    aria-label=${fill(s.uploading, { name: u.name })}
+                  ></progress>`
+            }
+          </li>`,
+        )}
+      </ul>
+    </section>`;
+  }
+}

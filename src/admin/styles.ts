@@ -1,0 +1,241 @@
+import { css } from 'lit';
+
+/**
+ * Styles of every panel. Panels live inside <chatbot-admin>'s shadow root and inherit its
+ * `--_*` tokens (computed from the page's `--chatbot-*` properties and the `theme` attribute),
+ * so they must not redeclare them: a dark theme set on the outer element would be undone.
+ */
+export const panelStyles = css`
+  :host {
+    display: block;
+    color: var(--_text);
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+  }
+  :host *:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+  h2,
+  h3,
+  h4 {
+    margin: 0 0 0.5em;
+    line-height: 1.25;
+  }
+  h2 {
+    font-size: 1.15em;
+  }
+  h3 {
+    font-size: 1.05em;
+  }
+  h4 {
+    font-size: 1em;
+  }
+  section,
+  fieldset.box,
+  .card {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    padding: 12px 14px;
+    margin: 0 0 12px;
+  }
+  fieldset {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    margin: 8px 0;
+    padding: 8px 10px;
+    min-width: 0;
+  }
+  legend {
+    font-weight: 600;
+    padding: 0 4px;
+  }
+  label,
+  .field {
+    display: flex;
+    flex-direction: column;
+    gap: 4px;
+    margin: 0 0 10px;
+    font-weight: 500;
+  }
+  label.inline {
+    flex-direction: row;
+    align-items: center;
+    gap: 8px;
+    font-weight: 400;
+  }
+  .help {
+    color: var(--_muted);
+    font-size: 0.9em;
+    font-weight: 400;
+    margin: 0;
+  }
+  input,
+  select,
+  textarea {
+    font: inherit;
+    color: var(--_text);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: 6px;
+    padding: 6px 8px;
+    min-width: 0;
+  }
+  input[type='checkbox'],
+  input[type='color'] {
+    padding: 0;
+  }
+  input[type='checkbox'] {
+    width: 1.05em;
+    height: 1.05em;
+    accent-color: var(--_accent);
+  }
+  input[type='color'] {
+    width: 2.5em;
+    height: 2.2em;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_danger);
+  }
+  textarea {
+    resize: vertical;
+    min-height: 4.5em;
+    line-height: 1.45;
+  }
+  textarea.prompt {
+    font-family: var(--_mono);
+    min-height: 12em;
+  }
+  button {
+    font: inherit;
+    cursor: pointer;
+    color: var(--_text);
+    background: var(--_surface-2);
+    border: 1px solid var(--_border);
+    border-radius: 6px;
+    padding: 5px 12px;
+    white-space: nowrap;
+  }
+  button.primary {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_accent-text);
+  }
+  button.danger {
+    color: var(--_danger);
+    border-color: currentColor;
+    background: var(--_surface);
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: flex-end;
+  }
+  .row > label {
+    flex: 1 1 10em;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: center;
+    margin-top: 8px;
+  }
+  .spacer {
+    flex: 1;
+  }
+  .error {
+    color: var(--_danger);
+    background: var(--_danger-surface);
+    border-radius: 6px;
+    padding: 6px 10px;
+    margin: 8px 0;
+  }
+  .error p {
+    margin: 0 0 6px;
+  }
+  .ok {
+    color: var(--_success);
+  }
+  .pending,
+  .empty,
+  .muted {
+    color: var(--_muted);
+  }
+  .badge {
+    display: inline-block;
+    font-size: 0.8em;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    padding: 0 8px;
+    color: var(--_muted);
+    white-space: nowrap;
+  }
+  .swatch {
+    display: inline-block;
+    width: 0.95em;
+    height: 0.95em;
+    border-radius: 3px;
+    border: 1px solid var(--_border);
+    vertical-align: -0.1em;
+    flex: none;
+  }
+  ul.plain {
+    list-style: none;
+    padding: 0;
+    margin: 0;
+  }
+  .checklist {
+    max-height: 14em;
+    overflow: auto;
+    border: 1px solid var(--_border);
+    border-radius: 6px;
+    padding: 6px 8px;
+  }
+  .checklist label {
+    margin: 2px 0;
+  }
+  .user-text {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  dialog {
+    color: var(--_text);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    box-shadow: var(--_shadow);
+    max-width: min(32rem, 90vw);
+  }
+  dialog::backdrop {
+    background: rgb(0 0 0 / 0.35);
+  }
+  table.simple {
+    border-collapse: collapse;
+    width: 100%;
+  }
+  table.simple th,
+  table.simple td {
+    text-align: left;
+    padding: 4px 6px;
+    border-bottom: 1px solid var(--_border);
+    vertical-align: top;
+  }
+`;

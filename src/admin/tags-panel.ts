@@ -1,0 +1,296 @@
+import { Task } from '@lit/task';
+import { html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { DataSource, SourceTag } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
+import { HEX_COLOR } from './format.js';
+import { AdminPanel } from './panel.js';
+
+interface TagDraft {
+  /** The tag being edited, or null for a new one. */
+  uuid: string | null;
+  name: string;
+  color: string;
+  members: string[];
+}
+
+const newDraft = (): TagDraft => ({ uuid: null, name: '', color: '#2563eb', members: [] });
+
+/**
+ * Source tags of the selected chatbot: swatches and counts, create and edit (name, colour,
+ * member sources), delete, and a jump to the source table filtered by a tag.
+ *
+ * @fires admin-show-tag - (internal) Show the sources of a tag; `detail` is its uuid.
+ */
+export class AdminTagsPanel extends AdminPanel {
+  /** Set while the tab is shown; becoming active again refreshes the lists. */
+  @property({ type: Boolean }) active = false;
+
+  @state() private tags: SourceTag[] = [];
+  @state() private sources: DataSource[] = [];
+  @state() private draft: TagDraft = newDraft();
+  @state() private memberFilter = '';
+  @state() private saved = false;
+
+  private readonly tagsTask = new Task(this, {
+    task: async ([client, uuid], { signal }) =>
+      client && uuid ? client.tags.list(uuid, { signal }) : ([] as SourceTag[]),
+    args: () => [this.client, this.chatbot?.uuid] as const,
+    onComplete: (tags) => {
+      this.tags = tags;
+    },
+  });
+
+  private readonly sourcesTask = new Task(this, {
+    task: async ([client, uuid], { signal }) =>
+      client && uuid ? client.sources.list(uuid, { signal }) : ([] as DataSource[]),
+    args: () => [this.client, this.chatbot?.uuid] as const,
+    onComplete: (sources) => {
+      this.sources = sources;
+    },
+  });
+
+  protected override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('active') && this.active && changed.get('active') === false) {
+      void this.tagsTask.run();
+      void this.sourcesTask.run();
+    }
+  }
+
+  private patch(p: Partial<TagDraft>): void {
+    this.draft = { ...this.draft, ...p };
+    this.saved = false;
+  }
+
+  private handleEditClick(tag: SourceTag): void {
+    this.draft = {
+      uuid: tag.uuid,
+      name: tag.name,
+      color: tag.color,
+      members: [...tag.data_source_uuids],
+    };
+    this.saved = false;
+    const { tag: _t, ...rest } = this.errors;
+    this.errors = rest;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLInputElement>('form.tag-form input[name=name]')?.focus(),
+    );
+  }
+
+  private async handleSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const client = this.client;
+    const chatbot = this.chatbot;
+    const d = this.draft;
+    if (!client || !chatbot) return;
+    const s = this.strings;
+    if (!d.name.trim()) {
+      this.errors = { ...this.errors, tag: s.nameRequired };
+      return;
+    }
+    if (!HEX_COLOR.test(d.color)) {
+      this.errors = { ...this.errors, tag: s.colorInvalid };
+      return;
+    }
+    const body = { name: d.name.trim(), color: d.color, data_source_uuids: d.members };
+    if (d.uuid === null) {
+      const result = await this.run('tag', 'tags.create', () =>
+        client.tags.create(chatbot.uuid, body),
+      );
+      if (!result.ok) return;
+      this.tags = [...this.tags, result.value];
+      this.draft = newDraft();
+      this.changed({ kind: 'tag', action: 'create', uuids: [result.value.uuid] });
+      return;
+    }
+    const uuid = d.uuid;
+    const before = this.tags.find((t) => t.uuid === uuid);
+    if (!before) return;
+    // Optimistic: the list shows the change at once; a refusal puts the old tag back.
+    this.replace(uuid, { ...before, ...body });
+    const result = await this.run('tag', 'tags.update', () => client.tags.update(uuid, body));
+    if (!result.ok) {
+      this.replace(uuid, before);
+      return;
+    }
+    this.replace(uuid, result.value);
+    this.saved = true;
+    this.changed({ kind: 'tag', action: 'update', uuids: [uuid] });
+  }
+
+  private replace(uuid: string, tag: SourceTag | undefined): void {
+    this.tags = tag
+      ? this.tags.map((t) => (t.uuid === uuid ? tag : t))
+      : this.tags.filter((t) => t.uuid !== uuid);
+  }
+
+  private async handleDeleteClick(tag: SourceTag): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    if (!(await this.confirm.ask(fill(this.strings.confirmDeleteTag, { name: tag.name })))) return;
+    const index = this.tags.findIndex((t) => t.uuid === tag.uuid);
+    this.replace(tag.uuid, undefined);
+    const result = await this.run('list', 'tags.delete', () => client.tags.delete(tag.uuid));
+    if (!result.ok) {
+      const tags = [...this.tags];
+      tags.splice(Math.max(0, index), 0, tag);
+      this.tags = tags;
+      return;
+    }
+    if (this.draft.uuid === tag.uuid) this.draft = newDraft();
+    this.changed({ kind: 'tag', action: 'delete', uuids: [tag.uuid] });
+  }
+
+  private showSources(tag: SourceTag): void {
+    this.dispatchEvent(new CustomEvent('admin-show-tag', { detail: tag.uuid, bubbles: true }));
+  }
+
+  override render() {
+    const s = this.strings;
+    const status = this.tagsTask.render({
+      pending: () => (this.tags.length ? nothing : this.renderPending()),
+      error: (error) => this.renderLoadError(error, () => this.tagsTask.run()),
+      complete: () => (this.tags.length ? nothing : html`<p class="empty">${s.noTags}</p>`),
+    });
+    return html`
+      <h2 class="visually-hidden">${s.tags}</h2>
+      ${status} ${this.renderError('list')}
+      <ul class="plain">
+        ${this.tags.map((tag) => this.renderTag(tag))}
+      </ul>
+      ${this.renderForm()} ${this.confirm.render()}
+    `;
+  }
+
+  private renderTag(tag: SourceTag) {
+    const s = this.strings;
+    return html`<li class="card row" part="card" style="align-items:center">
+      <span
+        class="swatch"
+        part="swatch"
+        style="background:${HEX_COLOR.test(tag.color) ? tag.color : 'transparent'}"
+      ></span>
+      <strong class="user-text">${tag.name}</strong>
+      <span class="badge">${fill(s.memberCount, { count: tag.data_source_uuids.length })}</span>
+      <span class="spacer"></span>
+      <button
+        type="button"
+        part="button"
+        aria-label=${fill(s.showSourcesOf, { name: tag.name })}
+        @click=${() => this.showSources(tag)}
+      >
+        ${s.showSources}
+      </button>
+      <button
+        type="button"
+        part="button"
+        aria-label=${fill(s.editTag, { name: tag.name })}
+        @click=${() => this.handleEditClick(tag)}
+      >
+        ${s.edit}
+      </button>
+      <button
+        type="button"
+        class="danger"
+        part="button danger"
+        aria-label=${`${s.delete} ${tag.name}`}
+        @click=${() => this.handleDeleteClick(tag)}
+      >
+        ${s.delete}
+      </button>
+    </li>`;
+  }
+
+  private renderForm() {
+    const s = this.strings;
+    const d = this.draft;
+    const valid = HEX_COLOR.test(d.color);
+    const chosen = new Set(d.members);
+    const needle = this.memberFilter.trim().toLowerCase();
+    const listed = needle
+      ? this.sources.filter((src) => (src.title || src.file_name).toLowerCase().includes(needle))
+      : this.sources;
+    const heading = d.uuid
+      ? fill(s.editTag, { name: this.tags.find((t) => t.uuid === d.uuid)?.name ?? '' })
+      : s.newTag;
+    return html`<form class="card tag-form" part="form card" aria-labelledby="tag-form-heading" @submit=${this.handleSubmit} novalidate>
+      <h3 id="tag-form-heading" class="user-text">${heading}</h3>
+      <div class="row">
+        <label
+          >${s.name}<input
+            part="input"
+            name="name"
+            autocomplete="off"
+            .value=${d.name}
+            @input=${(e: Event) => this.patch({ name: (e.target as HTMLInputElement).value })}
+        /></label>
+        <label
+          >${s.color}<input
+            part="input"
+            name="color"
+            placeholder="#RRGGBB"
+            pattern="#[0-9a-fA-F]{6}"
+            aria-invalid=${valid ? 'false' : 'true'}
+            aria-describedby="color-help"
+            .value=${d.color}
+            @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value.trim() })}
+        /></label>
+        <input
+          type="color"
+          aria-label=${s.colorPicker}
+          .value=${valid ? d.color.toLowerCase() : '#000000'}
+          @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value })}
+        />
+      </div>
+      <p id="color-help" class=${valid ? 'help' : 'help error'}>${valid ? '#RRGGBB' : s.colorInvalid}</p>
+      <fieldset>
+        <legend>${s.members}</legend>
+        <label
+          >${s.filterMembers}<input
+            part="input"
+            type="search"
+            .value=${this.memberFilter}
+            @input=${(e: Event) => {
+              this.memberFilter = (e.target as HTMLInputElement).value;
+            }}
+        /></label>
+        ${
+          this.sources.length === 0
+            ? html`<p class="empty">${s.noSourcesYet}</p>`
+            : html`<div class="checklist">
+                ${listed.map(
+                  (src) => html`<label class="inline"
+                    ><input
+                      type="checkbox"
+                      name="member"
+                      .checked=${chosen.has(src.uuid)}
+                      @change=${(e: Event) => {
+                        const next = new Set(chosen);
+                        if ((e.target as HTMLInputElement).checked) next.add(src.uuid);
+                        else next.delete(src.uuid);
+                        this.patch({ members: [...next] });
+                      }}
+                    /><span class="user-text">${src.title || src.file_name}</span></label
+                  >`,
+                )}
+              </div>`
+        }
+      </fieldset>
+      ${this.renderError('tag')}
+      <div class="actions">
+        <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('tag')}>
+          ${d.uuid ? s.save : s.createTag}
+        </button>
+        ${
+          d.uuid
+            ? html`<button type="button" part="button" @click=${() => {
+                this.draft = newDraft();
+              }}>${s.cancel}</button>`
+            : nothing
+        }
+        <span role="status" class="ok">${this.saved ? s.saved : ''}</span>
+      </div>
+    </form>`;
+  }
+}
