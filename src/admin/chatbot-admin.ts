@@ -139,7 +139,7 @@ export class ChatbotAdmin extends LitElement {
         font-size: 0.85em;
         color: var(--_muted);
       }
-      main {
+      .main {
         padding: 12px 16px;
         min-width: 0;
       }
@@ -393,7 +393,7 @@ export class ChatbotAdmin extends LitElement {
       @chatbot-admin-change=${this.handleChange}
     >
       ${this.renderSidebar()}
-      <main part="main">${this.renderMain()}</main>
+      <div class="main" part="main">${this.renderMain()}</div>
       ${this.renderCreateDialog()}
     </div>`;
   }

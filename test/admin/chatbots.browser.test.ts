@@ -1,0 +1,172 @@
+import { expect } from '@open-wc/testing';
+import type { AdminChangeEvent, AdminErrorEvent } from '../../src/admin/index.js';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  deepText,
+  mountAdmin,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
+
+describe('<chatbot-admin> chatbots and settings', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should say how to connect when it has neither client nor base-url and api-key', async () => {
+    const { fixture, html } = await import('@open-wc/testing');
+    const el = await fixture(html`<chatbot-admin no-hash></chatbot-admin>`);
+    expect(deepText(el)).to.contain('Set base-url and api-key');
+  });
+
+  it('should list the chatbots with their citations and visibility, and be accessible', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Listed <b>bot</b>');
+    const el = await mountAdmin(client);
+    const item = await until(() =>
+      deepAll(el, '.chatbot-list button').find((b) => b.textContent?.includes(bot.name)),
+    );
+    expect(item.textContent).to.contain('Citations on');
+    expect(item.textContent).to.contain('private');
+    // The name is text, never markup.
+    expect(item.querySelector('b')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should create a chatbot from the New chatbot dialog and open its settings', async () => {
+    const client = await apiClient();
+    const el = await mountAdmin(client);
+    const changes: AdminChangeEvent[] = [];
+    el.addEventListener('chatbot-admin-change', (e) => changes.push(e));
+    button(el, 'New chatbot')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(el, 'dialog.create[open]'));
+    const name = `Created ${Date.now()}`;
+    type(dialog.querySelector('input[name=name]')!, name);
+    dialog.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => deep(el, 'chatbot-admin-settings'));
+    expect(location.hash).to.match(/chatbot=[^&]+&tab=settings/);
+    expect(changes[0]?.detail).to.include({ kind: 'chatbot', action: 'create' });
+    const list = await client.chatbots.list();
+    expect(list.some((c) => c.name === name)).to.equal(true);
+  });
+
+  it('should keep the typed name and show the server message when creating fails', async () => {
+    const client = await apiClient();
+    const el = await mountAdmin(client);
+    // A client whose create is refused by the real server: an unknown key answers 401.
+    const { createClient } = await import('../../src/api/index.js');
+    const refused = createClient({ baseUrl: client.baseUrl, apiKey: 'not-a-key', retry: false });
+    el.client = { ...client, chatbots: { ...client.chatbots, create: refused.chatbots.create } };
+    const errors: AdminErrorEvent[] = [];
+    el.addEventListener('chatbot-admin-error', (e) => errors.push(e));
+    button(el, 'New chatbot')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(el, 'dialog.create[open]'));
+    const input = dialog.querySelector<HTMLInputElement>('input[name=name]')!;
+    type(input, 'Kept name');
+    dialog.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    const alert = await until(() => dialog.querySelector('[role=alert]'));
+    expect(alert.textContent).to.contain('401');
+    expect(input.value).to.equal('Kept name');
+    expect(errors[0]?.detail.operation).to.equal('chatbots.create');
+  });
+
+  it('should restore the selected chatbot and tab from the URL hash', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'tags');
+    const tab = deep(el, '#tab-tags')!;
+    expect(tab.getAttribute('aria-selected')).to.equal('true');
+    expect(deep(el, '#panel-tags chatbot-admin-tags')).to.not.equal(null);
+  });
+
+  it('should name the tabs and move between them with the arrow keys', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'agents');
+    const names = deepAll(el, '[role=tab]').map((t) => t.textContent?.trim());
+    expect(names).to.deep.equal([
+      'Agents',
+      'Data sources',
+      'Tags',
+      'Sessions',
+      'Settings',
+      'Try it',
+    ]);
+    deep(el, '#tab-agents')!.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true }),
+    );
+    await until(() => deep(el, '#tab-sources')?.getAttribute('aria-selected') === 'true');
+    expect(location.hash).to.contain('tab=sources');
+    expect(el.shadowRoot!.activeElement?.id).to.equal('tab-sources');
+  });
+
+  it('should save settings with the rate limit explained and validated', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    expect(deepText(form)).to.contain('messages per seconds, per session');
+    type(form.querySelector('input[name=rate-messages]')!, '0');
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '[role=alert]'));
+    expect(deep(panel, '[role=alert]')!.textContent).to.contain('whole numbers of at least 1');
+    expect((await client.chatbots.get(bot.uuid)).meta.rate_limit).to.deep.equal([20, 240]);
+
+    type(form.querySelector('input[name=name]')!, 'Renamed bot');
+    type(form.querySelector('input[name=rate-messages]')!, '5');
+    type(form.querySelector('input[name=rate-seconds]')!, '60');
+    type(form.querySelector('textarea[name=rate-limit-message]')!, 'Slow down <i>please</i>');
+    const citations = form.querySelector<HTMLInputElement>('input[name=show-citations]')!;
+    citations.click();
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Saved'));
+    const saved = await client.chatbots.get(bot.uuid);
+    expect(saved.name).to.equal('Renamed bot');
+    expect(saved.meta.rate_limit).to.deep.equal([5, 60]);
+    expect(saved.meta.rate_limit_message).to.equal('Slow down <i>please</i>');
+    expect(saved.meta.show_citations).to.equal(false);
+    // The list follows the saved record.
+    await until(() =>
+      deepAll(el, '.chatbot-list .name').some((n) => n.textContent === 'Renamed bot'),
+    );
+    await expect(el).to.be.accessible();
+  });
+
+  it('should keep the settings form as typed when saving fails', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    // Deleted behind the element's back: the real server answers 404 to the save.
+    await client.chatbots.delete(bot.uuid);
+    const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
+    type(name, 'Typed before failure');
+    button(panel, 'Save')!.click();
+    const alert = await until(() => deep(panel, '[role=alert]'));
+    expect(alert.textContent).to.contain('404');
+    expect(name.value).to.equal('Typed before failure');
+  });
+
+  it('should delete a chatbot only after a confirmation that names it', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Doomed');
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    await until(() => deep(panel, 'form'));
+    button(panel, 'Delete')!.click();
+    const cancelled = await confirmDialog(panel, false);
+    expect(cancelled).to.contain(bot.name);
+    expect((await client.chatbots.list()).some((c) => c.uuid === bot.uuid)).to.equal(true);
+
+    button(panel, 'Delete')!.click();
+    await confirmDialog(panel, true);
+    await until(() => !deepAll(el, '.chatbot-list .name').some((n) => n.textContent === bot.name));
+    expect((await client.chatbots.list()).some((c) => c.uuid === bot.uuid)).to.equal(false);
+    expect(location.hash).to.not.contain(bot.uuid);
+  });
+});

@@ -1,0 +1,119 @@
+import { fixture, html } from '@open-wc/testing';
+import { type ChatbotClient, createClient } from '../../src/api/index.js';
+import type { Chatbot } from '../../src/api/types.js';
+import '../../src/admin/index.js';
+import type { ChatbotAdmin } from '../../src/admin/index.js';
+
+interface TestEnv {
+  baseUrl: string | null;
+  apiKey: string;
+  otherApiKey: string;
+}
+
+let env: Promise<TestEnv> | undefined;
+
+/** The reference server started by web-test-runner.config.mjs. */
+export async function testEnv(): Promise<TestEnv & { baseUrl: string }> {
+  env ??= fetch('/__test-env.json').then((r) => r.json() as Promise<TestEnv>);
+  const value = await env;
+  if (!value.baseUrl) throw new Error('the reference server did not start (src/server/cli.ts)');
+  return value as TestEnv & { baseUrl: string };
+}
+
+export async function apiClient(): Promise<ChatbotClient> {
+  const { baseUrl, apiKey } = await testEnv();
+  return createClient({ baseUrl, apiKey, retry: false });
+}
+
+let counter = 0;
+/** A fresh chatbot per test, so tests never see each other's records. */
+export async function newChatbot(client: ChatbotClient, name = 'Test bot'): Promise<Chatbot> {
+  counter += 1;
+  return client.chatbots.create({ name: `${name} ${Date.now().toString(36)}-${counter}` });
+}
+
+/** Mounts the element without touching location.hash, on `tab` of `chatbot`. */
+export async function mountAdmin(
+  client: ChatbotClient,
+  chatbot?: Chatbot,
+  tab = 'agents',
+): Promise<ChatbotAdmin> {
+  if (chatbot) location.hash = `chatbot=${chatbot.uuid}&tab=${tab}`;
+  else history.replaceState(null, '', location.pathname + location.search);
+  const el = await fixture<ChatbotAdmin>(html`<chatbot-admin .client=${client}></chatbot-admin>`);
+  if (chatbot) await until(() => deep(el, `#panel-${tab}`));
+  return el;
+}
+
+/** querySelector through open shadow roots: each selector is looked up in the previous match's root. */
+export function deep<T extends Element = HTMLElement>(
+  root: Element,
+  ...selectors: string[]
+): T | null {
+  let node: Element | null = root;
+  for (const selector of selectors) {
+    const scope: ParentNode | null | undefined = node?.shadowRoot ?? node;
+    node = scope?.querySelector(selector) ?? null;
+    if (!node) return null;
+  }
+  return node as T | null;
+}
+
+export function deepAll<T extends Element = HTMLElement>(
+  root: Element,
+  ...selectors: string[]
+): T[] {
+  const last = selectors.pop()!;
+  const parent = selectors.length ? deep(root, ...selectors) : root;
+  const scope = parent?.shadowRoot ?? parent;
+  return scope ? [...scope.querySelectorAll<T>(last)] : [];
+}
+
+/** Waits for a condition the UI reaches asynchronously (a request, a render); fails after `ms`. */
+export async function until<T>(check: () => T | null | undefined | false, ms = 8000): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() > deadline)
+      throw new Error(`condition not met within ${ms} ms: ${check}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** All text of a node, including the shadow roots of its descendants. */
+export function deepText(node: Node): string {
+  let text = '';
+  const walk = (n: Node) => {
+    if (n.nodeType === Node.TEXT_NODE) text += n.textContent;
+    const shadow = (n as Element).shadowRoot;
+    if (shadow) shadow.childNodes.forEach(walk);
+    n.childNodes.forEach(walk);
+  };
+  walk(node);
+  return text.replace(/\s+/g, ' ');
+}
+
+export function type(input: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}
+
+/** The button whose accessible text (aria-label or content) equals `name`, inside `scope`. */
+export function button(scope: Element | ShadowRoot, name: string): HTMLButtonElement | null {
+  const root = (scope as Element).shadowRoot ?? scope;
+  return (
+    [...root.querySelectorAll<HTMLButtonElement>('button')].find(
+      (b) => (b.getAttribute('aria-label') ?? b.textContent ?? '').trim() === name,
+    ) ?? null
+  );
+}
+
+/** Confirms the open confirmation dialog of a panel, after checking what it names. */
+export async function confirmDialog(panel: Element, confirm = true): Promise<string> {
+  const dialog = await until(() => deep<HTMLDialogElement>(panel, 'dialog.confirm[open]'));
+  const message = dialog.querySelector('#confirm-message')?.textContent ?? '';
+  const buttons = dialog.querySelectorAll('button');
+  (confirm ? buttons[1] : buttons[0])!.click();
+  return message;
+}
