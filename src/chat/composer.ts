@@ -1,0 +1,44 @@
+import { html, type TemplateResult } from 'lit';
+import type { ChatStrings } from '../ui/strings/chat.js';
+
+export interface ComposerOptions {
+  strings: ChatStrings;
+  /** An answer is streaming: the button is Stop. */
+  streaming: boolean;
+  /** Sending is not possible right now (rate limit, session being created). */
+  sendDisabled: boolean;
+  onSubmit: (event: SubmitEvent) => void;
+  onKeyDown: (event: KeyboardEvent) => void;
+  onStop: () => void;
+}
+
+/**
+ * The message box and its one button. Send turns into Stop while an answer streams (the same
+ * node, so keyboard focus stays on it); the textbox stays usable throughout, so the reader can
+ * write the next question while reading the answer.
+ */
+export function renderComposer(options: ComposerOptions): TemplateResult {
+  const { strings, streaming, sendDisabled } = options;
+  return html`<form part="composer" @submit=${options.onSubmit}>
+    <textarea
+      part="input"
+      rows="1"
+      dir="auto"
+      aria-label=${strings.message}
+      placeholder=${strings.placeholder}
+      enterkeyhint="send"
+      @keydown=${options.onKeyDown}
+    ></textarea>
+    <button
+      type=${streaming ? 'button' : 'submit'}
+      class="primary"
+      part=${streaming ? 'stop-button' : 'send-button'}
+      ?disabled=${!streaming && sendDisabled}
+      @click=${(event: Event) => {
+        if (!streaming) return;
+        event.preventDefault();
+        options.onStop();
+      }}
+    >${streaming ? strings.stop : strings.send}</button>
+  </form>`;
+}

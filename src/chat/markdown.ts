@@ -1,0 +1,284 @@
+import DOMPurify from 'dompurify';
+import { Lexer, Parser, type Token, type TokensList } from 'marked';
+import type { Citation } from '../api/types.js';
+
+/**
+ * Markdown for answers: marked for parsing, DOMPurify with an allow-list for safety.
+ *
+ * Streaming is incremental: blocks that can no longer change are rendered once and kept as DOM;
+ * only the open last block is parsed again on each update. An answer of n characters therefore
+ * costs O(n) in total rather than O(n²).
+ */
+
+const ALLOWED_TAGS = [
+  'a',
+  'b',
+  'blockquote',
+  'br',
+  'code',
+  'del',
+  'em',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'i',
+  'li',
+  'ol',
+  'p',
+  'pre',
+  's',
+  'strong',
+  'sub',
+  'sup',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+];
+const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'colspan', 'rowspan', 'class', 'lang'];
+/** Only web, mail and phone links; relative and every other scheme are dropped. */
+const SAFE_URL = /^(?:https?:|mailto:|tel:)/i;
+
+let purifier: ReturnType<typeof DOMPurify> | undefined;
+
+function sanitizer(): ReturnType<typeof DOMPurify> {
+  if (purifier) return purifier;
+  // An own instance: hooks must not leak into a host page that uses DOMPurify itself.
+  purifier = DOMPurify(window);
+  purifier.addHook('uponSanitizeAttribute', (_node, data) => {
+    // Classes from answers could imitate our own controls; only marked's code language survives.
+    if (data.attrName === 'class' && !/^language-[\w+-]{1,30}$/.test(data.attrValue)) {
+      data.keepAttr = false;
+    }
+  });
+  purifier.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName !== 'A') return;
+    const href = node.getAttribute('href');
+    if (href && SAFE_URL.test(href.trim())) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    } else node.removeAttribute('href');
+  });
+  return purifier;
+}
+
+/** Turns HTML from marked into a sanitized fragment owned by the current document. */
+export function sanitize(html: string): DocumentFragment {
+  return sanitizer().sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: SAFE_URL,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_DOM_FRAGMENT: true,
+  }) as DocumentFragment;
+}
+
+const markedOptions = { gfm: true, breaks: false, async: false } as const;
+
+function toHtml(tokens: Token[]): string {
+  const list = tokens as TokensList;
+  list.links = {};
+  return Parser.parse(list, markedOptions);
+}
+
+/** A lone list marker may still become the next item of the list before it. */
+const PENDING_LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)]?)$/;
+
+export interface MarkdownViewOptions {
+  /** The answer's citations, to link `[n]` markers; read on every render. */
+  citations?: () => readonly Citation[] | undefined;
+  /** Accessible name of the copy button on code blocks. */
+  copyCodeLabel?: () => string;
+  /** Prefix of the ids of the source list items that `[n]` markers point to. */
+  idPrefix?: string;
+}
+
+/**
+ * One answer's rendered markdown. `update(text)` takes the whole text so far; `finish()` closes
+ * the last block. `root` is the node to place in the page.
+ */
+export class MarkdownView {
+  readonly root: HTMLDivElement;
+  private readonly open: HTMLDivElement;
+  private readonly options: MarkdownViewOptions;
+  /** The text rendered so far; a new text that does not extend it starts over. */
+  private text = '';
+  /** Characters of `text` that belong to committed, never re-parsed blocks. */
+  private committed = 0;
+
+  constructor(options: MarkdownViewOptions = {}) {
+    this.options = options;
+    this.root = document.createElement('div');
+    this.root.className = 'markdown';
+    this.open = document.createElement('div');
+    this.open.className = 'block open';
+    this.root.append(this.open);
+  }
+
+  /** Renders a finished text at once. */
+  static render(text: string, options?: MarkdownViewOptions): MarkdownView {
+    const view = new MarkdownView(options);
+    view.update(text);
+    view.finish();
+    return view;
+  }
+
+  update(text: string): void {
+    text = text.replace(/\r\n?/g, '\n');
+    if (!text.startsWith(this.text)) this.reset();
+    if (text === this.text) return;
+    this.text = text;
+    const pending = text.slice(this.committed);
+    const tokens = new Lexer(markedOptions).lex(pending);
+    const blocks = tokens.map((token, index) => ({ token, index })).filter(notSpace);
+    let keepFrom = 0;
+    // Every block but the last has been closed by the one after it, so it cannot change.
+    if (blocks.length >= 2) {
+      let last = blocks.length - 1;
+      const lastBlock = blocks[last]!;
+      const before = blocks[last - 1]!;
+      if (before.token.type === 'list' && PENDING_LIST_ITEM.test(lastBlock.token.raw.trimEnd())) {
+        last -= 1;
+      }
+      if (last >= 1) keepFrom = blocks[last]!.index;
+    }
+    if (keepFrom > 0) {
+      const done = tokens.slice(0, keepFrom);
+      const raw = done.map((token) => token.raw).join('');
+      // The lexer's raw texts add up to its input; if they ever do not, re-parse everything.
+      if (pending.startsWith(raw)) {
+        this.commit(done);
+        this.committed += raw.length;
+        this.renderOpen(tokens.slice(keepFrom));
+        return;
+      }
+    }
+    this.renderOpen(tokens);
+  }
+
+  /** Closes the open block: the answer is complete (or stopped). */
+  finish(): void {
+    const pending = this.text.slice(this.committed);
+    if (pending) this.commit(new Lexer(markedOptions).lex(pending));
+    this.committed = this.text.length;
+    this.open.replaceChildren();
+  }
+
+  /** The answer as plain text, for announcements. */
+  get plainText(): string {
+    return (this.root.textContent ?? '').replace(/\s+/g, ' ').trim();
+  }
+
+  private reset(): void {
+    this.text = '';
+    this.committed = 0;
+    this.open.replaceChildren();
+    this.root.replaceChildren(this.open);
+  }
+
+  private commit(tokens: Token[]): void {
+    if (!tokens.some((token) => token.type !== 'space')) return;
+    const block = document.createElement('div');
+    block.className = 'block';
+    block.append(this.fragment(tokens, true));
+    this.root.insertBefore(block, this.open);
+  }
+
+  private renderOpen(tokens: Token[]): void {
+    this.open.replaceChildren(this.fragment(tokens, false));
+  }
+
+  private fragment(tokens: Token[], complete: boolean): DocumentFragment {
+    const fragment = sanitize(toHtml(tokens));
+    linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
+    if (complete) addCopyButtons(fragment, this.options.copyCodeLabel?.() ?? 'Copy code');
+    return fragment;
+  }
+}
+
+function notSpace({ token }: { token: Token }): boolean {
+  return token.type !== 'space';
+}
+
+const CITATION = /\[(\d{1,3})\]/g;
+
+/** Turns `[n]` in text (not in code or links) into a link to source n, when it is known. */
+export function linkCitations(
+  root: Node,
+  citations: readonly Citation[] | undefined,
+  idPrefix = 'answer',
+): void {
+  if (!citations?.length) return;
+  const byNumber = new Map(citations.map((citation) => [String(citation.n), citation]));
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) =>
+      node.parentElement?.closest('code, pre, a') || !node.nodeValue?.includes('[')
+        ? NodeFilter.FILTER_REJECT
+        : NodeFilter.FILTER_ACCEPT,
+  });
+  const nodes: Text[] = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode as Text);
+  for (const node of nodes) {
+    const value = node.nodeValue ?? '';
+    CITATION.lastIndex = 0;
+    if (!CITATION.test(value)) continue;
+    CITATION.lastIndex = 0;
+    const out = document.createDocumentFragment();
+    let at = 0;
+    for (const match of value.matchAll(CITATION)) {
+      const citation = byNumber.get(match[1]!);
+      if (!citation) continue;
+      out.append(value.slice(at, match.index));
+      out.append(citationMarker(citation, idPrefix));
+      at = match.index! + match[0].length;
+    }
+    if (at === 0) continue;
+    out.append(value.slice(at));
+    node.replaceWith(out);
+  }
+}
+
+function citationMarker(citation: Citation, idPrefix: string): HTMLElement {
+  const sup = document.createElement('sup');
+  const link = document.createElement('a');
+  link.className = 'citation';
+  link.textContent = `[${citation.n}]`;
+  link.title = citation.title;
+  link.dataset.cite = String(citation.n);
+  const url = safeUrl(citation.url);
+  if (url) {
+    link.href = url;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+  } else link.href = `#${idPrefix}-source-${citation.n}`;
+  sup.append(link);
+  return sup;
+}
+
+/** The URL if it is a web, mail or phone link; otherwise undefined. */
+export function safeUrl(url: string | undefined): string | undefined {
+  return url && SAFE_URL.test(url.trim()) ? url.trim() : undefined;
+}
+
+function addCopyButtons(root: DocumentFragment, label: string): void {
+  for (const pre of root.querySelectorAll('pre')) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'copy-code';
+    button.textContent = label;
+    pre.classList.add('code');
+    pre.before(button);
+    const wrapper = document.createElement('div');
+    wrapper.className = 'code-block';
+    button.before(wrapper);
+    wrapper.append(button, pre);
+  }
+}

@@ -1,0 +1,144 @@
+import type { Citation, CiteData, Message } from '../api/types.js';
+
+/** One question and its answer, as the widget shows it. */
+export interface Exchange {
+  /** Local id, stable across renders. */
+  id: string;
+  query: string;
+  response: string;
+  /** The server's message record (the exchange), when known: enables delete. */
+  messageUuid?: string;
+  citations?: Citation[];
+  /**
+   * `done` and `stopped` are final; `failed` can be retried; `pending` waits for headers and
+   * `streaming` is receiving text. Only final and failed states are stored.
+   */
+  state: 'pending' | 'streaming' | 'done' | 'stopped' | 'failed';
+}
+
+export interface Transcript {
+  sessionUuid?: string;
+  exchanges: Exchange[];
+}
+
+/** Older exchanges are dropped beyond this many, so localStorage never fills up. */
+export const MAX_EXCHANGES = 200;
+const VERSION = 1;
+
+let counter = 0;
+export function newExchangeId(): string {
+  counter += 1;
+  return `x${Date.now().toString(36)}${counter.toString(36)}`;
+}
+
+/**
+ * The conversation kept in localStorage per service and chatbot, so it survives reloads and
+ * continues in the same session. Storage can be missing, full or forbidden (private mode, a
+ * sandboxed iframe): then the widget simply does not remember, it never fails.
+ */
+export class TranscriptStore {
+  readonly key: string;
+
+  constructor(baseUrl: string, chatbotUuid: string) {
+    this.key = `chatbot-chat:v${VERSION}:${baseUrl.replace(/\/+$/, '')}:${chatbotUuid}`;
+  }
+
+  load(): Transcript {
+    try {
+      const raw = globalThis.localStorage?.getItem(this.key);
+      if (!raw) return { exchanges: [] };
+      const parsed = JSON.parse(raw) as Partial<Transcript>;
+      const exchanges = Array.isArray(parsed.exchanges)
+        ? parsed.exchanges.filter(isExchange).map((exchange) => ({
+            ...exchange,
+            // An answer cut off by a reload is what arrived, not a live stream.
+            state:
+              exchange.state === 'pending' || exchange.state === 'streaming'
+                ? ('failed' as const)
+                : exchange.state,
+          }))
+        : [];
+      return {
+        sessionUuid: typeof parsed.sessionUuid === 'string' ? parsed.sessionUuid : undefined,
+        exchanges,
+      };
+    } catch {
+      return { exchanges: [] };
+    }
+  }
+
+  save(transcript: Transcript): void {
+    const exchanges = transcript.exchanges.slice(-MAX_EXCHANGES);
+    const data: Transcript = { sessionUuid: transcript.sessionUuid, exchanges };
+    try {
+      globalThis.localStorage?.setItem(this.key, JSON.stringify(data));
+    } catch {
+      // Quota exceeded: keep the newer half rather than nothing.
+      try {
+        const half = exchanges.slice(Math.floor(exchanges.length / 2));
+        globalThis.localStorage?.setItem(
+          this.key,
+          JSON.stringify({ sessionUuid: transcript.sessionUuid, exchanges: half }),
+        );
+      } catch {
+        // Storage is unavailable: the conversation lasts as long as the page.
+      }
+    }
+  }
+
+  clear(): void {
+    try {
+      globalThis.localStorage?.removeItem(this.key);
+    } catch {
+      // Nothing stored, nothing to clear.
+    }
+  }
+}
+
+function isExchange(value: unknown): value is Exchange {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.id === 'string' &&
+    typeof record.query === 'string' &&
+    typeof record.response === 'string'
+  );
+}
+
+/** The citations of a message record's `cite_data_json`, numbered as the answer cites them. */
+export function citationsFromCiteData(json: string | undefined): Citation[] | undefined {
+  if (!json) return undefined;
+  try {
+    const data = JSON.parse(json) as CiteData;
+    if (typeof data !== 'object' || data === null) return undefined;
+    const citations = Object.entries(data)
+      .filter(([n, item]) => /^\d+$/.test(n) && typeof item === 'object' && item !== null)
+      .map(([n, item]) => {
+        const extra = item as { url?: unknown; reference_source_link?: unknown };
+        const url = typeof extra.url === 'string' ? extra.url : extra.reference_source_link;
+        return {
+          n: Number(n),
+          data_source_uuid: String(item.data_source_uuid ?? ''),
+          title: String(item.title || item.file_name || `#${n}`),
+          type: String(item.type ?? ''),
+          ...(typeof url === 'string' && url ? { url } : {}),
+        };
+      })
+      .sort((a, b) => a.n - b.n);
+    return citations.length ? citations : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Exchanges from the server's message records (oldest first). */
+export function exchangesFromMessages(messages: Message[]): Exchange[] {
+  return messages.slice(-MAX_EXCHANGES).map((message) => ({
+    id: newExchangeId(),
+    query: message.query,
+    response: message.response,
+    messageUuid: message.uuid,
+    citations: citationsFromCiteData(message.cite_data_json),
+    state: 'done',
+  }));
+}

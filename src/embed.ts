@@ -1,0 +1,49 @@
+/**
+ * The one-tag embed: a classic script that mounts <chatbot-chat mode="launcher"> configured from
+ * its own data-* attributes.
+ *
+ *   <script src="…/chatbot-embed.js" data-base-url="…" data-api-key="…" data-chatbot-uuid="…"></script>
+ */
+import { ChatbotChat } from './chat/chatbot-chat.js';
+
+// Defined here rather than by importing the registration module for its side effect, which a
+// bundler honouring package.json's `sideEffects: false` would drop.
+if (!customElements.get('chatbot-chat')) customElements.define('chatbot-chat', ChatbotChat);
+
+/** data-* name → attribute of <chatbot-chat>. */
+const ATTRIBUTES: Record<string, string> = {
+  baseUrl: 'base-url',
+  apiKey: 'api-key',
+  chatbotUuid: 'chatbot-uuid',
+  sessionUuid: 'session-uuid',
+  persist: 'persist',
+  theme: 'theme',
+  lang: 'lang',
+  greeting: 'greeting',
+  suggestions: 'suggestions',
+  sessionData: 'session-data',
+  mode: 'mode',
+};
+
+// currentScript exists only while this script first runs, so read it before anything waits.
+const script =
+  (document.currentScript as HTMLScriptElement | null) ??
+  document.querySelector<HTMLScriptElement>('script[src*="chatbot-embed"]');
+
+function mount(): void {
+  if (!script) return;
+  const element = document.createElement('chatbot-chat');
+  element.setAttribute('mode', 'launcher');
+  for (const [name, attribute] of Object.entries(ATTRIBUTES)) {
+    const value = script.dataset[name];
+    if (value !== undefined) element.setAttribute(attribute, value);
+  }
+  if (script.dataset.open !== undefined && script.dataset.open !== 'false') {
+    element.setAttribute('open', '');
+  }
+  if (script.id) element.id = `${script.id}-chat`;
+  document.body.append(element);
+}
+
+if (document.body) mount();
+else document.addEventListener('DOMContentLoaded', mount, { once: true });

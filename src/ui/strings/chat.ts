@@ -1,0 +1,122 @@
+import type { Tables } from '../i18n.js';
+
+/** Every visible or announced string of <chatbot-chat>. `{name}` marks a placeholder. */
+export interface ChatStrings extends Record<string, string> {
+  heading: string;
+  conversation: string;
+  message: string;
+  placeholder: string;
+  send: string;
+  stop: string;
+  retry: string;
+  openChat: string;
+  closeChat: string;
+  newChat: string;
+  you: string;
+  assistant: string;
+  typing: string;
+  stopped: string;
+  copyAnswer: string;
+  copyCode: string;
+  copied: string;
+  copyFailed: string;
+  deleteExchange: string;
+  deleted: string;
+  deleteFailed: string;
+  sources: string;
+  source: string;
+  suggestions: string;
+  answerReady: string;
+  errorNetwork: string;
+  errorTimeout: string;
+  errorServer: string;
+  errorAuth: string;
+  errorNotFound: string;
+  errorRateLimit: string;
+  rateLimitWait: string;
+  rateLimitReady: string;
+  errorConfig: string;
+  errorUnknown: string;
+  poweredBy: string;
+}
+
+const en: ChatStrings = {
+  heading: 'Chat',
+  conversation: 'Conversation',
+  message: 'Message',
+  placeholder: 'Ask a question…',
+  send: 'Send',
+  stop: 'Stop',
+  retry: 'Retry',
+  openChat: 'Open chat',
+  closeChat: 'Close chat',
+  newChat: 'New conversation',
+  you: 'You',
+  assistant: 'Assistant',
+  typing: 'Writing an answer…',
+  stopped: 'Stopped',
+  copyAnswer: 'Copy answer',
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  copyFailed: 'Could not copy',
+  deleteExchange: 'Delete this exchange',
+  deleted: 'Exchange deleted',
+  deleteFailed: 'The exchange could not be deleted. Try again later.',
+  sources: 'Sources',
+  source: 'Source {n}: {title}',
+  suggestions: 'Suggested questions',
+  answerReady: 'Answer: {text}',
+  errorNetwork: 'The connection was lost. What arrived is kept; you can retry.',
+  errorTimeout: 'The answer took too long. What arrived is kept; you can retry.',
+  errorServer: 'The chat service had a problem ({status}). You can retry.',
+  errorAuth: 'This chat is not set up correctly: its key was refused.',
+  errorNotFound: 'This chatbot could not be found.',
+  errorRateLimit: 'Too many messages. Please wait a moment.',
+  rateLimitWait: 'You can send again in {seconds} s (at {time}).',
+  rateLimitReady: 'You can send again now.',
+  errorConfig: 'This chat is not set up correctly: {detail}.',
+  errorUnknown: 'Something went wrong. You can retry.',
+  poweredBy: '',
+};
+
+const de: Partial<ChatStrings> = {
+  heading: 'Chat',
+  conversation: 'Unterhaltung',
+  message: 'Nachricht',
+  placeholder: 'Stellen Sie eine Frage…',
+  send: 'Senden',
+  stop: 'Stopp',
+  retry: 'Erneut versuchen',
+  openChat: 'Chat öffnen',
+  closeChat: 'Chat schließen',
+  newChat: 'Neue Unterhaltung',
+  you: 'Sie',
+  assistant: 'Assistent',
+  typing: 'Antwort wird geschrieben…',
+  stopped: 'Angehalten',
+  copyAnswer: 'Antwort kopieren',
+  copyCode: 'Code kopieren',
+  copied: 'Kopiert',
+  copyFailed: 'Kopieren nicht möglich',
+  deleteExchange: 'Diesen Austausch löschen',
+  deleted: 'Austausch gelöscht',
+  deleteFailed: 'Der Austausch konnte nicht gelöscht werden. Bitte später erneut versuchen.',
+  sources: 'Quellen',
+  source: 'Quelle {n}: {title}',
+  suggestions: 'Vorgeschlagene Fragen',
+  answerReady: 'Antwort: {text}',
+  errorNetwork:
+    'Die Verbindung wurde unterbrochen. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
+  errorTimeout:
+    'Die Antwort hat zu lange gedauert. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
+  errorServer: 'Der Chat-Dienst hatte ein Problem ({status}). Sie können es erneut versuchen.',
+  errorAuth: 'Dieser Chat ist nicht richtig eingerichtet: sein Schlüssel wurde abgelehnt.',
+  errorNotFound: 'Dieser Chatbot wurde nicht gefunden.',
+  errorRateLimit: 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
+  rateLimitWait: 'Sie können in {seconds} s wieder senden (um {time}).',
+  rateLimitReady: 'Sie können jetzt wieder senden.',
+  errorConfig: 'Dieser Chat ist nicht richtig eingerichtet: {detail}.',
+  errorUnknown: 'Etwas ist schiefgelaufen. Sie können es erneut versuchen.',
+};
+
+export const chatStrings: Tables<ChatStrings> = { en, de };

@@ -1,0 +1,440 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import {
+  alertText,
+  answers,
+  button,
+  fakeService,
+  gate,
+  input,
+  shadow,
+  typeAndEnter,
+  until,
+  userMessages,
+} from './helpers.js';
+
+async function chat(service = fakeService(), extra = {}) {
+  const el = await fixture<ChatbotChat>(html`<chatbot-chat
+    chatbot-uuid="bot-1"
+    persist="none"
+    .client=${service.client}
+  ></chatbot-chat>`);
+  Object.assign(el, extra);
+  await el.updateComplete;
+  return el;
+}
+
+const streamCalls = (service: ReturnType<typeof fakeService>) =>
+  service.calls.filter((c) => c.path.endsWith('/message/stream'));
+
+describe('<chatbot-chat>', () => {
+  afterEach(() => localStorage.clear());
+
+  it('should have documented defaults', async () => {
+    const el = document.createElement('chatbot-chat');
+    expect(el.mode).to.equal('inline');
+    expect(el.persist).to.equal('local');
+    expect(el.open).to.equal(false);
+    expect(el.baseUrl).to.equal('');
+    expect(el.apiKey).to.equal('');
+    expect(el.chatbotUuid).to.equal('');
+    expect(el.sessionUuid).to.equal('');
+    expect(el.greeting).to.equal('');
+    expect(el.suggestions).to.deep.equal([]);
+    expect(el.sessionData).to.equal(undefined);
+    expect(el.client).to.equal(undefined);
+    expect(el.theme).to.equal(undefined);
+  });
+
+  it('should render an accessible empty conversation with named controls', async () => {
+    const el = await chat();
+    const root = shadow(el);
+    expect(root.querySelector('[role="log"]')).to.exist;
+    expect(input(el).getAttribute('aria-label')).to.equal('Message');
+    expect(button(el, 'Send')).to.exist;
+    await expect(el).to.be.accessible();
+  });
+
+  it('should create no session until the first message, then reuse it', async () => {
+    const service = fakeService([{ chunks: ['One.'] }, { chunks: ['Two.'] }]);
+    const el = await chat(service);
+    expect(service.calls).to.have.length(0);
+    const created = oneEvent(el, 'chatbot-session-created');
+    await el.send('first');
+    const event = await created;
+    expect(event.detail.sessionUuid).to.equal(el.sessionUuid);
+    await el.send('second');
+    expect(service.sessionsCreated).to.equal(1);
+    const sessions = new Set(streamCalls(service).map((c) => c.path));
+    expect(sessions.size).to.equal(1);
+  });
+
+  it('should stream markdown progressively with a typing indicator before the first text', async () => {
+    const hold = gate();
+    const service = fakeService([
+      { chunks: ['# Hea', 'ding\n\n- a\n', '- b\n\nDone **now**.'], gate: hold.wait },
+    ]);
+    const el = await chat(service);
+    const sent = el.send('hello');
+    await until(() => shadow(el).querySelector('.typing'), 'typing indicator');
+    await expect(el).to.be.accessible();
+    expect(button(el, 'Stop')).to.exist;
+    hold.release();
+    await sent;
+    const answer = answers(el)[0]!;
+    expect(answer.querySelector('h1')?.textContent).to.equal('Heading');
+    expect(answer.querySelectorAll('li')).to.have.length(2);
+    expect(answer.querySelector('strong')?.textContent).to.equal('now');
+    expect(shadow(el).querySelector('.typing')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should send on Enter and insert a newline on Shift+Enter', async () => {
+    const service = fakeService([{ chunks: ['ok'] }]);
+    const el = await chat(service);
+    const box = input(el);
+    box.value = 'line one';
+    const shifted = new KeyboardEvent('keydown', {
+      key: 'Enter',
+      shiftKey: true,
+      cancelable: true,
+    });
+    box.dispatchEvent(shifted);
+    expect(shifted.defaultPrevented).to.equal(false);
+    expect(service.calls).to.have.length(0);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await typeAndEnter(el, 'hello there');
+    await finished;
+    expect(userMessages(el)).to.deep.equal(['hello there']);
+    expect(box.value).to.equal('');
+  });
+
+  it('should show user text as text, never as HTML', async () => {
+    const el = await chat(fakeService([{ chunks: ['ok'] }]));
+    await el.send('<img src=x onerror="window.__pwned=1"><b>bold</b>');
+    const user = shadow(el).querySelector('.exchange .user')!;
+    expect(user.querySelector('img, b')).to.equal(null);
+    expect(user.textContent).to.contain('<b>bold</b>');
+  });
+
+  it('should keep the partial answer when Stop is pressed', async () => {
+    const hold = gate();
+    let first = true;
+    const service = fakeService([
+      {
+        chunks: ['Partial answer', ' that never ends'],
+        gate: async () => {
+          if (first) {
+            first = false;
+            return;
+          }
+          await hold.wait();
+        },
+      },
+    ]);
+    const el = await chat(service);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    const sent = el.send('tell me');
+    await until(() => answers(el)[0]?.textContent?.includes('Partial answer'), 'first chunk');
+    button(el, 'Stop')!.click();
+    const event = await finished;
+    await sent;
+    expect(event.detail.stopped).to.equal(true);
+    expect(event.detail.response).to.equal('Partial answer');
+    expect(answers(el)[0]!.textContent).to.contain('Partial answer');
+    expect(answers(el)[0]!.textContent).to.contain('Stopped');
+    expect(button(el, 'Send')).to.exist;
+    hold.release();
+    await expect(el).to.be.accessible();
+  });
+
+  it('should keep what arrived of a dropped stream and retry the same text without a duplicate', async () => {
+    const service = fakeService([
+      { chunks: ['Half of the'], drop: true },
+      { chunks: ['The whole answer.'] },
+    ]);
+    const el = await chat(service);
+    const errored = oneEvent(el, 'chatbot-error');
+    await el.send('question one');
+    const error = await errored;
+    expect(error.detail.kind).to.equal('network');
+    expect(answers(el)[0]!.textContent).to.contain('Half of the');
+    expect(alertText(el)).to.contain('connection was lost');
+    await expect(el).to.be.accessible();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    button(el, 'Retry')!.click();
+    const done = await finished;
+    expect(done.detail.query).to.equal('question one');
+    expect(userMessages(el)).to.deep.equal(['question one']);
+    expect(answers(el)[0]!.textContent).to.contain('The whole answer.');
+    expect(alertText(el)).to.equal('');
+    expect(streamCalls(service).map((c) => (c.body as { query: string }).query)).to.deep.equal([
+      'question one',
+      'question one',
+    ]);
+  });
+
+  it('should offer Retry after a 5xx', async () => {
+    const service = fakeService([{ status: 503, message: 'busy' }, { chunks: ['fine'] }]);
+    const el = await chat(service);
+    await el.send('q');
+    expect(alertText(el)).to.contain('503');
+    expect(userMessages(el)).to.deep.equal(['q']);
+    button(el, 'Retry')!.click();
+    await until(() => answers(el)[0]?.textContent?.includes('fine'), 'retried answer');
+  });
+
+  it('should say the key is wrong on 401 and 403, without Retry', async () => {
+    for (const status of [401, 403]) {
+      const el = await chat(fakeService([{ status, message: 'bad key' }]));
+      await el.send('q');
+      expect(alertText(el)).to.contain('key was refused');
+      expect(button(el, 'Retry')).to.equal(undefined);
+    }
+  });
+
+  it("should show the chatbot's rate-limit message and when sending is possible again", async () => {
+    const service = fakeService([
+      { status: 429, message: 'Slow down, please.', retryAfter: 1 },
+      { chunks: ['ok'] },
+    ]);
+    const el = await chat(service);
+    const errored = oneEvent(el, 'chatbot-error');
+    await el.send('q');
+    expect((await errored).detail.kind).to.equal('rate-limit');
+    expect(alertText(el)).to.contain('Slow down, please.');
+    expect(alertText(el)).to.match(/You can send again in \d+ s/);
+    expect(button(el, 'Send')!.disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+    await until(() => button(el, 'Retry'), 'retry after the wait', 4000);
+    expect(alertText(el)).to.contain('You can send again now.');
+    expect(button(el, 'Send')!.disabled).to.equal(false);
+  });
+
+  it('should move to a new session once when the session has disappeared, keeping the conversation', async () => {
+    const service = fakeService([{ chunks: ['first'] }, { chunks: ['second'] }, { chunks: ['x'] }]);
+    const el = await chat(service);
+    await el.send('one');
+    const old = el.sessionUuid;
+    service.goneSessions.add(old);
+    await el.send('two');
+    expect(el.sessionUuid).to.not.equal(old);
+    expect(service.sessionsCreated).to.equal(2);
+    expect(userMessages(el)).to.deep.equal(['one', 'two']);
+    expect(answers(el).map((a) => a.querySelector('.markdown')?.textContent?.trim())).to.deep.equal(
+      ['first', 'second'],
+    );
+    expect(alertText(el)).to.equal('');
+  });
+
+  it('should let a chatbot-message-send listener cancel the send, keeping the text', async () => {
+    const service = fakeService();
+    const el = await chat(service);
+    el.addEventListener('chatbot-message-send', (event) => event.preventDefault(), { once: true });
+    await typeAndEnter(el, 'keep me');
+    expect(service.calls).to.have.length(0);
+    expect(input(el).value).to.equal('keep me');
+    expect(userMessages(el)).to.deep.equal([]);
+  });
+
+  it('should fire typed, composed events for send, answer and session', async () => {
+    const service = fakeService([{ chunks: ['Hi', ' there'], messageUuid: 'm-1' }]);
+    const el = await chat(service);
+    const seen: string[] = [];
+    const outer = document.createElement('div');
+    for (const type of [
+      'chatbot-session-created',
+      'chatbot-message-send',
+      'chatbot-answer-finished',
+    ]) {
+      el.parentElement!.addEventListener(type, (e) => {
+        expect((e as CustomEvent).composed).to.equal(true);
+        seen.push(type);
+      });
+    }
+    outer.remove();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('hey');
+    const event = await finished;
+    expect(event.detail).to.include({
+      query: 'hey',
+      response: 'Hi there',
+      messageUuid: 'm-1',
+      stopped: false,
+    });
+    expect(seen).to.deep.equal([
+      'chatbot-message-send',
+      'chatbot-session-created',
+      'chatbot-answer-finished',
+    ]);
+  });
+
+  it('should announce each finished answer once in a polite live region', async () => {
+    const el = await chat(fakeService([{ chunks: ['Alpha ', 'beta ', 'gamma.'] }]));
+    const live = shadow(el).querySelector('[aria-live="polite"]')!;
+    const changes: string[] = [];
+    const observer = new MutationObserver(() => {
+      const text = live.textContent?.trim();
+      if (text) changes.push(text);
+    });
+    observer.observe(live, { childList: true, subtree: true, characterData: true });
+    await el.send('q');
+    await until(() => changes.length > 0, 'announcement');
+    await new Promise((r) => setTimeout(r, 100));
+    observer.disconnect();
+    expect(changes).to.deep.equal(['Answer: Alpha beta gamma.']);
+    expect(shadow(el).querySelector('[role="log"]')!.getAttribute('aria-live')).to.equal('off');
+  });
+
+  it('should link citation markers and list the cited sources under the answer', async () => {
+    const citations = [
+      { n: 1, data_source_uuid: 'd1', title: 'Opening hours', type: 'qa' },
+      {
+        n: 2,
+        data_source_uuid: 'd2',
+        title: 'Website',
+        type: 'link',
+        url: 'https://bakery.example',
+      },
+    ];
+    const el = await chat(fakeService([{ chunks: ['Open 7–18 [1]', ', see [2].'], citations }]));
+    await el.send('hours?');
+    const answer = answers(el)[0]!;
+    const markers = [...answer.querySelectorAll('a.citation')];
+    expect(markers).to.have.length(2);
+    const items = [...answer.querySelectorAll('.sources li')].map((li) => li.textContent?.trim());
+    expect(items).to.deep.equal(['[1] Opening hours', '[2] Website']);
+    (markers[0] as HTMLAnchorElement).click();
+    expect(shadow(el).activeElement?.textContent?.trim()).to.equal('[1] Opening hours');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should copy an answer and delete an exchange whose message uuid is known', async () => {
+    const service = fakeService([{ chunks: ['Copy me'], messageUuid: 'm-9' }]);
+    const el = await chat(service);
+    await el.send('q');
+    let copied = '';
+    const original = navigator.clipboard.writeText;
+    navigator.clipboard.writeText = async (text: string) => {
+      copied = text;
+    };
+    try {
+      button(el, 'Copy answer')!.click();
+      await until(() => copied, 'clipboard');
+      expect(copied).to.equal('Copy me');
+    } finally {
+      navigator.clipboard.writeText = original;
+    }
+    button(el, 'Delete this exchange')!.click();
+    await until(() => userMessages(el).length === 0, 'exchange removed');
+    expect(service.calls.some((c) => c.path === '/api/v1/message/m-9/delete')).to.equal(true);
+  });
+
+  it('should offer no delete when the message uuid is unknown', async () => {
+    const el = await chat(fakeService([{ chunks: ['no uuid'] }]));
+    await el.send('q');
+    expect(button(el, 'Copy answer')).to.exist;
+    expect(button(el, 'Delete this exchange')).to.equal(undefined);
+  });
+
+  it('should refuse nested session data with a clear error and create no session', async () => {
+    const service = fakeService();
+    const el = await chat(service);
+    const errored = oneEvent(el, 'chatbot-error');
+    el.sessionData = { user: { id: 1 } } as never;
+    const event = await errored;
+    expect(event.detail.kind).to.equal('config');
+    expect(event.detail.message).to.contain('"user" holds an object');
+    await el.send('q');
+    expect(service.calls).to.have.length(0);
+  });
+
+  it('should send flat session data when creating the session', async () => {
+    const service = fakeService([{ chunks: ['ok'] }]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot-1"
+      persist="none"
+      session-data='{"page":"pricing","visits":3}'
+      .client=${service.client}
+    ></chatbot-chat>`);
+    await el.send('q');
+    expect(service.calls[0]!.body).to.deep.equal({ page: 'pricing', visits: 3 });
+  });
+
+  it('should show the greeting and suggestions, and send a suggestion when chosen', async () => {
+    const service = fakeService([{ chunks: ['ok'] }]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot-1"
+      persist="none"
+      greeting="Hello! Ask me anything."
+      suggestions="Opening hours?|Prices?"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    expect(shadow(el).querySelector('.greeting')?.textContent).to.contain(
+      'Hello! Ask me anything.',
+    );
+    await expect(el).to.be.accessible();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    button(el, 'Prices?')!.click();
+    await finished;
+    expect(userMessages(el)).to.deep.equal(['Prices?']);
+    expect(shadow(el).querySelector('.suggestions')).to.equal(null);
+  });
+
+  it('should use the German strings when lang is de, and take overrides', async () => {
+    const el = await fixture<ChatbotChat>(
+      html`<chatbot-chat lang="de" persist="none"></chatbot-chat>`,
+    );
+    expect(input(el).getAttribute('aria-label')).to.equal('Nachricht');
+    expect(button(el, 'Senden')).to.exist;
+    el.strings = { send: 'Los' };
+    await el.updateComplete;
+    expect(button(el, 'Los')).to.exist;
+  });
+
+  it('should mark every message dir=auto for right-to-left text', async () => {
+    const el = await chat(fakeService([{ chunks: ['مرحبا بك'] }]));
+    await el.send('שלום');
+    for (const message of shadow(el).querySelectorAll('.message')) {
+      expect(message.getAttribute('dir')).to.equal('auto');
+    }
+  });
+
+  it('should expose parts for host styling', async () => {
+    const el = await chat(fakeService([{ chunks: ['ok'], messageUuid: 'm' }]));
+    await el.send('q');
+    const parts = new Set(
+      [...shadow(el).querySelectorAll('[part]')].flatMap((n) => n.getAttribute('part')!.split(' ')),
+    );
+    for (const part of [
+      'panel',
+      'header',
+      'log',
+      'exchange',
+      'user-message',
+      'assistant-message',
+      'composer',
+      'input',
+      'send-button',
+      'error',
+      'actions',
+    ]) {
+      expect(parts.has(part), part).to.equal(true);
+    }
+  });
+
+  it('should use no inline style attributes', async () => {
+    const el = await chat(fakeService([{ chunks: ['# x\n\n| a |\n|:-:|\n| 1 |'] }]));
+    await el.send('q');
+    expect(shadow(el).querySelectorAll('[style]')).to.have.length(0);
+  });
+
+  it('should say what is missing when it is not configured', async () => {
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat persist="none"></chatbot-chat>`);
+    const errored = oneEvent(el, 'chatbot-error');
+    await el.send('q');
+    expect((await errored).detail.kind).to.equal('config');
+    expect(alertText(el)).to.contain('base-url');
+  });
+});

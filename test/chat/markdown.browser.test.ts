@@ -1,0 +1,116 @@
+import { expect } from '@open-wc/testing';
+import { MarkdownView, sanitize } from '../../src/chat/markdown.js';
+
+const SAMPLE = `# Title
+
+Some *emphasis* and **strong** text with a [link](https://example.com) and \`code\`.
+
+- one
+- two
+  - nested
+
+1. first
+2. second
+
+3. third after a blank line
+
+\`\`\`js
+const x = 1 < 2;
+\`\`\`
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+> quoted [1]
+
+Final paragraph.`;
+
+function streamInto(view: MarkdownView, text: string, size: number): void {
+  for (let end = size; end < text.length + size; end += size) view.update(text.slice(0, end));
+  view.finish();
+}
+
+const normalized = (view: MarkdownView) =>
+  view.root.innerHTML.replace(/<div class="block(?: open)?">|<\/div>/g, '');
+
+describe('markdown', () => {
+  it('should render the same DOM incrementally as in one pass, for every chunk size', () => {
+    const whole = MarkdownView.render(SAMPLE);
+    for (const size of [1, 3, 7, 10, 64]) {
+      const view = new MarkdownView();
+      streamInto(view, SAMPLE, size);
+      expect(normalized(view), `chunk size ${size}`).to.equal(normalized(whole));
+    }
+  });
+
+  it('should keep completed blocks as the same nodes while the answer grows', () => {
+    const view = new MarkdownView();
+    view.update('# Heading\n\nFirst paragraph.\n\nSecond');
+    const heading = view.root.querySelector('h1');
+    view.update('# Heading\n\nFirst paragraph.\n\nSecond paragraph grows');
+    expect(view.root.querySelector('h1')).to.equal(heading);
+  });
+
+  it('should open links in a new tab without opener and drop unsafe schemes', () => {
+    const view = MarkdownView.render(
+      '[a](https://a.example) [b](javascript:alert(1)) [c](mailto:x@y.z) [d](tel:+123) [e](/relative) [f](data:text/html,x)',
+    );
+    const links = [...view.root.querySelectorAll('a')];
+    const withHref = links.filter((a) => a.hasAttribute('href'));
+    expect(withHref.map((a) => a.getAttribute('href'))).to.deep.equal([
+      'https://a.example',
+      'mailto:x@y.z',
+      'tel:+123',
+    ]);
+    for (const a of withHref) {
+      expect(a.target).to.equal('_blank');
+      expect(a.rel).to.equal('noopener noreferrer');
+    }
+  });
+
+  it('should strip script, event handlers, styles and iframes from raw HTML', () => {
+    const fragment = sanitize(
+      '<p style="color:red" onclick="x()">a</p><script>x()</script><iframe src="https://e.com"></iframe><img src=x onerror=alert(1)><svg onload=alert(1)></svg>',
+    );
+    const div = document.createElement('div');
+    div.append(fragment);
+    expect(div.innerHTML).to.equal('<p>a</p>');
+  });
+
+  it('should add a copy button to each finished code block', () => {
+    const view = MarkdownView.render('```\ncode\n```\n\ntext', {
+      copyCodeLabel: () => 'Copy code',
+    });
+    const button = view.root.querySelector('.code-block > button.copy-code');
+    expect(button?.textContent).to.equal('Copy code');
+    expect(view.root.querySelector('.code-block > pre')?.textContent).to.equal('code\n');
+  });
+
+  it('should link citation markers to known sources only, never inside code', () => {
+    const citations = [
+      { n: 1, data_source_uuid: 'a', title: 'Bakery', type: 'qa' },
+      { n: 2, data_source_uuid: 'b', title: 'Site', type: 'link', url: 'https://site.example' },
+    ];
+    const view = MarkdownView.render('Open [1] and [2] but not [3]. `[1]`', {
+      citations: () => citations,
+      idPrefix: 'x1',
+    });
+    const markers = [...view.root.querySelectorAll('a.citation')];
+    expect(markers.map((a) => a.getAttribute('href'))).to.deep.equal([
+      '#x1-source-1',
+      'https://site.example',
+    ]);
+    expect(view.root.textContent).to.contain('[3]');
+    expect(view.root.querySelector('code')?.textContent).to.equal('[1]');
+  });
+
+  it('should start over when a new text does not extend the old one', () => {
+    const view = new MarkdownView();
+    view.update('# One\n\nTwo');
+    view.update('Other');
+    view.finish();
+    expect(view.root.querySelector('h1')).to.equal(null);
+    expect(view.plainText).to.equal('Other');
+  });
+});
