@@ -22,6 +22,8 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       emptyOutDir: false,
       minify: true,
+      // Library ES output keeps whitespace unless the output minifier is asked for explicitly.
+      rolldownOptions: { output: { minify: true } },
       sourcemap: true,
       lib: {
         entry: target.entry,
