@@ -138,7 +138,11 @@ export function exchangesFromMessages(messages: Message[]): Exchange[] {
     query: message.query,
     response: message.response,
     messageUuid: message.uuid,
-    citations: citationsFromCiteData(message.cite_data_json),
+    // A record keeps its cite data even when the chatbot hides citations; the markers in the
+    // answer tell whether they were shown.
+    citations: /\[\d{1,3}\]/.test(message.response)
+      ? citationsFromCiteData(message.cite_data_json)
+      : undefined,
     state: 'done',
   }));
 }

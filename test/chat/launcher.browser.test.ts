@@ -1,0 +1,78 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { button, fakeService, input, shadow } from './helpers.js';
+
+describe('<chatbot-chat mode="launcher">', () => {
+  async function launcher() {
+    const service = fakeService([{ chunks: ['ok'] }]);
+    return fixture<ChatbotChat>(html`<chatbot-chat
+      mode="launcher"
+      chatbot-uuid="bot-1"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+  }
+
+  const panel = (el: ChatbotChat) => shadow(el).querySelector<HTMLElement>('[part="panel"]')!;
+
+  it('should show only an "Open chat" button while closed', async () => {
+    const el = await launcher();
+    const open = button(el, 'Open chat')!;
+    expect(open.getAttribute('aria-expanded')).to.equal('false');
+    expect(getComputedStyle(panel(el)).display).to.equal('none');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should open with the textbox focused, and close on Escape with focus back on the launcher', async () => {
+    const el = await launcher();
+    const open = button(el, 'Open chat')!;
+    open.click();
+    await el.updateComplete;
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(el.open).to.equal(true);
+    expect(open.getAttribute('aria-expanded')).to.equal('true');
+    expect(shadow(el).activeElement).to.equal(input(el));
+    expect(panel(el).getAttribute('role')).to.equal('dialog');
+    await expect(el).to.be.accessible();
+    input(el).dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
+    await el.updateComplete;
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(el.open).to.equal(false);
+    expect(shadow(el).activeElement).to.equal(open);
+  });
+
+  it('should close from its close button', async () => {
+    const el = await launcher();
+    el.open = true;
+    await el.updateComplete;
+    button(el, 'Close chat')!.click();
+    await el.updateComplete;
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(el.open).to.equal(false);
+  });
+
+  it('should float in the corner above the page', async () => {
+    const el = await launcher();
+    expect(getComputedStyle(el).position).to.equal('fixed');
+  });
+});
+
+describe('<chatbot-chat> theming', () => {
+  it('should follow a forced theme attribute and the --chatbot-* properties', async () => {
+    const el = await fixture<ChatbotChat>(
+      html`<chatbot-chat theme="dark" persist="none"></chatbot-chat>`,
+    );
+    const panelNode = shadow(el).querySelector<HTMLElement>('.panel')!;
+    expect(getComputedStyle(panelNode).backgroundColor).to.equal('rgb(17, 24, 39)');
+    await expect(el).to.be.accessible();
+    el.theme = 'light';
+    await el.updateComplete;
+    expect(getComputedStyle(panelNode).backgroundColor).to.equal('rgb(255, 255, 255)');
+    await expect(el).to.be.accessible();
+    el.style.setProperty('--chatbot-surface', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(panelNode).backgroundColor).to.equal('rgb(1, 2, 3)');
+  });
+});

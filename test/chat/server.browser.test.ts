@@ -1,0 +1,124 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { createClient } from '../../src/api/client.js';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { alertText, answers, button, realChatbot, shadow, until, userMessages } from './helpers.js';
+
+/** Behaviour against the real reference server (started by web-test-runner.config.mjs). */
+describe('<chatbot-chat> with the reference server', () => {
+  afterEach(() => localStorage.clear());
+
+  async function mount(bot: Awaited<ReturnType<typeof realChatbot>>, persist = 'local') {
+    return fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      persist=${persist}
+    ></chatbot-chat>`);
+  }
+
+  it('should answer from a Q&A source with citations linked to the source list', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('When is the bakery open?');
+    const event = await finished;
+    expect(event.detail.response).to.match(/7 am to 6 pm/);
+    const answer = answers(el)[0]!;
+    expect(answer.textContent).to.contain('7 am to 6 pm');
+    expect(event.detail.messageUuid).to.be.a('string');
+    expect(event.detail.citations?.length).to.be.greaterThan(0);
+    const listed = [...answer.querySelectorAll('.sources li')].map((li) => li.textContent?.trim());
+    expect(listed).to.deep.equal(['[1] What are the opening hours of the bakery?']);
+    // A Q&A answer may quote its source without markers; any marker it has is a link.
+    const markers = event.detail.response.match(/\[\d+\]/g) ?? [];
+    expect(answer.querySelectorAll('a.citation')).to.have.length(markers.length);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should continue the same session after a reload, restored from the messages list', async () => {
+    const bot = await realChatbot();
+    const first = await mount(bot);
+    await first.send('When is the bakery open?');
+    const session = first.sessionUuid;
+    first.remove();
+    const again = await mount(bot);
+    expect(again.sessionUuid).to.equal(session);
+    await until(() => userMessages(again).length === 1, 'restored transcript');
+    await until(() => button(again, 'Delete this exchange'), 'message uuid from the list');
+    await again.send('Is it open on Sunday?');
+    expect(again.sessionUuid).to.equal(session);
+    const records = await bot.client.messages.list(session);
+    expect(records.map((m) => m.query)).to.deep.equal([
+      'When is the bakery open?',
+      'Is it open on Sunday?',
+    ]);
+  });
+
+  it('should create a new session once when the remembered one was deleted, keeping the conversation', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    await el.send('When is the bakery open?');
+    const old = el.sessionUuid;
+    await bot.client.sessions.delete(old);
+    const created = oneEvent(el, 'chatbot-session-created');
+    await el.send('And on Saturday?');
+    expect((await created).detail.sessionUuid).to.not.equal(old);
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?', 'And on Saturday?']);
+    expect(alertText(el)).to.equal('');
+    const records = await bot.client.messages.list(el.sessionUuid);
+    expect(records.map((m) => m.query)).to.deep.equal(['And on Saturday?']);
+  });
+
+  it("should show the chatbot's rate-limit message on 429 and keep the text", async () => {
+    const bot = await realChatbot({
+      rate_limit: [1, 60],
+      rate_limit_message: 'Easy there, one per minute.',
+    });
+    const el = await mount(bot, 'none');
+    await el.send('When is the bakery open?');
+    const errored = oneEvent(el, 'chatbot-error');
+    await el.send('Once more?');
+    expect((await errored).detail.kind).to.equal('rate-limit');
+    expect(alertText(el)).to.contain('Easy there, one per minute.');
+    expect(alertText(el)).to.match(/You can send again in \d+ s/);
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?', 'Once more?']);
+    expect(button(el, 'Send')!.disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should say the key is wrong when the server refuses it', async () => {
+    const bot = await realChatbot();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key="not-a-key"
+      chatbot-uuid=${bot.chatbotUuid}
+      persist="none"
+    ></chatbot-chat>`);
+    await el.send('hello');
+    expect(alertText(el)).to.contain('key was refused');
+    expect(userMessages(el)).to.deep.equal(['hello']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should delete an exchange on the server', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot, 'none');
+    await el.send('When is the bakery open?');
+    button(el, 'Delete this exchange')!.click();
+    await until(() => userMessages(el).length === 0, 'exchange removed');
+    expect(await bot.client.messages.list(el.sessionUuid)).to.deep.equal([]);
+  });
+
+  it('should work with a ready client passed as a property', async () => {
+    const bot = await realChatbot();
+    const client = createClient({ baseUrl: bot.baseUrl, getToken: () => bot.apiKey });
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid=${bot.chatbotUuid}
+      persist="none"
+      .client=${client}
+    ></chatbot-chat>`);
+    await el.send('When is the bakery open?');
+    expect(shadow(el).querySelector('.assistant')?.textContent).to.contain('7 am');
+  });
+});

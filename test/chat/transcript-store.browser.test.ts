@@ -1,0 +1,83 @@
+import { expect } from '@open-wc/testing';
+import type { Message } from '../../src/api/types.js';
+import {
+  citationsFromCiteData,
+  type Exchange,
+  exchangesFromMessages,
+  MAX_EXCHANGES,
+  TranscriptStore,
+} from '../../src/chat/transcript-store.js';
+
+const exchange = (i: number, state: Exchange['state'] = 'done'): Exchange => ({
+  id: `x${i}`,
+  query: `q${i}`,
+  response: `a${i}`,
+  state,
+});
+
+describe('TranscriptStore', () => {
+  afterEach(() => localStorage.clear());
+
+  it('should keep transcripts apart per base URL and chatbot', () => {
+    new TranscriptStore('https://a.example/', 'bot').save({
+      sessionUuid: 's1',
+      exchanges: [exchange(1)],
+    });
+    expect(new TranscriptStore('https://a.example', 'bot').load().sessionUuid).to.equal('s1');
+    expect(new TranscriptStore('https://b.example', 'bot').load().exchanges).to.deep.equal([]);
+    expect(new TranscriptStore('https://a.example', 'other').load().exchanges).to.deep.equal([]);
+  });
+
+  it(`should keep only the last ${MAX_EXCHANGES} exchanges`, () => {
+    const store = new TranscriptStore('https://a.example', 'bot');
+    store.save({ sessionUuid: 's', exchanges: Array.from({ length: 250 }, (_, i) => exchange(i)) });
+    const loaded = store.load();
+    expect(loaded.exchanges).to.have.length(MAX_EXCHANGES);
+    expect(loaded.exchanges[0]!.query).to.equal('q50');
+  });
+
+  it('should load an answer cut off by a reload as failed, so it can be retried', () => {
+    const store = new TranscriptStore('https://a.example', 'bot');
+    store.save({ exchanges: [exchange(1, 'streaming')] });
+    expect(store.load().exchanges[0]!.state).to.equal('failed');
+  });
+
+  it('should survive corrupt storage', () => {
+    const store = new TranscriptStore('https://a.example', 'bot');
+    localStorage.setItem(store.key, '{not json');
+    expect(store.load()).to.deep.equal({ exchanges: [] });
+  });
+
+  it('should read citations from cite_data_json, in number order', () => {
+    const citations = citationsFromCiteData(
+      JSON.stringify({
+        '2': { data_source_uuid: 'b', title: 'B', text: '', file_name: '', type: 'qa' },
+        '1': { data_source_uuid: 'a', title: '', text: '', file_name: 'a.pdf', type: 'file' },
+      }),
+    );
+    expect(citations?.map((c) => [c.n, c.title])).to.deep.equal([
+      [1, 'a.pdf'],
+      [2, 'B'],
+    ]);
+    expect(citationsFromCiteData('oops')).to.equal(undefined);
+  });
+
+  it('should turn message records into exchanges with their uuids', () => {
+    const record = {
+      uuid: 'm1',
+      query: 'q',
+      response: 'a [1]',
+      cite_data_json: JSON.stringify({
+        '1': { data_source_uuid: 'd', title: 'T', text: '', file_name: '', type: 'qa' },
+      }),
+    } as Message;
+    const [restored] = exchangesFromMessages([record]);
+    expect(restored).to.include({
+      query: 'q',
+      response: 'a [1]',
+      messageUuid: 'm1',
+      state: 'done',
+    });
+    expect(restored!.citations?.[0]?.title).to.equal('T');
+  });
+});
