@@ -148,10 +148,13 @@ export class AdminAgentsPanel extends AdminPanel {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) {
-      void this.agentsTask.run();
-      void this.sourcesTask.run();
-    }
+    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
+  }
+
+  /** Reloads the agents and the sources they may answer from. */
+  refresh(): void {
+    void this.agentsTask.run();
+    void this.sourcesTask.run();
   }
 
   private replaceAgent(uuid: string, next: Agent | undefined): void {
@@ -496,7 +499,7 @@ export class AdminAgentsPanel extends AdminPanel {
   private renderEscalation(h: HumanEscalationSettings) {
     const s = this.strings;
     const patch = (p: Partial<HumanEscalationSettings>) =>
-      this.patchEdit({ escalation: { ...h, ...p } });
+      this.patchEdit({ escalation: { ...this.editDraft!.escalation!, ...p } });
     return html`<fieldset>
       <legend>${s.escalation}</legend>
       <label>${s.humanRequestedMessage}<textarea part="input" rows="2" .value=${h.human_requested_message} @input=${(e: Event) => patch({ human_requested_message: value(e) })}></textarea></label>
@@ -540,8 +543,11 @@ export class AdminAgentsPanel extends AdminPanel {
 
   private renderCreateTags(d: CreateDraft) {
     const s = this.strings;
+    // Handlers read the current draft, not this render's: several edits may land before a render.
     const patchTag = (i: number, p: Partial<AgentTag>) =>
-      this.patchCreate({ tags: d.tags.map((t, j) => (j === i ? { ...t, ...p } : t)) });
+      this.patchCreate({
+        tags: this.createDraft.tags.map((t, j) => (j === i ? { ...t, ...p } : t)),
+      });
     return html`<fieldset>
       <legend>${s.agentTags}</legend>
       ${d.tags.map(

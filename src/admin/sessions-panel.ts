@@ -116,10 +116,13 @@ export class AdminSessionsPanel extends AdminPanel {
     ) {
       this.openUuid = null;
     }
-    if (changed.has('active') && this.active && changed.get('active') === false) {
-      void this.sessionsTask.run();
-      if (this.openUuid) void this.detailTask.run();
-    }
+    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
+  }
+
+  /** Reloads the sessions and the open transcript. */
+  refresh(): void {
+    void this.sessionsTask.run();
+    if (this.openUuid) void this.detailTask.run();
   }
 
   private async handleDeleteSession(session: SessionSummary): Promise<void> {

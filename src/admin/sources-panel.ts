@@ -207,6 +207,12 @@ export class AdminSourcesPanel extends AdminPanel {
     this.pollDelay = Math.min(this.pollDelay * 2, POLL_MAX_MS);
   }
 
+  /** Reloads the sources and the tags they are filtered by. */
+  refresh(): void {
+    void this.sourcesTask.run();
+    void this.tagsTask.run();
+  }
+
   /** True while the list is being refreshed by itself (exposed for tests and the host page). */
   get polling(): boolean {
     return this.pollTimer !== undefined;
@@ -214,10 +220,7 @@ export class AdminSourcesPanel extends AdminPanel {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) {
-      void this.sourcesTask.run();
-      void this.tagsTask.run();
-    }
+    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
     if (
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid

@@ -52,10 +52,13 @@ export class AdminTagsPanel extends AdminPanel {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) {
-      void this.tagsTask.run();
-      void this.sourcesTask.run();
-    }
+    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
+  }
+
+  /** Reloads the tags and the sources they may hold. */
+  refresh(): void {
+    void this.tagsTask.run();
+    void this.sourcesTask.run();
   }
 
   private patch(p: Partial<TagDraft>): void {

@@ -1,0 +1,276 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import type { Agent, ToolFunction } from '../../src/api/types.js';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  deepText,
+  mountAdmin,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
+
+const fieldNames = (form: Element) =>
+  [...form.querySelectorAll<HTMLInputElement>('[name]')].map((f) => f.name);
+
+async function agentsPanel(tab = 'agents') {
+  const client = await apiClient();
+  const bot = await newChatbot(client);
+  const el = await mountAdmin(client, bot, tab);
+  const panel = await until(() => deep(el, 'chatbot-admin-agents'));
+  return { client, bot, el, panel };
+}
+
+const card = (panel: Element, name: string) =>
+  until(() =>
+    deepAll(panel, 'article').find((a) => a.querySelector('h3')?.textContent?.trim() === name),
+  );
+
+describe('<chatbot-admin> agents', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should list the agents with their type and an enabled switch, and be accessible', async () => {
+    const { el, panel } = await agentsPanel();
+    const assistant = await card(panel, 'Assistant');
+    expect(assistant.textContent).to.contain('user-facing');
+    const toggle = assistant.querySelector<HTMLInputElement>('[role=switch]')!;
+    // The list answers `enabled: 1`: the switch reads it as on.
+    expect(toggle.checked).to.equal(true);
+    expect(toggle.getAttribute('aria-label')).to.equal('Enabled: Assistant');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should adapt the create form to the agent type', async () => {
+    const { panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const select = form.querySelector<HTMLSelectElement>('select[name=type]')!;
+    const expected: Record<string, string[]> = {
+      'user-facing': ['model', 'temperature', 'bias', 'stickness', 'use_all_sources'],
+      background: ['model'],
+      'human-escalation': ['bias', 'stickness'],
+      'pre-canned': ['bias', 'stickness', 'default_message'],
+      'spam-defense': ['bias', 'stickness', 'default_message'],
+    };
+    const specific = [
+      'model',
+      'temperature',
+      'bias',
+      'stickness',
+      'default_message',
+      'use_all_sources',
+    ];
+    for (const [agentType, fields] of Object.entries(expected)) {
+      select.value = agentType;
+      select.dispatchEvent(new Event('change'));
+      await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      const shown = fieldNames(form).filter((n) => specific.includes(n));
+      expect(shown, agentType).to.have.members(fields);
+      expect(deepText(form).includes('Add tag'), agentType).to.equal(agentType === 'background');
+    }
+  });
+
+  it('should create an agent of every type, disabled, and enable each with the switch', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const types = ['user-facing', 'background', 'human-escalation', 'pre-canned', 'spam-defense'];
+    for (const agentType of types) {
+      const select = form.querySelector<HTMLSelectElement>('select[name=type]')!;
+      select.value = agentType;
+      select.dispatchEvent(new Event('change'));
+      await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      type(form.querySelector('input[name=name]')!, `Agent ${agentType}`);
+      type(form.querySelector('textarea[name=prompt]')!, `Prompt of ${agentType}`);
+      if (agentType === 'user-facing') type(form.querySelector('input[name=temperature]')!, '0.4');
+      if (agentType === 'pre-canned')
+        type(form.querySelector('textarea[name=default_message]')!, 'Canned');
+      if (agentType === 'background') {
+        button(form, 'Add tag')!.click();
+        await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+        type(form.querySelector('input[name=tag-name]')!, 'Billing');
+        type(form.querySelector('input[name=tag-color]')!, '#ff8800');
+        type(form.querySelector('input[name=tag-criteria]')!, 'Mentions an invoice');
+      }
+      button(form, 'Create agent')!.click();
+      const created = await card(panel, `Agent ${agentType}`);
+      expect(created.querySelector<HTMLInputElement>('[role=switch]')!.checked).to.equal(false);
+      expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal('');
+    }
+    const stored = await client.agents.list(bot.uuid);
+    const byName = new Map(stored.map((a) => [a.name, a]));
+    expect(byName.get('Agent user-facing')!.meta.temperature).to.equal(0.4);
+    expect(byName.get('Agent pre-canned')!.meta.default_message).to.equal('Canned');
+    expect(byName.get('Agent background')!.meta.tags).to.deep.equal([
+      { name: 'Billing', color: '#ff8800', criteria: 'Mentions an invoice' },
+    ]);
+
+    for (const agentType of types) {
+      const created = await card(panel, `Agent ${agentType}`);
+      const toggle = created.querySelector<HTMLInputElement>('[role=switch]')!;
+      const saved = oneEvent(panel, 'chatbot-admin-change');
+      toggle.click();
+      await saved;
+      await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+      // The update answers `enabled: true` (a boolean): still shown as on once settled.
+      expect(toggle.checked, agentType).to.equal(true);
+    }
+    const after = await client.agents.list(bot.uuid);
+    expect(after.every((a) => a.enabled === 1 || a.enabled === true)).to.equal(true);
+  });
+
+  it('should roll the enabled switch back and say why when the update fails', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const agent = await client.agents.create(bot.uuid, { name: 'Vanishing', type: 'background' });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    const row = await card(panel, 'Vanishing');
+    await client.agents.delete(agent.uuid);
+    const toggle = row.querySelector<HTMLInputElement>('[role=switch]')!;
+    toggle.click();
+    const alert = await until(() => row.querySelector('[role=alert]'));
+    expect(alert.textContent).to.contain('404');
+    expect(toggle.checked).to.equal(false);
+  });
+
+  it('should keep the create form as typed when creating fails', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    await client.chatbots.delete(bot.uuid);
+    type(form.querySelector('input[name=name]')!, 'Never stored');
+    type(form.querySelector('textarea[name=prompt]')!, 'A long prompt the user typed');
+    button(form, 'Create agent')!.click();
+    await until(() => form.querySelector('[role=alert]'));
+    expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal(
+      'Never stored',
+    );
+    expect(form.querySelector<HTMLTextAreaElement>('textarea[name=prompt]')!.value).to.equal(
+      'A long prompt the user typed',
+    );
+  });
+
+  it('should edit name, prompt, model, variables and the sources an agent answers from', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const source = await client.sources.createQa(bot.uuid, {
+      question: 'Opening hours?',
+      answer: 'Nine to five.',
+    });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    const row = await card(panel, 'Assistant');
+    button(row, 'Edit Assistant')!.click();
+    const form = await until(() => row.querySelector('form'));
+    type(form.querySelector('input[name=name]')!, 'Front desk');
+    type(form.querySelector('textarea[name=prompt]')!, 'Line one\nLine <two>');
+    type(form.querySelector('input[name=model]')!, 'small');
+    button(form, 'Add variable')!.click();
+    await until(() => form.querySelector('input[name=variable-name]'));
+    type(form.querySelector('input[name=variable-name]')!, 'customer_name');
+    type(form.querySelector('input[name=variable-description]')!, 'Who is asking');
+    type(form.querySelector('input[name=variable-example]')!, 'Ada');
+    type(form.querySelector('input[name=variable-default]')!, 'friend');
+    const sourceBox = await until(() =>
+      [...form.querySelectorAll<HTMLInputElement>('input[name=data-source]')].find((b) =>
+        b.parentElement?.textContent?.includes('Opening hours?'),
+      ),
+    );
+    sourceBox.click();
+    button(form, 'Save')!.click();
+    await until(() => form.querySelector('.ok')?.textContent?.includes('Saved'));
+    const [stored] = (await client.agents.list(bot.uuid)).filter((a) => a.name === 'Front desk');
+    expect(stored!.prompt).to.equal('Line one\nLine <two>');
+    expect(stored!.meta.model).to.equal('small');
+    expect(stored!.data_source_uuids).to.deep.equal([source.uuid]);
+    const updated = await client.agents.update(stored!.uuid, {});
+    expect(updated.variables).to.deep.equal([
+      {
+        name: 'customer_name',
+        description: 'Who is asking',
+        example: 'Ada',
+        type: 'string',
+        default_value: { content: 'friend', static: 0 },
+      },
+    ]);
+    expect(row.querySelector('h3')!.textContent).to.equal('Front desk');
+  });
+
+  it('should edit the human-escalation settings of a human-escalation agent', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    await client.agents.create(bot.uuid, { name: 'Humans', type: 'human-escalation' });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    const row = await card(panel, 'Humans');
+    button(row, 'Edit Humans')!.click();
+    const form = await until(() => row.querySelector('form'));
+    expect(deepText(form)).to.contain('Human escalation');
+    const [requested] = form.querySelectorAll(
+      'fieldset textarea',
+    ) as NodeListOf<HTMLTextAreaElement>;
+    type(requested!, 'A person is on the way.');
+    const notify = [...form.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].find((b) =>
+      b.parentElement?.textContent?.includes('Notifications'),
+    )!;
+    notify.click();
+    button(form, 'Save')!.click();
+    await until(() => form.querySelector('.ok')?.textContent?.includes('Saved'));
+    const stored = (await client.agents.list(bot.uuid)).find((a) => a.name === 'Humans')!;
+    expect(stored.human_escalation_settings!.human_requested_message).to.equal(
+      'A person is on the way.',
+    );
+    expect(stored.human_escalation_settings!.notifications_enabled).to.equal(1);
+  });
+
+  it('should show tool functions with name, method, URL and parameter schema', async () => {
+    // The reference server has no endpoint that creates tool functions: this list is a stand-in.
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const tool: ToolFunction = {
+      uuid: 't1',
+      name: 'lookup_order',
+      description: 'Finds an order',
+      enabled: 1,
+      external_url: 'https://shop.example/api/orders',
+      method: 'POST',
+      headers: {},
+      meta: {},
+      parameters: {
+        type: 'object',
+        properties: { order_id: { type: 'string', description: 'The <order> number' } },
+        required: ['order_id'],
+      },
+      created_at: '2026-11-22T10:00:00Z',
+      modified_at: '2026-11-22T10:00:00Z',
+    };
+    const real = client.agents.list;
+    const withTools = {
+      ...client,
+      agents: {
+        ...client.agents,
+        list: async (uuid: string) =>
+          (await real(uuid)).map((a: Agent) => ({ ...a, tool_functions: [tool] })),
+      },
+    };
+    const el = await mountAdmin(withTools, bot, 'agents');
+    const panel = await until(() => deep(el, 'chatbot-admin-agents'));
+    const row = await card(panel, 'Assistant');
+    const text = deepText(row);
+    for (const part of [
+      'lookup_order',
+      'POST',
+      'https://shop.example/api/orders',
+      'order_id',
+      'The <order> number',
+      'required',
+    ]) {
+      expect(text).to.contain(part);
+    }
+    await expect(el).to.be.accessible();
+  });
+
+  it('should delete an agent after a confirmation that names it', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const row = await card(panel, 'Assistant');
+    button(row, 'Delete Assistant')!.click();
+    expect(await confirmDialog(panel)).to.contain('Assistant');
+    await until(() => !deepAll(panel, 'article h3').some((h) => h.textContent === 'Assistant'));
+    expect(await client.agents.list(bot.uuid)).to.deep.equal([]);
+  });
+});
