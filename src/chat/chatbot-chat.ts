@@ -235,11 +235,16 @@ export class ChatbotChat extends LitElement {
         this.showError(error);
       }
     }
-    const key = this.configKey();
-    if (key !== this.loadedKey) {
-      this.loadedKey = key;
-      this.loadTranscript();
-    }
+    this.syncConfig();
+  }
+
+  /**
+   * Loads the transcript of the configured service, chatbot and session when they changed. A
+   * send calls it first too, so a message sent right after setting `client` (before the next
+   * render) is not wiped by the reload that render would do.
+   */
+  private syncConfig(): void {
+    if (this.configKey() !== this.loadedKey) this.loadTranscript();
   }
 
   protected override updated(): void {
@@ -397,6 +402,7 @@ export class ChatbotChat extends LitElement {
   private async sendExchange(query: string, retryOf?: Exchange): Promise<void> {
     if (this.stream.active || this.creatingSession) return;
     if (this.rateLimitedUntil > Date.now()) return;
+    this.syncConfig();
     const client = this.resolveClient();
     try {
       if (!client) throw new ChatConfigError('set base-url and api-key, or the client property');

@@ -430,6 +430,17 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).querySelectorAll('[style]')).to.have.length(0);
   });
 
+  it('should keep a message sent right after the client is set, before the next render', async () => {
+    const service = fakeService([{ chunks: ['kept'] }]);
+    const el = await fixture<ChatbotChat>(
+      html`<chatbot-chat chatbot-uuid="bot-1" persist="none"></chatbot-chat>`,
+    );
+    el.client = service.client;
+    await el.send('right away');
+    expect(userMessages(el)).to.deep.equal(['right away']);
+    expect(answers(el)[0]!.textContent).to.contain('kept');
+  });
+
   it('should say what is missing when it is not configured', async () => {
     const el = await fixture<ChatbotChat>(html`<chatbot-chat persist="none"></chatbot-chat>`);
     const errored = oneEvent(el, 'chatbot-error');

@@ -217,14 +217,17 @@ export function strictCsp(origin: string): string {
   ].join('; ');
 }
 
-/** A minimal HTML page with a strict CSP meta tag and a record of CSP violations. */
-export function testPage(origin: string, body: string, head = ''): string {
+/**
+ * A minimal HTML page with the guard script and, unless `csp` is false, a strict CSP meta tag.
+ * Without the CSP, only the sanitizer stands between an answer and script: the sharper test.
+ */
+export function testPage(origin: string, body: string, head = '', csp = true): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${strictCsp(origin)}">
+${csp ? `<meta http-equiv="Content-Security-Policy" content="${strictCsp(origin)}">` : ''}
 <title>chatbot-chat e2e</title>
 <script src="/e2e/guard.js"></script>
 ${head}
