@@ -1,0 +1,144 @@
+/**
+ * The one-tag embed: dist/chatbot-embed.js as a classic script reads its data-* attributes and
+ * mounts the launcher; the whole flow works from the keyboard.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { axeViolations, type Harness, startHarness, testPage, writeGuard } from './harness.js';
+
+let h: Harness;
+let chatbotUuid: string;
+let chatKey: string;
+
+before(async () => {
+  h = await startHarness();
+  writeGuard(h);
+  const chatbot = await h.client.chatbots.create({ name: 'embed bakery', show_citations: true });
+  await h.client.sources.createQa(chatbot.uuid, {
+    question: 'What are the opening hours of the bakery?',
+    answer: 'The bakery is open from 7 am to 6 pm, Monday to Saturday.',
+  });
+  await h.server.idle();
+  chatbotUuid = chatbot.uuid;
+  chatKey = h.server.createKey('e2e', { chatOnly: chatbot.uuid });
+});
+
+after(async () => {
+  await h?.close();
+});
+
+function embedPage(name: string, extra = ''): string {
+  return h.page(
+    name,
+    testPage(
+      h.url,
+      `<main><h1>Bakery</h1><p>Fresh bread every day. <a href="#menu">Menu</a></p></main>
+<script src="/dist/chatbot-embed.js" data-base-url="${h.url}" data-api-key="${chatKey}" data-chatbot-uuid="${chatbotUuid}" ${extra}></script>`,
+    ),
+  );
+}
+
+const inChat = <T>(page: Page, fn: (root: ShadowRoot, el: HTMLElement) => T) =>
+  page.evaluate(
+    `(${fn.toString()})(document.querySelector('chatbot-chat').shadowRoot, document.querySelector('chatbot-chat'))`,
+  ) as Promise<T>;
+
+const activeInChat = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('chatbot-chat')!;
+    if (document.activeElement !== el) return `outside: ${document.activeElement?.nodeName}`;
+    const active = el.shadowRoot!.activeElement;
+    return active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '';
+  });
+
+describe('chatbot-embed.js', () => {
+  it('mounts a launcher from its script tag that works from the keyboard alone', async () => {
+    const page = await h.newPage();
+    await page.goto(embedPage('embed.html', 'data-greeting="Hi! Ask about our hours."'));
+    await page.locator('chatbot-chat[mode="launcher"]').waitFor({ state: 'attached' });
+    const attrs = await page.evaluate(() => {
+      const el = document.querySelector('chatbot-chat')!;
+      return [el.getAttribute('base-url'), el.getAttribute('chatbot-uuid'), el.greeting];
+    });
+    assert.deepEqual(attrs, [h.url, chatbotUuid, 'Hi! Ask about our hours.']);
+    assert.deepEqual(await axeViolations(page), [], 'axe: closed');
+
+    // Tab from the page's own link to the launcher.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await activeInChat(page), 'Open chat');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('chatbot-chat')!.open);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('chatbot-chat')!.shadowRoot!.activeElement?.nodeName === 'TEXTAREA',
+    );
+    assert.equal(await activeInChat(page), 'Message');
+    assert.deepEqual(await axeViolations(page), [], 'axe: open');
+
+    await page.keyboard.type('When is the bakery open?');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('Thanks!');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() =>
+      document.querySelector('chatbot-chat')!.shadowRoot!.querySelector('.exchange .actions'),
+    );
+    const [question, answer] = await inChat(page, (root) => [
+      root.querySelector('.exchange .user')?.textContent?.replace(/^\s*You:\s*/, ''),
+      root.querySelector('.exchange .assistant .markdown')?.textContent?.trim(),
+    ]);
+    assert.equal(question, 'When is the bakery open?\nThanks!');
+    assert.match(answer ?? '', /7 am to 6 pm/);
+    assert.equal(await activeInChat(page), 'Message', 'focus stays in the textbox');
+    assert.deepEqual(await axeViolations(page), [], 'axe: answered');
+
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('chatbot-chat')!.open);
+    assert.equal(await activeInChat(page), 'Open chat', 'focus returns to the launcher');
+    const { pwned, violations } = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned: number }).__pwned,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
+    assert.equal(pwned, 0);
+    assert.deepEqual(violations, [], 'works under a strict CSP');
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
+  it('opens full-screen on a narrow screen', async () => {
+    const page = await h.newPage({ viewport: { width: 360, height: 640 } });
+    await page.goto(embedPage('embed-narrow.html'));
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    const box = await page.locator('[part="panel"]').boundingBox();
+    assert.deepEqual(box, { x: 0, y: 0, width: 360, height: 640 });
+    assert.deepEqual(await axeViolations(page), [], 'axe: full-screen panel');
+    await page.getByRole('button', { name: 'Close chat' }).click();
+    assert.equal(await page.getByRole('button', { name: 'Open chat' }).isVisible(), true);
+    await page.context().close();
+  });
+
+  it('takes the optional data attributes: language, theme, suggestions, open', async () => {
+    const page = await h.newPage();
+    await page.goto(
+      embedPage(
+        'embed-de.html',
+        'data-lang="de" data-theme="dark" data-suggestions="Öffnungszeiten?|Preise?" data-persist="none" data-open',
+      ),
+    );
+    await page.getByRole('textbox', { name: 'Nachricht' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Chat öffnen' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: 'Senden' }).count(), 1);
+    assert.deepEqual(
+      (await page.locator('[part="suggestion"]').allTextContents()).map((s) => s.trim()),
+      ['Öffnungszeiten?', 'Preise?'],
+    );
+    const attrs = await page.evaluate(() => {
+      const el = document.querySelector('chatbot-chat')!;
+      return [el.getAttribute('theme'), el.persist, el.open];
+    });
+    assert.deepEqual(attrs, ['dark', 'none', true]);
+    assert.deepEqual(await axeViolations(page), [], 'axe: dark, German');
+    await page.context().close();
+  });
+});
