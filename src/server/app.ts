@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { authenticate } from './auth.js';
+import type { AppEnv, ServerContext } from './context.js';
+import { HttpError } from './http.js';
+import { agentRoutes } from './routes/agents.js';
+import { chatbotRoutes } from './routes/chatbots.js';
+import { messageRoutes } from './routes/messages.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { sourceRoutes } from './routes/sources.js';
+import { tagRoutes } from './routes/tags.js';
+import { type StaticDir, serveStatic } from './static.js';
+
+export const JSON_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  allowPrivateUrls: boolean;
+  /** `*` or a comma-separated list of origins. */
+  corsOrigins: string;
+  log: boolean;
+  staticDirs: StaticDir[];
+}
+
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+export function createApp(ctx: ServerContext, options: AppOptions) {
+  const app = new Hono<AppEnv>();
+
+  if (options.log) {
+    app.use(async (c, next) => {
+      const start = performance.now();
+      await next();
+      const ms = (performance.now() - start).toFixed(1);
+      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+    });
+  }
+
+  const origins = options.corsOrigins.trim();
+  const allowed =
+    origins === '*'
+      ? '*'
+      : origins
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
+  app.use(
+    '/api/*',
+    cors({
+      origin: allowed,
+      allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
+      exposeHeaders: ['X-Message-Uuid', 'X-Citations', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+
+  const jsonLimit = bodyLimit({
+    maxSize: JSON_LIMIT_BYTES,
+    onError: () => {
+      throw new HttpError(413, 'too_large', `the body is larger than ${JSON_LIMIT_BYTES} bytes`);
+    },
+  });
+  app.use('/api/*', async (c, next) =>
+    c.req.path.endsWith('/data-source/upload') ? next() : jsonLimit(c, next),
+  );
+  app.use('/api/*', authenticate(ctx.store));
+
+  app.route('/', chatbotRoutes(ctx));
+  app.route('/', agentRoutes(ctx));
+  app.route('/', sourceRoutes(ctx, { allowPrivateUrls: options.allowPrivateUrls }));
+  app.route('/', tagRoutes(ctx));
+  app.route('/', sessionRoutes(ctx));
+  app.route('/', messageRoutes(ctx));
+
+  if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));
+
+  app.notFound((c) =>
+    c.json(errorBody('not_found', `no endpoint ${c.req.method} ${c.req.path}`), 404),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(errorBody(error.code, error.message), error.status);
+    }
+    if (error instanceof HTTPException) {
+      return c.json(errorBody('bad_request', error.message || 'bad request'), error.status);
+    }
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return c.json(errorBody('internal', 'the server failed to handle this request'), 500);
+  });
+
+  return app;
+}

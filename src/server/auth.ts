@@ -1,0 +1,95 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context.js';
+import { HttpError } from './http.js';
+import type { Store } from './store/types.js';
+
+/**
+ * Keys are random and high-entropy, so a plain sha256 is enough to store them: there is nothing
+ * for a slow hash to protect against brute force.
+ */
+export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+export const generateKey = () => `cbk_${randomBytes(24).toString('base64url')}`;
+
+/** Creates a key for `user` (and the user if needed). A chat-only key must name the user's chatbot. */
+export function createKey(
+  store: Store,
+  userName: string,
+  opts: { chatOnly?: string; key?: string } = {},
+): string {
+  if (!/^[\w.@-]{1,100}$/.test(userName)) {
+    throw new Error('a user name is 1 to 100 letters, digits, and the characters . _ @ -');
+  }
+  const user = store.ensureUser(userName);
+  if (opts.chatOnly !== undefined) {
+    const chatbot = store.getChatbot(opts.chatOnly);
+    if (!chatbot || chatbot.userId !== user.id) {
+      throw new Error(`user ${userName} has no chatbot ${opts.chatOnly}`);
+    }
+  }
+  const key = opts.key ?? generateKey();
+  store.addKey({ hash: hashKey(key), userId: user.id, chatOnly: opts.chatOnly ?? null });
+  return key;
+}
+
+/** Parses `user:key,user:key` and makes sure each user and full-access key exists. */
+export function seedKeys(store: Store, spec: string | undefined): void {
+  for (const entry of (spec ?? '').split(',')) {
+    const trimmed = entry.trim();
+    if (!trimmed) continue;
+    const colon = trimmed.indexOf(':');
+    if (colon <= 0 || colon === trimmed.length - 1) {
+      throw new Error(`CHATBOT_API_KEYS entry "${trimmed.split(':')[0]}:…" is not user:key`);
+    }
+    const user = trimmed.slice(0, colon);
+    const key = trimmed.slice(colon + 1);
+    const existing = store.findKey(hashKey(key));
+    if (existing) continue;
+    createKey(store, user, { key });
+  }
+}
+
+/**
+ * What a chat-only key may reach: creating and reading sessions of its chatbot and sending,
+ * listing and deleting their messages. Everything else answers 403 for such a key.
+ */
+const CHAT_ROUTES: Array<[RegExp, RegExp]> = [
+  [/^POST$/, /^\/api\/v1\/chatbot\/[^/]+\/session\/create$/],
+  [/^GET$/, /^\/api\/v1\/session\/[^/]+$/],
+  [/^GET$/, /^\/api\/v1\/session\/[^/]+\/messages$/],
+  [/^POST$/, /^\/api\/v1\/session\/[^/]+\/message\/(stream|non-stream)$/],
+  [/^(POST|DELETE)$/, /^\/api\/v1\/message\/[^/]+\/delete$/],
+  [/^(POST|DELETE)$/, /^\/api\/v1\/messages\/delete$/],
+];
+
+export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) {
+      throw new HttpError(401, 'unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    }
+    const hash = hashKey(match[1]!);
+    const key = store.findKey(hash);
+    // The lookup is by hash, so timing reveals nothing about the key; the constant-time compare
+    // keeps it that way should the lookup ever become a scan.
+    if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
+      throw new HttpError(401, 'unauthorized', 'unknown API key');
+    }
+    if (key.chatOnly !== null) {
+      const allowed = CHAT_ROUTES.some(
+        ([method, path]) => method.test(c.req.method) && path.test(c.req.path),
+      );
+      if (!allowed) {
+        throw new HttpError(
+          403,
+          'forbidden',
+          'this key is chat-only: it cannot reach this endpoint',
+        );
+      }
+    }
+    c.set('auth', { userId: key.userId, chatOnly: key.chatOnly });
+    await next();
+  };
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+
+/** A failure with a status and a stable code, mapped to `{error: {code, message}}` by onError. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 502,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badInput = (message: string) => new HttpError(400, 'invalid_input', message);
+export const notFound = (what: string) => new HttpError(404, 'not_found', `${what} not found`);
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, as the interface writes timestamps. */
+export const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const newUuid = () => randomUUID();
+
+export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * Reads members of a JSON body, throwing a 400 that names the member on the first bad one.
+ * Members that are absent come back as undefined; `null` counts as absent.
+ */
+export class Fields {
+  readonly raw: Record<string, unknown>;
+
+  constructor(
+    value: unknown,
+    private readonly prefix = '',
+  ) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw badInput(
+        prefix
+          ? `${prefix.replace(/\.$/, '')} must be an object`
+          : 'the body must be a JSON object',
+      );
+    }
+    this.raw = value as Record<string, unknown>;
+  }
+
+  has(name: string): boolean {
+    return this.raw[name] !== undefined && this.raw[name] !== null;
+  }
+
+  private name(name: string) {
+    return this.prefix + name;
+  }
+
+  string(name: string, opts: { required: true; max?: number; nonEmpty?: boolean }): string;
+  string(
+    name: string,
+    opts?: { required?: false; max?: number; nonEmpty?: boolean },
+  ): string | undefined;
+  string(name: string, opts: { required?: boolean; max?: number; nonEmpty?: boolean } = {}) {
+    const value = this.raw[name];
+    if (value === undefined || value === null) {
+      if (opts.required) throw badInput(`${this.name(name)} is required`);
+      return undefined;
+    }
+    if (typeof value !== 'string') throw badInput(`${this.name(name)} must be a string`);
+    if ((opts.nonEmpty ?? opts.required) && value.trim() === '') {
+      throw badInput(`${this.name(name)} must not be empty`);
+    }
+    const max = opts.max ?? 100_000;
+    if (value.length > max) throw badInput(`${this.name(name)} must be at most ${max} characters`);
+    return value;
+  }
+
+  boolean(name: string): boolean | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'boolean') throw badInput(`${this.name(name)} must be a boolean`);
+    return value;
+  }
+
+  /** A boolean, or the integers 0 and 1 that the service itself uses for flags. */
+  flag(name: string): boolean | undefined {
+    const value = this.raw[name];
+    if (value === 0 || value === 1) return value === 1;
+    return this.boolean(name);
+  }
+
+  number(name: string, opts: { min?: number; max?: number } = {}): number | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw badInput(`${this.name(name)} must be a number`);
+    }
+    if (opts.min !== undefined && value < opts.min) {
+      throw badInput(`${this.name(name)} must be at least ${opts.min}`);
+    }
+    if (opts.max !== undefined && value > opts.max) {
+      throw badInput(`${this.name(name)} must be at most ${opts.max}`);
+    }
+    return value;
+  }
+
+  color(name: string, required = false): string | undefined {
+    const value = required ? this.string(name, { required: true }) : this.string(name);
+    if (value !== undefined && !HEX_COLOR.test(value)) {
+      throw badInput(`${this.name(name)} must be a hex color such as #1A2B3C`);
+    }
+    return value;
+  }
+
+  strings(name: string, opts: { required?: boolean; max?: number } = {}): string[] | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) {
+      if (opts.required) throw badInput(`${this.name(name)} is required`);
+      return undefined;
+    }
+    if (!Array.isArray(value)) throw badInput(`${this.name(name)} must be an array of strings`);
+    value.forEach((item, i) => {
+      if (typeof item !== 'string') throw badInput(`${this.name(name)}[${i}] must be a string`);
+    });
+    const max = opts.max ?? 1000;
+    if (value.length > max) throw badInput(`${this.name(name)} must have at most ${max} items`);
+    return value as string[];
+  }
+
+  array(name: string): unknown[] | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) throw badInput(`${this.name(name)} must be an array`);
+    return value;
+  }
+
+  object(name: string): Fields | undefined {
+    const value = this.raw[name];
+    if (value === undefined || value === null) return undefined;
+    return new Fields(value, `${this.name(name)}.`);
+  }
+}
+
+/** The parsed body, or undefined when the request has none. Invalid JSON is a 400. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'the body is not valid JSON');
+  }
+}
+
+/**
+ * Validation middleware: parses the JSON body (whatever its Content-Type says, as lenient
+ * clients omit it), hands it to `parse` and stores the clean result for `c.get('body')`.
+ */
+export function jsonBody<T>(
+  parse: (fields: Fields) => T,
+): MiddlewareHandler<{ Variables: { body: T } }> {
+  return async (c, next) => {
+    const value = await readJsonBody(c);
+    c.set('body', parse(new Fields(value ?? {})));
+    await next();
+  };
+}

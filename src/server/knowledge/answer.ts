@@ -1,0 +1,390 @@
+import type { Citation, CiteData } from '../../api/types.js';
+import type { AgentRow, ChatbotRow, SessionRow, SourceRow, Store } from '../store/types.js';
+import { type ChatMessage, LlmError, type LlmOptions, streamCompletion } from './llm.js';
+import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
+import type { Hit, SearchIndex } from './search.js';
+import { sentences, terms } from './text.js';
+
+export const NOT_COVERED =
+  "I'm sorry, I couldn't find anything about that in the information I have, so I can't answer it reliably. Could you ask in other words, or about something else?";
+export const NO_AGENT =
+  'This chatbot has no enabled user-facing agent, so it cannot answer yet. Enable one in the admin panel.';
+
+/** How many passages a composed answer quotes, and how many an LLM gets to read. */
+const COMPOSED_PASSAGES = 3;
+const LLM_PASSAGES = 6;
+const EXCERPT_CHARS = 480;
+
+export interface AnswerDeps {
+  store: Store;
+  index: SearchIndex;
+  llm?: LlmOptions;
+  /** Pause between streamed pieces of a composed answer, so it reads as it arrives. */
+  streamDelayMs: number;
+}
+
+/** Everything known before the first byte, plus the text still to come. */
+export interface PreparedAnswer {
+  citations: Citation[];
+  citeData: CiteData;
+  meta: Record<string, unknown>;
+  /** Set when the answer was degraded (the LLM failed) or cut off. */
+  errorMessage: string;
+  /** `pace: false` for a whole answer at once (the non-stream endpoint). */
+  text(signal: AbortSignal, pace?: boolean): AsyncIterable<string>;
+}
+
+export async function prepareAnswer(
+  deps: AnswerDeps,
+  chatbot: ChatbotRow,
+  session: SessionRow,
+  query: string,
+): Promise<PreparedAnswer> {
+  const agents = deps.store.listAgents(chatbot.uuid).filter((a) => a.enabled);
+  const enabled = (type: AgentRow['type']) => agents.filter((a) => a.type === type);
+  const fixed = (text: string, meta: Record<string, unknown>) => composed(deps, text, [], {}, meta);
+
+  const spamAgent = enabled('spam-defense')[0];
+  if (spamAgent) {
+    const previous = deps.store.recentMessages(session.uuid, 2).map((m) => m.query);
+    if (isSpam(query, previous)) {
+      return fixed(spamAgent.meta.default_message ?? '', agentMeta(spamAgent, 'spam-defense'));
+    }
+  }
+  const escalation = enabled('human-escalation')[0];
+  if (escalation && asksForHuman(query)) {
+    return fixed(
+      escalation.human_escalation_settings?.human_requested_message ?? '',
+      agentMeta(escalation, 'human-escalation'),
+    );
+  }
+  const preCanned = enabled('pre-canned');
+  const triggered = preCanned.find((a) => matchesTrigger(a, query));
+  if (triggered) {
+    return fixed(triggered.meta.default_message ?? '', agentMeta(triggered, 'pre-canned'));
+  }
+  const fallback = preCanned.find((a) => triggerPhrases(a).length === 0);
+  const notCovered = () =>
+    fallback
+      ? fixed(fallback.meta.default_message ?? NOT_COVERED, agentMeta(fallback, 'pre-canned'))
+      : fixed(NOT_COVERED, { rule: 'not-covered' });
+
+  const agent = enabled('user-facing')[0];
+  if (!agent) return fixed(NO_AGENT, { rule: 'no-agent' });
+
+  const sources = new Map(
+    deps.store
+      .listSources(chatbot.uuid)
+      .filter((s) => s.status === 'success')
+      .map((s) => [s.uuid, s]),
+  );
+  const allowed = agent.meta.use_all_sources
+    ? new Set(sources.keys())
+    : new Set(agent.data_source_uuids.filter((u) => sources.has(u)));
+
+  const qa = matchQa(
+    query,
+    [...allowed].map((u) => sources.get(u)!).filter((s) => s.type === 'qa'),
+  );
+  if (qa) {
+    const cite = citationsFor([{ source: qa, text: String(qa.meta.answer ?? '') }]);
+    return composed(
+      deps,
+      String(qa.meta.answer ?? ''),
+      cite.citations,
+      cite.citeData,
+      {
+        ...agentMeta(agent, 'qa'),
+        data_source_uuid: qa.uuid,
+      },
+      chatbot.show_citations,
+    );
+  }
+
+  const queryTerms = terms(query);
+  const hits =
+    allowed.size > 0 && queryTerms.size > 0
+      ? relevant(
+          deps.index.search(chatbot.uuid, query, { limit: 12, sources: allowed }),
+          queryTerms,
+        )
+      : [];
+
+  if (deps.llm) {
+    const passages = hits.slice(0, LLM_PASSAGES).map((h) => ({
+      source: sources.get(h.sourceUuid)!,
+      text: h.text,
+    }));
+    if (passages.length === 0 && fallback) return notCovered();
+    return llmAnswer(deps, deps.llm, chatbot, session, agent, query, passages, () =>
+      composedText(hits, queryTerms, sources, chatbot.show_citations),
+    );
+  }
+  if (hits.length === 0) return notCovered();
+  const { text, picked } = composedText(hits, queryTerms, sources, chatbot.show_citations);
+  const cite = citationsFor(picked);
+  return composed(
+    deps,
+    text,
+    cite.citations,
+    cite.citeData,
+    agentMeta(agent, 'passages'),
+    chatbot.show_citations,
+  );
+}
+
+function agentMeta(agent: AgentRow, rule: string): Record<string, unknown> {
+  return { rule, agent_uuid: agent.uuid, agent_type: agent.type };
+}
+
+/**
+ * A Q&A source answers verbatim when its question and the user's share most of their topic
+ * words: at least 60% of the question's and half of the user's (stemmed, stop words dropped).
+ */
+function matchQa(query: string, candidates: SourceRow[]): SourceRow | undefined {
+  const asked = terms(query);
+  if (asked.size === 0) return undefined;
+  let best: { source: SourceRow; score: number } | undefined;
+  for (const source of candidates) {
+    const question = terms(String(source.meta.question ?? ''));
+    if (question.size === 0) continue;
+    const shared = [...question].filter((t) => asked.has(t)).length;
+    const score = Math.min(shared / question.size / 0.6, shared / asked.size / 0.5);
+    if (score >= 1 && (!best || score > best.score)) best = { source, score };
+  }
+  return best?.source;
+}
+
+/**
+ * Keeps hits that are about the question: the best must hold at least half of the question's
+ * topic words, and others must score at least a third of the best.
+ */
+function relevant(hits: Hit[], queryTerms: Set<string>): Hit[] {
+  const top = hits[0];
+  if (!top) return [];
+  const coverage = new Set(top.matched).size / queryTerms.size;
+  if (coverage < 0.5) return [];
+  return hits.filter((h) => h.score >= top.score / 3);
+}
+
+interface Passage {
+  source: SourceRow;
+  text: string;
+}
+
+function citationsFor(passages: Passage[]): { citations: Citation[]; citeData: CiteData } {
+  const citations: Citation[] = [];
+  const citeData: CiteData = {};
+  for (const { source, text } of passages) {
+    if (citations.some((c) => c.data_source_uuid === source.uuid)) continue;
+    const n = citations.length + 1;
+    const url = sourceUrl(source);
+    citations.push({
+      n,
+      data_source_uuid: source.uuid,
+      title: source.title,
+      type: source.type,
+      ...(url ? { url } : {}),
+    });
+    citeData[String(n)] = {
+      data_source_uuid: source.uuid,
+      title: source.title,
+      text,
+      file_name: source.file_name,
+      type: source.type,
+    };
+  }
+  return { citations, citeData };
+}
+
+function sourceUrl(source: SourceRow): string | undefined {
+  const link = source.meta.reference_source_link || (source.type === 'link' ? source.meta.url : '');
+  return typeof link === 'string' && link ? link : undefined;
+}
+
+/**
+ * The passages as readable markdown: from each of the best chunks, the sentences around the
+ * best-matching one, cleaned of markup debris, one paragraph per passage with its `[n]`.
+ */
+function composedText(
+  hits: Hit[],
+  queryTerms: Set<string>,
+  sources: Map<string, SourceRow>,
+  showCitations: boolean,
+): { text: string; picked: Passage[] } {
+  const picked: Passage[] = [];
+  const seen = new Set<string>();
+  for (const hit of hits) {
+    if (picked.length >= COMPOSED_PASSAGES) break;
+    const source = sources.get(hit.sourceUuid);
+    if (!source) continue;
+    const text = excerpt(hit.text, queryTerms);
+    const key = text.toLowerCase();
+    if (!text || seen.has(key) || [...seen].some((s) => s.includes(key) || key.includes(s)))
+      continue;
+    seen.add(key);
+    picked.push({ source, text });
+  }
+  if (picked.length === 0) return { text: NOT_COVERED, picked };
+  const numbers = new Map<string, number>();
+  for (const p of picked)
+    if (!numbers.has(p.source.uuid)) numbers.set(p.source.uuid, numbers.size + 1);
+  const paragraphs = picked.map((p) =>
+    showCitations ? `${p.text} [${numbers.get(p.source.uuid)}]` : p.text,
+  );
+  return { text: paragraphs.join('\n\n'), picked };
+}
+
+export function excerpt(chunk: string, queryTerms: Set<string>, max = EXCERPT_CHARS): string {
+  const all = sentences(chunk).map(clean).filter(Boolean);
+  if (all.length === 0) return '';
+  const scores = all.map((s) => [...terms(s)].filter((t) => queryTerms.has(t)).length);
+  let best = 0;
+  for (let i = 1; i < all.length; i++) if (scores[i]! > scores[best]!) best = i;
+  let start = best;
+  let end = best + 1;
+  let length = all[best]!.length;
+  // Grow forward first (what follows a matching sentence usually explains it), then back.
+  while (true) {
+    const next = all[end];
+    if (next !== undefined && length + next.length + 1 <= max) {
+      length += next.length + 1;
+      end++;
+      continue;
+    }
+    const previous = all[start - 1];
+    if (previous !== undefined && length + previous.length + 1 <= max && scores[start - 1]! > 0) {
+      length += previous.length + 1;
+      start--;
+      continue;
+    }
+    break;
+  }
+  let text = all.slice(start, end).join(' ');
+  if (text.length > max) text = `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  else if (!/[.!?…:"')\]]$/.test(text)) text += '.';
+  return text;
+}
+
+function clean(sentence: string): string {
+  return sentence
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
+    .replace(/\|/g, ' ')
+    .replace(/\[(\d+)\]/g, '($1)')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function composed(
+  deps: AnswerDeps,
+  text: string,
+  citations: Citation[],
+  citeData: CiteData,
+  meta: Record<string, unknown>,
+  showCitations = true,
+): PreparedAnswer {
+  return {
+    citations: showCitations ? citations : [],
+    citeData,
+    meta,
+    errorMessage: '',
+    text: (signal, pace = true) => paced(text, pace ? deps.streamDelayMs : 0, signal),
+  };
+}
+
+/** Small pieces of a few words, each ending on a space or line break, so lines arrive whole. */
+export function pieces(text: string): string[] {
+  return text.match(/(?:\S+\s*){1,4}|\s+/g) ?? [];
+}
+
+async function* paced(text: string, delayMs: number, signal: AbortSignal): AsyncGenerator<string> {
+  for (const piece of pieces(text)) {
+    if (signal.aborted) return;
+    yield piece;
+    await new Promise((resolve) =>
+      delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve),
+    );
+  }
+}
+
+const DEFAULT_PROMPT = 'You are a helpful assistant for this website. Be concise and friendly.';
+
+function llmAnswer(
+  deps: AnswerDeps,
+  llm: LlmOptions,
+  chatbot: ChatbotRow,
+  session: SessionRow,
+  agent: AgentRow,
+  query: string,
+  passages: Passage[],
+  composedFallback: () => { text: string; picked: Passage[] },
+): PreparedAnswer {
+  const cite = citationsFor(passages);
+  const numbers = new Map(cite.citations.map((c) => [c.data_source_uuid, c.n]));
+  const sourcesText = passages
+    .map((p) => `[${numbers.get(p.source.uuid)}] ${p.source.title}\n${p.text}`)
+    .join('\n\n');
+  const instructions = [
+    agent.prompt.trim() || DEFAULT_PROMPT,
+    passages.length > 0
+      ? 'Answer using only the numbered sources below. If they do not cover the question, say so plainly instead of guessing.'
+      : 'No source of this chatbot matches the question: unless it is small talk, say plainly that your information does not cover it.',
+    chatbot.show_citations && passages.length > 0
+      ? 'After each sentence that uses a source, cite it as [n] with its number.'
+      : 'Do not add citation markers.',
+    'Write short paragraphs in Markdown.',
+    passages.length > 0 ? `Sources:\n\n${sourcesText}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const history: ChatMessage[] = deps.store
+    .recentMessages(session.uuid, 6)
+    .flatMap((m) => [
+      { role: 'user' as const, content: m.query },
+      { role: 'assistant' as const, content: m.response },
+    ])
+    .filter((m) => m.content);
+  const model =
+    agent.meta.model && agent.meta.model !== 'default'
+      ? agent.meta.model
+      : (llm.model ?? 'gpt-4o-mini');
+  const prepared: PreparedAnswer = {
+    citations: chatbot.show_citations ? cite.citations : [],
+    citeData: cite.citeData,
+    meta: { ...agentMeta(agent, 'llm'), model },
+    errorMessage: '',
+    async *text(signal, pace = true) {
+      let produced = false;
+      try {
+        for await (const delta of streamCompletion(
+          llm,
+          {
+            model,
+            temperature: agent.meta.temperature ?? 0.2,
+            messages: [
+              { role: 'system', content: instructions },
+              ...history,
+              { role: 'user', content: query },
+            ],
+          },
+          signal,
+        )) {
+          produced = true;
+          yield delta;
+        }
+      } catch (error) {
+        if (!(error instanceof LlmError)) throw error;
+        prepared.errorMessage = error.message;
+        if (produced) return;
+        // Nothing was said yet: answer from the sources rather than leave the user with nothing.
+        prepared.meta.rule = 'llm-fallback';
+        const fallback = passages.length > 0 ? composedFallback().text : NOT_COVERED;
+        yield* paced(fallback, pace ? deps.streamDelayMs : 0, signal);
+      }
+    },
+  };
+  return prepared;
+}
+
+export type { Hit };

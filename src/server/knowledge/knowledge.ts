@@ -1,0 +1,168 @@
+import { IN_PROGRESS_STATUSES } from '../../api/types.js';
+import { now } from '../http.js';
+import type { SourceRow, Store } from '../store/types.js';
+import type { AnswerDeps } from './answer.js';
+import { type FetchLimits, fetchSite } from './fetch-url.js';
+import type { LlmOptions } from './llm.js';
+import { extractFile } from './parse.js';
+import { SearchIndex } from './search.js';
+import { chunkText, countTokens, normalizeText, titleFrom } from './text.js';
+
+export interface KnowledgeOptions {
+  allowPrivateUrls: boolean;
+  llm?: LlmOptions;
+  fetchLimits?: Partial<FetchLimits>;
+  streamDelayMs?: number;
+}
+
+/**
+ * Ingestion in the background of this process, one source at a time, and the search index the
+ * answers read. Status moves `await` → (`downloading` for links) → `chunking` → `embedding` →
+ * `success`, or `fail` with the reason in `meta_json.error`.
+ */
+export class Knowledge {
+  readonly index: SearchIndex;
+  readonly answerDeps: AnswerDeps;
+  private readonly queue: string[] = [];
+  private running: Promise<void> | null = null;
+  private readonly controller = new AbortController();
+  private closed = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: KnowledgeOptions,
+  ) {
+    this.index = new SearchIndex(store);
+    this.answerDeps = {
+      store,
+      index: this.index,
+      llm: options.llm,
+      streamDelayMs: options.streamDelayMs ?? 10,
+    };
+  }
+
+  /** Re-queues whatever a previous run left half done, so nothing stays in a progress status. */
+  recover(): void {
+    for (const source of this.store.listSourcesWithStatus(IN_PROGRESS_STATUSES)) {
+      this.store.updateSource(source.uuid, { status: 'await' }, now());
+      this.enqueue(source.uuid);
+    }
+  }
+
+  enqueue(sourceUuid: string): void {
+    if (this.closed) return;
+    if (!this.queue.includes(sourceUuid)) this.queue.push(sourceUuid);
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+      if (this.queue.length > 0) this.enqueue(this.queue.shift()!);
+      else for (const resolve of this.idleWaiters.splice(0)) resolve();
+    });
+  }
+
+  /** Resolves once every queued source has been processed (tests and the benchmark use it). */
+  idle(): Promise<void> {
+    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Drops deleted sources' chunks from the index (the store has deleted the rows). */
+  forgetChunks(chatbotUuid: string, chunkIds: number[]): void {
+    this.index.removeChunks(chatbotUuid, chunkIds);
+  }
+
+  forgetChatbot(chatbotUuid: string): void {
+    this.index.dropChatbot(chatbotUuid);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.queue.length = 0;
+    this.controller.abort();
+    await this.running?.catch(() => {});
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.closed) {
+      const uuid = this.queue.shift()!;
+      await this.process(uuid);
+      // Let requests in between sources: a large upload must not starve the chat.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async process(uuid: string): Promise<void> {
+    const source = this.store.getSource(uuid);
+    if (!source) return;
+    const set = (patch: Partial<SourceRow>) => {
+      if (this.store.getSource(uuid)) this.store.updateSource(uuid, patch, now());
+    };
+    try {
+      const { text, title, meta } = await this.extract(source, set);
+      if (this.closed || !this.store.getSource(uuid)) return;
+      set({ status: 'chunking' });
+      const clean = normalizeText(text);
+      if (!clean) throw new Error('no text could be extracted from this source');
+      const chunks = chunkText(clean);
+      set({ status: 'embedding' });
+      const oldIds = this.store.chunkIds(uuid);
+      const rows = this.store.replaceChunks(uuid, chunks);
+      this.index.setChunks(source.chatbotUuid, uuid, rows, oldIds);
+      const current = this.store.getSource(uuid);
+      if (!current) return;
+      const { error: _previousError, ...kept } = current.meta;
+      set({
+        status: 'success',
+        tokens: countTokens(clean),
+        // A title the owner set by hand survives re-processing.
+        title: current.meta.title_set_by_user ? current.title : title || current.title,
+        meta: { ...kept, ...meta },
+      });
+    } catch (error) {
+      if (this.closed) return;
+      const current = this.store.getSource(uuid);
+      if (!current) return;
+      set({ status: 'fail', meta: { ...current.meta, error: (error as Error).message } });
+    }
+  }
+
+  private async extract(
+    source: SourceRow,
+    set: (patch: Partial<SourceRow>) => void,
+  ): Promise<{ text: string; title: string; meta: Record<string, unknown> }> {
+    switch (source.type) {
+      case 'qa': {
+        const question = String(source.meta.question ?? '');
+        const answer = String(source.meta.answer ?? '');
+        return {
+          text: `${question}\n\n${answer}`,
+          title: titleFrom(question, 'Question'),
+          meta: {},
+        };
+      }
+      case 'file': {
+        set({ status: 'extracting' });
+        const bytes = this.store.getSourceContent(source.uuid);
+        if (!bytes) throw new Error('the uploaded file is missing');
+        const { text, title } = await extractFile(source.file_name, bytes);
+        return { text, title: title || titleFrom(text, source.file_name), meta: {} };
+      }
+      case 'link': {
+        set({ status: 'downloading' });
+        const site = await fetchSite(String(source.meta.url), {
+          allowPrivate: this.options.allowPrivateUrls,
+          signal: this.controller.signal,
+          ...this.options.fetchLimits,
+        });
+        set({ file_size: site.bytes });
+        return {
+          text: site.pages
+            .map((p) => (site.pages.length > 1 ? `# ${p.title}\n\n${p.text}` : p.text))
+            .join('\n\n'),
+          title: site.pages[0]?.title || String(source.meta.url),
+          meta: { pages: site.pages.map((p) => p.url), final_url: site.pages[0]?.url },
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * Text from the file types the server takes: .txt, .md, .html/.htm, .pdf (pdfjs-dist), .docx
+ * (mammoth), .csv (papaparse), .json. Anything else is refused with `file type not allowed`.
+ */
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import Papa from 'papaparse';
+import { normalizeText, titleFrom } from './text.js';
+
+export const ALLOWED_EXTENSIONS = [
+  'txt',
+  'md',
+  'markdown',
+  'html',
+  'htm',
+  'pdf',
+  'docx',
+  'csv',
+  'json',
+] as const;
+export type FileKind = 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'csv' | 'json';
+
+export function fileKind(fileName: string): FileKind | undefined {
+  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  switch (ext) {
+    case 'txt':
+    case 'text':
+      return 'txt';
+    case 'md':
+    case 'markdown':
+      return 'md';
+    case 'html':
+    case 'htm':
+      return 'html';
+    case 'pdf':
+    case 'docx':
+    case 'csv':
+    case 'json':
+      return ext;
+    default:
+      return undefined;
+  }
+}
+
+/** The kind a fetched page's Content-Type names, for URL sources that point at documents. */
+export function kindOfContentType(contentType: string): FileKind | undefined {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type === 'text/plain') return 'txt';
+  if (type === 'text/markdown') return 'md';
+  if (type === 'application/pdf') return 'pdf';
+  if (type === 'text/csv') return 'csv';
+  if (type === 'application/json') return 'json';
+  if (type === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
+    return 'docx';
+  return undefined;
+}
+
+export interface Extracted {
+  text: string;
+  /** Empty when the content names no title. */
+  title: string;
+}
+
+export async function extractFile(fileName: string, bytes: Uint8Array): Promise<Extracted> {
+  const kind = fileKind(fileName);
+  if (!kind) throw new Error('file type not allowed');
+  return extract(kind, bytes);
+}
+
+export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
+  switch (kind) {
+    case 'txt':
+      return { text: utf8(bytes), title: '' };
+    case 'md': {
+      const text = utf8(bytes);
+      return { text, title: /^#{1,6}\s+(.+)$/m.exec(text)?.[1]?.trim() ?? '' };
+    }
+    case 'html':
+      return extractHtml(utf8(bytes)).main;
+    case 'pdf':
+      return extractPdf(bytes);
+    case 'docx':
+      return extractDocx(bytes);
+    case 'csv':
+      return extractCsv(utf8(bytes));
+    case 'json':
+      return extractJson(utf8(bytes));
+  }
+}
+
+const utf8 = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+
+/** The readable main text of a page (Readability), its title, and its links. */
+export function extractHtml(html: string, baseUrl?: string): { main: Extracted; links: string[] } {
+  const { document } = parseHTML(html);
+  const links: string[] = [];
+  for (const a of document.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href') ?? '';
+    try {
+      links.push(new URL(href, baseUrl ?? 'http://invalid.invalid/').href);
+    } catch {
+      // Not an address: nothing to follow.
+    }
+  }
+  const pageTitle = document.querySelector('title')?.textContent?.trim() ?? '';
+  const firstHeading = document.querySelector('h1')?.textContent?.trim() ?? '';
+  let text = '';
+  let title = '';
+  try {
+    const article = new Readability(document as unknown as Document, { charThreshold: 0 }).parse();
+    if (article?.content) {
+      // Readability's HTML keeps paragraphs apart; its textContent would run them together.
+      text = blockText(parseHTML(`<html><body>${article.content}</body></html>`).document.body);
+      title = article.title ?? '';
+    }
+  } catch {
+    // Readability gives up on odd pages; the whole body's text is the fallback below.
+  }
+  if (!text.trim()) text = blockText(parseHTML(html).document.body);
+  return { main: { text, title: pageTitle || title || firstHeading }, links };
+}
+
+const BLOCKS = new Set([
+  'P',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'LI',
+  'UL',
+  'OL',
+  'TR',
+  'TABLE',
+  'BR',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'PRE',
+  'BLOCKQUOTE',
+  'HEADER',
+  'FOOTER',
+  'MAIN',
+  'ASIDE',
+  'DD',
+  'DT',
+  'FIGCAPTION',
+]);
+
+function blockText(root: { childNodes: ArrayLike<unknown> } | null | undefined): string {
+  if (!root) return '';
+  const out: string[] = [];
+  const walk = (node: {
+    nodeType: number;
+    nodeName: string;
+    textContent: string | null;
+    childNodes: ArrayLike<unknown>;
+  }) => {
+    if (node.nodeType === 3) {
+      out.push(node.textContent ?? '');
+      return;
+    }
+    if (node.nodeType !== 1 || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(node.nodeName))
+      return;
+    const block = BLOCKS.has(node.nodeName);
+    if (block) out.push('\n');
+    if (/^H[1-6]$/.test(node.nodeName)) out.push(`${'#'.repeat(Number(node.nodeName[1]))} `);
+    for (const child of Array.from(node.childNodes)) walk(child as typeof node);
+    if (block) out.push('\n');
+  };
+  for (const child of Array.from(root.childNodes)) walk(child as Parameters<typeof walk>[0]);
+  return normalizeText(out.join(''));
+}
+
+async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
+  // The legacy build is the one pdfjs supports in Node; without a worker it runs in-thread.
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const pdf = await pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    verbosity: 0,
+  }).promise;
+  try {
+    const pages: string[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      let line = '';
+      const lines: string[] = [];
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        line += item.str;
+        if (item.hasEOL) {
+          lines.push(line);
+          line = '';
+        } else if (item.str && !item.str.endsWith(' ')) line += ' ';
+      }
+      if (line) lines.push(line);
+      pages.push(lines.join('\n'));
+      page.cleanup();
+    }
+    const info = (await pdf.getMetadata().catch(() => null))?.info as
+      | { Title?: unknown }
+      | undefined;
+    const title = typeof info?.Title === 'string' ? info.Title.trim() : '';
+    return { text: pages.join('\n\n'), title };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
+  const mammoth = await import('mammoth');
+  const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
+  const { document } = parseHTML(`<html><body>${html}</body></html>`);
+  const heading = document.querySelector('h1, h2')?.textContent?.trim() ?? '';
+  return { text: blockText(document.body), title: heading };
+}
+
+/** Each row becomes one line of `Header: value` pairs, so a row reads as a sentence. */
+function extractCsv(text: string): Extracted {
+  const parsed = Papa.parse<Record<string, string>>(text.trim(), {
+    header: true,
+    skipEmptyLines: true,
+  });
+  const headers = parsed.meta.fields ?? [];
+  const lines = parsed.data.map((row) =>
+    headers
+      .map((h) => [h, String(row[h] ?? '').trim()] as const)
+      .filter(([, v]) => v)
+      .map(([h, v]) => `${h}: ${v}`)
+      .join('; '),
+  );
+  return {
+    text: lines
+      .filter(Boolean)
+      .map((l) => `${l}.`)
+      .join('\n'),
+    title: '',
+  };
+}
+
+/** Leaves become `path: value` lines; a top-level `title` or `name` names the source. */
+function extractJson(text: string): Extracted {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`the file is not valid JSON: ${(error as Error).message}`);
+  }
+  const lines: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        walk(v, path ? `${path} ${i + 1}` : `${i + 1}`);
+      });
+    } else if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path} ${k}` : k);
+    } else lines.push(path ? `${path}: ${String(value)}` : String(value));
+  };
+  walk(data, '');
+  const record =
+    typeof data === 'object' && data !== null && !Array.isArray(data)
+      ? (data as Record<string, unknown>)
+      : {};
+  const title =
+    typeof record.title === 'string'
+      ? record.title
+      : typeof record.name === 'string'
+        ? record.name
+        : '';
+  return { text: lines.join('\n'), title };
+}
+
+export { titleFrom };

@@ -1,0 +1,130 @@
+import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
+import { createApp as buildApp } from './app.js';
+import { createKey, seedKeys } from './auth.js';
+import type { ServerContext } from './context.js';
+import type { FetchLimits } from './knowledge/fetch-url.js';
+import { Knowledge } from './knowledge/knowledge.js';
+import type { LlmOptions } from './knowledge/llm.js';
+import { RateLimiter } from './rate-limit.js';
+import type { StaticDir } from './static.js';
+import { openSqliteStore } from './store/sqlite.js';
+import type { Store } from './store/types.js';
+
+export interface ServerOptions {
+  /** 0 picks a free port. Default 8787. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** SQLite file, or `:memory:`. Default `data/chatbot.sqlite`. */
+  db?: string;
+  /** `user:key,user:key`: users and full-access keys created at start when missing. */
+  apiKeys?: string;
+  /** Let URL sources reach loopback and private addresses (local use and tests). Default false. */
+  allowPrivateUrls?: boolean;
+  /** `*` (default) or a comma-separated list of allowed origins. */
+  corsOrigins?: string;
+  /** An OpenAI-compatible chat-completions provider; without it answers are composed from sources. */
+  llm?: LlmOptions;
+  /** One log line per request. Default true. */
+  log?: boolean;
+  /** Directories served on the same origin; API routes take precedence. */
+  staticDirs?: StaticDir[];
+  /** Largest upload. Default 20 MiB. */
+  uploadLimitBytes?: number;
+  /** Pause between streamed pieces of a composed answer. Default 10 ms. */
+  streamDelayMs?: number;
+  /** Limits of URL fetching (timeout, size cap, pages). */
+  fetchLimits?: Partial<FetchLimits>;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** Prints nothing: returns a new key for `user` (created if missing). */
+  createKey(user: string, opts?: { chatOnly?: string }): string;
+  /** Resolves when background ingestion has nothing left to do. */
+  idle(): Promise<void>;
+}
+
+export const DEFAULT_DB = 'data/chatbot.sqlite';
+
+/** Everything but the socket: for `app.request()` tests and for embedding the server. */
+export function createServerApp(options: ServerOptions = {}) {
+  const store: Store = openSqliteStore(options.db ?? DEFAULT_DB);
+  try {
+    seedKeys(store, options.apiKeys);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const knowledge = new Knowledge(store, {
+    allowPrivateUrls: options.allowPrivateUrls ?? false,
+    llm: options.llm,
+    fetchLimits: options.fetchLimits,
+    streamDelayMs: options.streamDelayMs,
+  });
+  const ctx: ServerContext = {
+    store,
+    knowledge,
+    rateLimiter: new RateLimiter(),
+    uploadLimitBytes: options.uploadLimitBytes ?? 20 * 1024 * 1024,
+  };
+  const app = buildApp(ctx, {
+    allowPrivateUrls: options.allowPrivateUrls ?? false,
+    corsOrigins: options.corsOrigins ?? '*',
+    log: options.log ?? true,
+    staticDirs: options.staticDirs ?? [],
+  });
+  knowledge.recover();
+  return {
+    app,
+    ctx,
+    createKey: (user: string, opts: { chatOnly?: string } = {}) => createKey(store, user, opts),
+    async close() {
+      await knowledge.close();
+      store.close();
+    },
+  };
+}
+
+export { createServerApp as createApp };
+
+/** Starts the server and resolves once it is listening. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const built = createServerApp(options);
+  const host = options.host ?? '127.0.0.1';
+  let server: ServerType;
+  try {
+    server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: built.app.fetch, port: options.port ?? 8787, hostname: host }, () =>
+        resolve(s),
+      );
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    createKey: built.createKey,
+    idle: () => built.ctx.knowledge.idle(),
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Streams in flight would hold close() open; end them.
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        await built.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { encodeCitations } from '../../api/stream.js';
+import {
+  type AppEnv,
+  type Auth,
+  ownedChatbot,
+  ownedMessage,
+  ownedSession,
+  type ServerContext,
+} from '../context.js';
+import { type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
+import { messageRecord } from '../records.js';
+
+const queryBody = (fields: Fields) => ({
+  query: fields.string('query', { required: true, max: 20_000 }),
+});
+const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
+
+export function messageRoutes(ctx: ServerContext) {
+  const { store } = ctx;
+
+  /** Checks access and the rate limit, then plans the answer; everything before the first byte. */
+  const begin = async (auth: Auth, sessionUuid: string, query: string) => {
+    const session = ownedSession(ctx, auth, sessionUuid);
+    const chatbot = ownedChatbot(ctx, auth, session.chatbotUuid);
+    const limited = ctx.rateLimiter.take(session.uuid, chatbot.rate_limit);
+    if (limited) {
+      throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
+        'Retry-After': String(limited.retryAfter),
+      });
+    }
+    const answer = await prepareAnswer(ctx.knowledge.answerDeps, chatbot, session, query);
+    return { session, answer, uuid: newUuid(), startedAt: now() };
+  };
+
+  const save = (
+    started: { session: { uuid: string }; answer: PreparedAnswer; uuid: string; startedAt: string },
+    query: string,
+    response: string,
+    finished: boolean,
+  ) => {
+    const t = now();
+    if (!store.getSession(started.session.uuid)) return; // deleted while answering
+    store.createMessage({
+      uuid: started.uuid,
+      sessionUuid: started.session.uuid,
+      query,
+      response,
+      finish_reason: finished ? 'stop' : 'length',
+      cite_data: started.answer.citeData,
+      meta: started.answer.meta,
+      error_message: started.answer.errorMessage,
+      created_at: started.startedAt,
+      modified_at: t,
+    });
+    store.touchSession(started.session.uuid, t);
+  };
+
+  return new Hono<AppEnv>()
+    .get('/api/v1/session/:uuid/messages', (c) => {
+      const session = ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json(store.listMessages(session.uuid).map(messageRecord));
+    })
+    .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
+      const { query } = c.get('body');
+      const started = await begin(c.get('auth'), c.req.param('uuid'), query);
+      c.header('Content-Type', 'text/plain; charset=utf-8');
+      c.header('Cache-Control', 'no-store');
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('X-Message-Uuid', started.uuid);
+      if (started.answer.citations.length > 0) {
+        c.header('X-Citations', encodeCitations(started.answer.citations));
+      }
+      const controller = new AbortController();
+      const clientGone = c.req.raw.signal;
+      const stop = () => controller.abort();
+      clientGone.addEventListener('abort', stop, { once: true });
+      return stream(
+        c,
+        async (out) => {
+          out.onAbort(stop);
+          let response = '';
+          let finished = false;
+          try {
+            for await (const piece of started.answer.text(controller.signal)) {
+              if (controller.signal.aborted) break;
+              response += piece;
+              await out.write(piece);
+              if (out.aborted || out.closed) break;
+            }
+            finished = !controller.signal.aborted && !out.aborted;
+          } catch (error) {
+            // The status is already sent: say what happened in the record, and end the body.
+            started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
+          } finally {
+            clientGone.removeEventListener('abort', stop);
+            save(
+              started,
+              query,
+              response,
+              finished && !started.answer.errorMessage.startsWith('the answer failed'),
+            );
+          }
+        },
+        async () => {
+          controller.abort();
+        },
+      );
+    })
+    .post('/api/v1/session/:uuid/message/non-stream', jsonBody(queryBody), async (c) => {
+      const { query } = c.get('body');
+      const started = await begin(c.get('auth'), c.req.param('uuid'), query);
+      const controller = new AbortController();
+      const clientGone = c.req.raw.signal;
+      const stop = () => controller.abort();
+      clientGone.addEventListener('abort', stop, { once: true });
+      let response = '';
+      try {
+        for await (const piece of started.answer.text(controller.signal, false)) response += piece;
+      } finally {
+        clientGone.removeEventListener('abort', stop);
+        save(started, query, response, !controller.signal.aborted);
+      }
+      return c.json({ response });
+    })
+    .on(['POST', 'DELETE'], '/api/v1/message/:uuid/delete', (c) => {
+      const message = ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
+      store.deleteMessages([message.uuid]);
+      return c.json({ success: true });
+    })
+    .on(['POST', 'DELETE'], '/api/v1/messages/delete', jsonBody(uuidsBody), (c) => {
+      const messages = c.get('body').uuids.map((u) => ownedMessage(ctx, c.get('auth'), u));
+      store.deleteMessages(messages.map((m) => m.uuid));
+      return c.json({ success: true });
+    });
+}

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import type { SessionData } from '../../api/types.js';
+import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
+import { badInput, Fields, newUuid, now, readJsonBody } from '../http.js';
+import { sessionRecord, sessionSummary } from '../records.js';
+
+/** Initial session data is a flat object: scalar values only, one level deep. */
+function parseSessionData(value: unknown): SessionData {
+  const fields = new Fields(value);
+  const data: SessionData = {};
+  const entries = Object.entries(fields.raw);
+  if (entries.length > 100) throw badInput('the session data may have at most 100 members');
+  for (const [key, v] of entries) {
+    if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
+      throw badInput(
+        `${key} must be a string, number, boolean or null: session data is a flat object`,
+      );
+    }
+    if (typeof v === 'string' && v.length > 10_000)
+      throw badInput(`${key} must be at most 10000 characters`);
+    data[key] = v as SessionData[string];
+  }
+  return data;
+}
+
+export function sessionRoutes(ctx: ServerContext) {
+  const { store } = ctx;
+  return new Hono<AppEnv>()
+    .post('/api/v1/chatbot/:uuid/session/create', async (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      // Public clients send a bare POST; only a body makes the response carry the stored data.
+      const body = await readJsonBody(c);
+      const meta = body === undefined ? null : parseSessionData(body);
+      const t = now();
+      const uuid = newUuid();
+      store.createSession({ uuid, chatbotUuid: chatbot.uuid, meta, created_at: t, modified_at: t });
+      const row = store.getSession(uuid)!;
+      return c.json(meta === null ? sessionSummary(row) : sessionRecord(row));
+    })
+    .get('/api/v1/session/:uuid', (c) =>
+      c.json(sessionRecord(ownedSession(ctx, c.get('auth'), c.req.param('uuid')))),
+    )
+    .get('/api/v1/chatbot/:uuid/sessions', (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json(store.listSessions(chatbot.uuid).map(sessionSummary));
+    })
+    .on(['POST', 'DELETE'], '/api/v1/session/:uuid/delete', (c) => {
+      const session = ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
+      store.deleteSession(session.uuid);
+      ctx.rateLimiter.forget(session.uuid);
+      return c.json({ success: true });
+    });
+}

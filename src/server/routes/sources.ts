@@ -1,0 +1,236 @@
+import { lookup } from 'node:dns/promises';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { RescrapeResult } from '../../api/types.js';
+import {
+  type AppEnv,
+  findOwnedSource,
+  ownedChatbot,
+  ownedSource,
+  type ServerContext,
+} from '../context.js';
+import { badInput, type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { isPrivateAddress } from '../knowledge/fetch-url.js';
+import { ALLOWED_EXTENSIONS, fileKind } from '../knowledge/parse.js';
+import { countTokens, titleFrom } from '../knowledge/text.js';
+import { sourceRecord } from '../records.js';
+import type { SourceRow } from '../store/types.js';
+
+const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
+
+const qaBody = (fields: Fields) => ({
+  question: fields.string('question', { required: true, max: 10_000 }),
+  answer: fields.string('answer', { required: true, max: 100_000 }),
+  reference_source_link: fields.string('reference_source_link', { max: 2000 }),
+});
+
+const urlBody = (fields: Fields) => {
+  const url = fields.string('url', { required: true, max: 2000 }).trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw badInput('url must be an absolute http or https address');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw badInput('url must be an absolute http or https address');
+  }
+  return {
+    url: parsed.href,
+    reference_source_link: fields.string('reference_source_link', { max: 2000 }),
+  };
+};
+
+export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boolean }) {
+  const { store, knowledge } = ctx;
+
+  const create = (
+    row: Omit<SourceRow, 'uuid' | 'status' | 'created_at' | 'modified_at'>,
+    content: Uint8Array | null,
+  ) => {
+    const t = now();
+    const uuid = newUuid();
+    store.createSource({ ...row, uuid, status: 'await', created_at: t, modified_at: t }, content);
+    knowledge.enqueue(uuid);
+    return sourceRecord(store.getSource(uuid)!);
+  };
+
+  /** Refuses at once what would be refused in the background; redirects are checked on fetch. */
+  const refusePrivate = async (url: string) => {
+    if (opts.allowPrivateUrls) return;
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    try {
+      addresses = (await lookup(host, { all: true })).map((a) => a.address);
+    } catch {
+      return; // Unresolvable now; the fetch will say why it failed.
+    }
+    if (addresses.some(isPrivateAddress)) {
+      throw new HttpError(
+        422,
+        'private_address',
+        'url resolves to a private or local address; URL sources may only reach public addresses',
+      );
+    }
+  };
+
+  const deleteSources = (uuids: string[]) => {
+    const byChatbot = new Map<string, number[]>();
+    for (const uuid of uuids) {
+      const source = store.getSource(uuid);
+      if (!source) continue;
+      const ids = byChatbot.get(source.chatbotUuid) ?? [];
+      ids.push(...store.chunkIds(uuid));
+      byChatbot.set(source.chatbotUuid, ids);
+    }
+    store.deleteSources(uuids, now());
+    for (const [chatbotUuid, ids] of byChatbot) knowledge.forgetChunks(chatbotUuid, ids);
+  };
+
+  return new Hono<AppEnv>()
+    .get('/api/v1/chatbot/:uuid/data-sources', (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json(store.listSources(chatbot.uuid).map(sourceRecord));
+    })
+    .post(
+      '/api/v1/chatbot/:uuid/data-source/upload',
+      bodyLimit({
+        maxSize: ctx.uploadLimitBytes,
+        onError: () => {
+          throw new HttpError(
+            413,
+            'too_large',
+            `the upload is larger than ${ctx.uploadLimitBytes} bytes`,
+          );
+        },
+      }),
+      async (c) => {
+        const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+        const type = c.req.header('content-type') ?? '';
+        if (!/^multipart\/form-data/i.test(type)) {
+          throw badInput('the body must be a multipart form with a file part named file');
+        }
+        let form: Record<string, string | File | (string | File)[]>;
+        try {
+          form = await c.req.parseBody({ all: true });
+        } catch {
+          throw badInput('the multipart form could not be read');
+        }
+        const file = form.file;
+        if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
+        const link = form.reference_source_link;
+        if (link !== undefined && typeof link !== 'string') {
+          throw badInput('reference_source_link must be a text field');
+        }
+        const name = file.name || 'upload';
+        if (!fileKind(name)) {
+          throw new HttpError(
+            415,
+            'file_type_not_allowed',
+            `file type not allowed: ${name} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
+          );
+        }
+        if (file.size === 0) throw badInput('file is empty');
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        return c.json(
+          create(
+            {
+              chatbotUuid: chatbot.uuid,
+              title: name,
+              type: 'file',
+              file_name: name,
+              file_size: bytes.length,
+              tokens: 0,
+              meta: { reference_source_link: link ?? '', content_type: file.type || '' },
+            },
+            bytes,
+          ),
+        );
+      },
+    )
+    .post('/api/v1/chatbot/:uuid/data-source/qa', jsonBody(qaBody), (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const { question, answer, reference_source_link } = c.get('body');
+      if (!answer.trim()) throw badInput('answer must not be empty');
+      const text = `${question}\n\n${answer}`;
+      return c.json(
+        create(
+          {
+            chatbotUuid: chatbot.uuid,
+            title: titleFrom(question, 'Question'),
+            type: 'qa',
+            file_name: '',
+            file_size: new TextEncoder().encode(text).length,
+            tokens: countTokens(text),
+            meta: { question, answer, reference_source_link: reference_source_link ?? '' },
+          },
+          null,
+        ),
+      );
+    })
+    .post('/api/v1/chatbot/:uuid/data-source/url', jsonBody(urlBody), async (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const { url, reference_source_link } = c.get('body');
+      await refusePrivate(url);
+      return c.json(
+        create(
+          {
+            chatbotUuid: chatbot.uuid,
+            title: url,
+            type: 'link',
+            file_name: url,
+            file_size: 0,
+            tokens: 0,
+            meta: { url, reference_source_link: reference_source_link ?? '' },
+          },
+          null,
+        ),
+      );
+    })
+    .post(
+      '/api/v1/data-source/:uuid/update',
+      jsonBody((f) => ({ title: f.string('title', { required: true, max: 500 }) })),
+      (c) => {
+        const source = ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
+        const { title } = c.get('body');
+        store.updateSource(
+          source.uuid,
+          { title: title.trim(), meta: { ...source.meta, title_set_by_user: true } },
+          now(),
+        );
+        return c.json(sourceRecord(store.getSource(source.uuid)!));
+      },
+    )
+    .on(['POST', 'DELETE'], '/api/v1/data-source/:uuid/delete', (c) => {
+      const source = ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
+      deleteSources([source.uuid]);
+      return c.json({ success: true });
+    })
+    .on(['POST', 'DELETE'], '/api/v1/data-sources/delete', jsonBody(uuidsBody), (c) => {
+      const { uuids } = c.get('body');
+      // All or nothing: one unknown uuid deletes none, so a typo cannot half-apply.
+      const sources = uuids.map((u) => ownedSource(ctx, c.get('auth'), u));
+      deleteSources(sources.map((s) => s.uuid));
+      return c.json({ success: true });
+    })
+    .post('/api/v1/data-sources/url/re-scrape', jsonBody(uuidsBody), (c) => {
+      const results: RescrapeResult[] = c.get('body').uuids.map((uuid) => {
+        const source = findOwnedSource(ctx, c.get('auth'), uuid);
+        if (!source || source.type !== 'link') return { uuid, error: 'invalid data source' };
+        store.updateSource(uuid, { status: 'await' }, now());
+        knowledge.enqueue(uuid);
+        return { uuid, status: 'restarted scraping' };
+      });
+      return c.json(results);
+    })
+    .post('/api/data-sources/restart', jsonBody(uuidsBody), (c) => {
+      const results: RescrapeResult[] = c.get('body').uuids.map((uuid) => {
+        const source = findOwnedSource(ctx, c.get('auth'), uuid);
+        if (!source) return { uuid, error: 'invalid data source' };
+        store.updateSource(uuid, { status: 'await' }, now());
+        knowledge.enqueue(uuid);
+        return { uuid, status: 'restarted processing' };
+      });
+      return c.json(results);
+    });
+}

@@ -1,0 +1,70 @@
+import { Hono } from 'hono';
+import { type AppEnv, ownedChatbot, ownedTag, type ServerContext } from '../context.js';
+import { badInput, type Fields, jsonBody, newUuid, now } from '../http.js';
+import { tagRecord } from '../records.js';
+
+const createBody = (fields: Fields) => ({
+  name: fields.string('name', { required: true, max: 200 }),
+  color: fields.color('color', true)!,
+  data_source_uuids: fields.strings('data_source_uuids'),
+});
+const updateBody = (fields: Fields) => ({
+  name: fields.string('name', { max: 200, nonEmpty: true }),
+  color: fields.color('color'),
+  data_source_uuids: fields.strings('data_source_uuids'),
+});
+
+export function tagRoutes(ctx: ServerContext) {
+  const { store } = ctx;
+  const checkSources = (chatbotUuid: string, uuids: string[] | undefined) => {
+    if (!uuids) return undefined;
+    const own = new Set(store.listSources(chatbotUuid).map((s) => s.uuid));
+    uuids.forEach((u, i) => {
+      if (!own.has(u))
+        throw badInput(`data_source_uuids[${i}] is not a data source of this chatbot`);
+    });
+    return [...new Set(uuids)];
+  };
+
+  return new Hono<AppEnv>()
+    .get('/api/v1/chatbot/:uuid/source-tags', (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json(store.listTags(chatbot.uuid).map(tagRecord));
+    })
+    .post('/api/v1/chatbot/:uuid/source-tag/create', jsonBody(createBody), (c) => {
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const body = c.get('body');
+      const t = now();
+      const uuid = newUuid();
+      store.createTag({
+        uuid,
+        chatbotUuid: chatbot.uuid,
+        name: body.name,
+        color: body.color,
+        data_source_uuids: checkSources(chatbot.uuid, body.data_source_uuids) ?? [],
+        created_at: t,
+        modified_at: t,
+      });
+      return c.json(tagRecord(store.getTag(uuid)!));
+    })
+    .post('/api/v1/source-tag/:uuid/update', jsonBody(updateBody), (c) => {
+      const tag = ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
+      const body = c.get('body');
+      const sources = checkSources(tag.chatbotUuid, body.data_source_uuids);
+      store.updateTag(
+        tag.uuid,
+        {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.color !== undefined ? { color: body.color } : {}),
+          ...(sources !== undefined ? { data_source_uuids: sources } : {}),
+        },
+        now(),
+      );
+      return c.json(tagRecord(store.getTag(tag.uuid)!));
+    })
+    .on(['POST', 'DELETE'], '/api/v1/source-tag/:uuid/delete', (c) => {
+      const tag = ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
+      store.deleteTag(tag.uuid);
+      return c.json({ success: true });
+    });
+}

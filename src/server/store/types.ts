@@ -1,0 +1,164 @@
+/**
+ * The narrow interface every route and the knowledge layer use to reach storage. Only
+ * implementations of it (today `sqlite.ts`) contain SQL, so a PostgreSQL store can be added later
+ * without touching routes. Rows are plain objects; JSON members are already decoded.
+ */
+import type {
+  AgentMeta,
+  AgentType,
+  AgentVariable,
+  HumanEscalationSettings,
+  SessionData,
+} from '../../api/types.js';
+
+export interface UserRow {
+  id: number;
+  name: string;
+}
+
+export interface KeyRow {
+  userId: number;
+  /** A chat-only key reaches only this chatbot's session and message endpoints. */
+  chatOnly: string | null;
+  /** sha256 of the key, hex. */
+  hash: string;
+}
+
+export interface ChatbotSettings {
+  rate_limit: [number, number];
+  rate_limit_message: string;
+  show_citations: boolean;
+  visibility: string;
+}
+
+export interface ChatbotRow extends ChatbotSettings {
+  uuid: string;
+  userId: number;
+  name: string;
+  created_at: string;
+  modified_at: string;
+}
+
+export interface AgentRow {
+  uuid: string;
+  chatbotUuid: string;
+  name: string;
+  type: AgentType;
+  description: string;
+  prompt: string;
+  enabled: boolean;
+  meta: AgentMeta;
+  data_source_uuids: string[];
+  human_escalation_settings: HumanEscalationSettings | null;
+  variables: AgentVariable[];
+  created_at: string;
+  modified_at: string;
+}
+
+export interface SourceRow {
+  uuid: string;
+  chatbotUuid: string;
+  title: string;
+  type: 'qa' | 'link' | 'file';
+  status: string;
+  file_name: string;
+  file_size: number;
+  tokens: number;
+  meta: Record<string, unknown>;
+  created_at: string;
+  modified_at: string;
+}
+
+export interface ChunkRow {
+  id: number;
+  sourceUuid: string;
+  text: string;
+}
+
+export interface TagRow {
+  uuid: string;
+  chatbotUuid: string;
+  name: string;
+  color: string;
+  data_source_uuids: string[];
+  created_at: string;
+  modified_at: string;
+}
+
+export interface SessionRow {
+  uuid: string;
+  chatbotUuid: string;
+  meta: SessionData | null;
+  created_at: string;
+  modified_at: string;
+}
+
+export interface MessageRow {
+  uuid: string;
+  sessionUuid: string;
+  query: string;
+  response: string;
+  finish_reason: string;
+  cite_data: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  error_message: string;
+  created_at: string;
+  modified_at: string;
+}
+
+export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
+
+export interface Store {
+  close(): void;
+
+  ensureUser(name: string): UserRow;
+  findUser(name: string): UserRow | undefined;
+  addKey(key: KeyRow): void;
+  findKey(hash: string): KeyRow | undefined;
+
+  createChatbot(row: ChatbotRow): void;
+  getChatbot(uuid: string): ChatbotRow | undefined;
+  listChatbots(userId: number): ChatbotRow[];
+  updateChatbot(uuid: string, patch: Patch<ChatbotRow>, now: string): void;
+  deleteChatbot(uuid: string): void;
+
+  createAgent(row: AgentRow): void;
+  getAgent(uuid: string): AgentRow | undefined;
+  listAgents(chatbotUuid: string): AgentRow[];
+  updateAgent(uuid: string, patch: Patch<AgentRow>, now: string): void;
+  deleteAgent(uuid: string): void;
+
+  createSource(row: SourceRow, content: Uint8Array | null): void;
+  getSource(uuid: string): SourceRow | undefined;
+  /** The raw bytes an uploaded file was created from, kept so ingestion can run again. */
+  getSourceContent(uuid: string): Uint8Array | null;
+  listSources(chatbotUuid: string): SourceRow[];
+  /** Sources left in a progress status (e.g. by a restart). */
+  listSourcesWithStatus(statuses: readonly string[]): SourceRow[];
+  updateSource(uuid: string, patch: Patch<SourceRow>, now: string): void;
+  /** Deletes sources and their chunks, and drops them from agents' and tags' lists. */
+  deleteSources(uuids: string[], now: string): void;
+  /** Replaces a source's chunks; returns the new chunks with their ids. */
+  replaceChunks(sourceUuid: string, texts: string[]): ChunkRow[];
+  listChunks(chatbotUuid: string): ChunkRow[];
+  chunkIds(sourceUuid: string): number[];
+
+  createTag(row: TagRow): void;
+  getTag(uuid: string): TagRow | undefined;
+  listTags(chatbotUuid: string): TagRow[];
+  updateTag(uuid: string, patch: Patch<TagRow>, now: string): void;
+  deleteTag(uuid: string): void;
+
+  createSession(row: SessionRow): void;
+  getSession(uuid: string): SessionRow | undefined;
+  listSessions(chatbotUuid: string): SessionRow[];
+  deleteSession(uuid: string): void;
+  touchSession(uuid: string, now: string): void;
+
+  createMessage(row: MessageRow): void;
+  getMessage(uuid: string): MessageRow | undefined;
+  listMessages(sessionUuid: string): MessageRow[];
+  /** The last `limit` exchanges, oldest first. */
+  recentMessages(sessionUuid: string, limit: number): MessageRow[];
+  deleteMessages(uuids: string[]): void;
+}

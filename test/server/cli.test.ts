@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+
+const CLI = ['--import', 'tsx', 'src/server/cli.ts'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the CLI and resolves with its first stdout line containing "listening on". */
+function startCli(env: Record<string, string>): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, CLI, {
+    env: { ...process.env, CHATBOT_LOG: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => {
+      err += d;
+    });
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('listening on'));
+      if (line) resolve({ child, line });
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
+
+describe('the command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-cli-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('starts from the environment and prints "listening on http://HOST:PORT"', async () => {
+    const port = await freePort();
+    const { child, line } = await startCli({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CHATBOT_DB: ':memory:',
+      CHATBOT_API_KEYS: 'wtr:wtr-admin-key',
+    });
+    try {
+      assert.equal(line.trim(), `listening on http://127.0.0.1:${port}`);
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/chatbots`, {
+        headers: { Authorization: 'Bearer wtr-admin-key' },
+      });
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), []);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('explains a port in use in one line and exits with code 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const result = spawnSync(process.execPath, CLI, {
+        env: { ...process.env, PORT: String(port), CHATBOT_DB: ':memory:' },
+        encoding: 'utf8',
+      });
+      assert.equal(result.status, 1);
+      assert.equal(result.stderr.trim().split('\n').length, 1);
+      assert.match(result.stderr, /port \d+ is already in use/);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('explains a database that cannot be written in one line and exits with code 1', () => {
+    // A path under a regular file can never be created, whoever runs the test.
+    const blocker = join(dir, 'not-a-directory');
+    writeFileSync(blocker, '');
+    const result = spawnSync(process.execPath, CLI, {
+      env: { ...process.env, PORT: '0', CHATBOT_DB: join(blocker, 'chatbot.sqlite') },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 1);
+    assert.equal(result.stderr.trim().split('\n').length, 1);
+    assert.match(result.stderr, /chatbot server: /);
+    assert.doesNotMatch(result.stderr, /\n\s+at /);
+  });
+
+  it('create-key prints a key that then authenticates, and --chat-only confines it', async () => {
+    const db = join(dir, 'keys.sqlite');
+    const made = spawnSync(process.execPath, [...CLI, 'create-key', 'carol'], {
+      env: { ...process.env, CHATBOT_DB: db },
+      encoding: 'utf8',
+    });
+    assert.equal(made.status, 0, made.stderr);
+    const key = made.stdout.trim();
+    assert.match(key, /^cbk_[\w-]{20,}$/);
+
+    const port = await freePort();
+    const { child } = await startCli({ PORT: String(port), CHATBOT_DB: db });
+    let chatbotUuid: string;
+    try {
+      const created = await fetch(`http://127.0.0.1:${port}/api/v1/chatbot/create`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Carol bot' }),
+      });
+      assert.equal(created.status, 200);
+      chatbotUuid = ((await created.json()) as { uuid: string }).uuid;
+    } finally {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+
+    const chatOnly = spawnSync(
+      process.execPath,
+      [...CLI, 'create-key', 'carol', '--chat-only', chatbotUuid],
+      { env: { ...process.env, CHATBOT_DB: db }, encoding: 'utf8' },
+    );
+    assert.equal(chatOnly.status, 0, chatOnly.stderr);
+    const chatKey = chatOnly.stdout.trim();
+
+    const refused = spawnSync(
+      process.execPath,
+      [...CLI, 'create-key', 'dave', '--chat-only', chatbotUuid],
+      { env: { ...process.env, CHATBOT_DB: db }, encoding: 'utf8' },
+    );
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /user dave has no chatbot/);
+
+    const port2 = await freePort();
+    const second = await startCli({ PORT: String(port2), CHATBOT_DB: db });
+    try {
+      const base = `http://127.0.0.1:${port2}`;
+      const list = await fetch(`${base}/api/v1/chatbots`, {
+        headers: { Authorization: `Bearer ${chatKey}` },
+      });
+      assert.equal(list.status, 403);
+      const session = await fetch(`${base}/api/v1/chatbot/${chatbotUuid}/session/create`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${chatKey}` },
+      });
+      assert.equal(session.status, 200);
+    } finally {
+      second.child.kill();
+    }
+  });
+});
