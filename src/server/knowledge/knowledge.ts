@@ -83,6 +83,8 @@ export class Knowledge {
   }
 
   private async drain(): Promise<void> {
+    // Start on a later turn, so the request that queued the source answers with `await` first.
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0 && !this.closed) {
       const uuid = this.queue.shift()!;
       await this.process(uuid);

@@ -51,8 +51,9 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
     const t = now();
     const uuid = newUuid();
     store.createSource({ ...row, uuid, status: 'await', created_at: t, modified_at: t }, content);
+    const record = sourceRecord(store.getSource(uuid)!);
     knowledge.enqueue(uuid);
-    return sourceRecord(store.getSource(uuid)!);
+    return record;
   };
 
   /** Refuses at once what would be refused in the background; redirects are checked on fetch. */
