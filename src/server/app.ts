@@ -4,7 +4,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate } from './auth.js';
 import type { AppEnv, ServerContext } from './context.js';
-import { HttpError } from './http.js';
+import { HttpError, tooLarge } from './http.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { messageRoutes } from './routes/messages.js';
@@ -59,7 +59,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   const jsonLimit = bodyLimit({
     maxSize: JSON_LIMIT_BYTES,
     onError: () => {
-      throw new HttpError(413, 'too_large', `the body is larger than ${JSON_LIMIT_BYTES} bytes`);
+      throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
     },
   });
   app.use('/api/*', async (c, next) =>

@@ -14,6 +14,12 @@ export class HttpError extends Error {
 }
 
 export const badInput = (message: string) => new HttpError(400, 'invalid_input', message);
+/**
+ * The rest of an oversized body is never read, so the connection cannot carry another request:
+ * `Connection: close` tells the client not to reuse it.
+ */
+export const tooLarge = (message: string) =>
+  new HttpError(413, 'too_large', message, { Connection: 'close' });
 export const notFound = (what: string) => new HttpError(404, 'not_found', `${what} not found`);
 
 /** `YYYY-MM-DDTHH:MM:SSZ`, as the interface writes timestamps. */

@@ -81,7 +81,7 @@ describe('record shapes', () => {
       assert.deepEqual(await h.api.chatbots.get(bot.uuid), bot);
       const listed = await h.api.chatbots.list();
       assert.ok(listed.some((b) => b.uuid === bot.uuid));
-      listed.forEach((b) => assert.deepEqual(keys(b), CHATBOT_KEYS));
+      for (const b of listed) assert.deepEqual(keys(b), CHATBOT_KEYS);
       const updated = await h.api.chatbots.update(bot.uuid, { name: 'After', rate_limit: [3, 30] });
       assert.equal(updated.name, 'After');
       assert.deepEqual(updated.meta.rate_limit, [3, 30]);

@@ -9,7 +9,7 @@ import {
   ownedSource,
   type ServerContext,
 } from '../context.js';
-import { badInput, type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { badInput, type Fields, HttpError, jsonBody, newUuid, now, tooLarge } from '../http.js';
 import { isPrivateAddress } from '../knowledge/fetch-url.js';
 import { ALLOWED_EXTENSIONS, fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
@@ -98,11 +98,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       bodyLimit({
         maxSize: ctx.uploadLimitBytes,
         onError: () => {
-          throw new HttpError(
-            413,
-            'too_large',
-            `the upload is larger than ${ctx.uploadLimitBytes} bytes`,
-          );
+          throw tooLarge(`the upload is larger than ${ctx.uploadLimitBytes} bytes`);
         },
       }),
       async (c) => {
