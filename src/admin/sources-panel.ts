@@ -407,6 +407,11 @@ export class AdminSourcesPanel extends AdminPanel {
     });
     return html`
       <h2 class="visually-hidden">${s.sources}</h2>
+      <section part="card" aria-labelledby="table-heading">
+        <h3 id="table-heading">${s.sources}</h3>
+        ${this.renderToolbar()} ${status} ${this.renderError('table')} ${this.renderError('rescrape')}
+        ${this.renderRescrapeResults()} ${this.renderTable()}
+      </section>
       <chatbot-admin-source-add
         exportparts="form, input, button, primary, error, progress, dropzone, card"
         .client=${this.client}
@@ -415,11 +420,6 @@ export class AdminSourcesPanel extends AdminPanel {
         lang=${this.lang}
         @admin-sources-added=${this.handleAdded}
       ></chatbot-admin-source-add>
-      <section part="card" aria-labelledby="table-heading">
-        <h3 id="table-heading">${s.sources}</h3>
-        ${this.renderToolbar()} ${status} ${this.renderError('table')} ${this.renderError('rescrape')}
-        ${this.renderRescrapeResults()} ${this.renderTable()}
-      </section>
       ${this.renderRenameDialog()} ${this.confirm.render()}
     `;
   }
@@ -568,8 +568,10 @@ export class AdminSourcesPanel extends AdminPanel {
                 items: view,
                 scroller: true,
                 layout: flow(),
-                keyFunction: (src: DataSource) => src.uuid,
-                renderItem: (src: DataSource, index: number) => this.renderRow(src, index),
+                // The virtualizer may ask for a slot past the end while the list shrinks.
+                keyFunction: (src: DataSource | undefined) => src?.uuid,
+                renderItem: (src: DataSource | undefined, index: number) =>
+                  src ? this.renderRow(src, index) : html``,
               })}
             </div>`
       }

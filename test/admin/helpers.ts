@@ -70,10 +70,13 @@ export function deepAll<T extends Element = HTMLElement>(
 }
 
 /** Waits for a condition the UI reaches asynchronously (a request, a render); fails after `ms`. */
-export async function until<T>(check: () => T | null | undefined | false, ms = 8000): Promise<T> {
+export async function until<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  ms = 8000,
+): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (performance.now() > deadline)
       throw new Error(`condition not met within ${ms} ms: ${check}`);

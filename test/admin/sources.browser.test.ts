@@ -1,0 +1,338 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import type { ChatbotClient } from '../../src/api/index.js';
+import type { DataSource } from '../../src/api/types.js';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  mountAdmin,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
+
+type Panel = HTMLElement & { updateComplete: Promise<unknown>; refresh(): void; polling: boolean };
+
+async function sourcesPanel(client?: ChatbotClient) {
+  const real = await apiClient();
+  const bot = await newChatbot(real);
+  const el = await mountAdmin(client ?? real, bot, 'sources');
+  const panel = await until(() => deep<Panel>(el, 'chatbot-admin-sources'));
+  const add = await until(() => deep<Panel>(panel, 'chatbot-admin-source-add'));
+  return { client: real, bot, el, panel, add };
+}
+
+/** The rendered rows. The virtualizer renders only what is on screen, so the table is brought into view. */
+function rows(panel: Element) {
+  const body = deep(panel, '.tbody');
+  if (body) {
+    const { top, bottom } = body.getBoundingClientRect();
+    if (top < 0 || bottom > innerHeight) body.scrollIntoView({ block: 'start' });
+  }
+  return deepAll(panel, '.tbody [role=row]');
+}
+/** Titles in table order (the virtualizer's DOM order need not be the visual one). */
+const titles = (panel: Element) =>
+  rows(panel)
+    .sort(
+      (a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')),
+    )
+    .map((r) => r.querySelector('.title')!.textContent);
+const rowOf = (panel: Element, title: string) =>
+  until(() => rows(panel).find((r) => r.querySelector('.title')?.textContent === title));
+
+function select(panel: Element, label: string, value: string) {
+  const field = deepAll<HTMLLabelElement>(panel, '.toolbar label')
+    .find((l) => l.textContent?.includes(label))!
+    .querySelector('select')!;
+  field.value = value;
+  field.dispatchEvent(new Event('change'));
+}
+
+const pageUrl = (name = 'page.html') => new URL(`fixtures/${name}`, import.meta.url).href;
+
+describe('<chatbot-admin> data sources', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should add a Q&A pair, show it in the table as text, and be accessible', async () => {
+    const { client, bot, el, panel, add } = await sourcesPanel();
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+    type(form.querySelector('input[name=question]')!, 'Is <b>parking</b> free?');
+    type(form.querySelector('textarea[name=answer]')!, 'Yes, after six.');
+    button(form, 'Add Q&A')!.click();
+    await until(() => form.querySelector<HTMLInputElement>('input[name=question]')!.value === '');
+    const [stored] = await client.sources.list(bot.uuid);
+    expect(stored!.type).to.equal('qa');
+    // Whatever title the server derives, markup in it is shown as text.
+    const row = await rowOf(panel, stored!.title);
+    expect(stored!.title).to.contain('<b');
+    expect(row.querySelector('b')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should keep the Q&A form as typed when adding fails', async () => {
+    const { client, bot, add } = await sourcesPanel();
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+    await client.chatbots.delete(bot.uuid);
+    type(form.querySelector('input[name=question]')!, 'Kept question');
+    type(form.querySelector('textarea[name=answer]')!, 'Kept answer');
+    button(form, 'Add Q&A')!.click();
+    await until(() => form.querySelector('[role=alert]'));
+    expect(form.querySelector<HTMLInputElement>('input[name=question]')!.value).to.equal(
+      'Kept question',
+    );
+    expect(form.querySelector<HTMLTextAreaElement>('textarea[name=answer]')!.value).to.equal(
+      'Kept answer',
+    );
+  });
+
+  it('should refresh statuses by itself until every source has settled', async () => {
+    const { panel, add } = await sourcesPanel();
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+    type(form.querySelector('input[name=question]')!, 'When is low tide?');
+    type(form.querySelector('textarea[name=answer]')!, 'At noon.');
+    button(form, 'Add Q&A')!.click();
+    const row = await rowOf(panel, 'When is low tide?');
+    expect(panel.polling).to.equal(true);
+    await until(() => row.isConnected && row.textContent?.includes('success'), 15_000);
+    await until(() => !panel.polling);
+  });
+
+  it('should upload several files at once, each with its own progress and its own error', async () => {
+    const { client, bot, panel, add } = await sourcesPanel();
+    const input = await until(() => deep<HTMLInputElement>(add, 'input[type=file]'));
+    const transfer = new DataTransfer();
+    transfer.items.add(
+      new File(['Ferries leave every hour.'], 'ferries.txt', { type: 'text/plain' }),
+    );
+    transfer.items.add(
+      new File(['# Tickets\nBuy them on board.'], 'tickets.md', { type: 'text/markdown' }),
+    );
+    transfer.items.add(
+      new File([new Uint8Array([0, 1, 2])], 'virus.exe', { type: 'application/octet-stream' }),
+    );
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change'));
+    await until(() => deepAll(add, '.uploads li').length === 3);
+    expect(deepAll(add, '.uploads progress').length).to.be.greaterThan(0);
+    const failed = await until(() =>
+      deepAll(add, '.uploads li').find((li) => li.querySelector('.failed')),
+    );
+    expect(failed.textContent).to.contain('virus.exe');
+    expect(failed.textContent).to.contain('file type not allowed');
+    await until(() => deepAll(add, '.uploads .done').length === 2);
+    await rowOf(
+      panel,
+      (await client.sources.list(bot.uuid)).find((s) => s.file_name === 'ferries.txt')!.title,
+    );
+    expect((await client.sources.list(bot.uuid)).map((s) => s.file_name).sort()).to.deep.equal([
+      'ferries.txt',
+      'tickets.md',
+    ]);
+  });
+
+  it('should upload files dropped on the drop zone', async () => {
+    const { client, bot, add } = await sourcesPanel();
+    const zone = await until(() => deep(add, '[part=dropzone]'));
+    const transfer = new DataTransfer();
+    transfer.items.add(
+      new File(['Dropped text about boats.'], 'dropped.txt', { type: 'text/plain' }),
+    );
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, cancelable: true }));
+    await add.updateComplete;
+    expect(zone.classList.contains('over')).to.equal(true);
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
+    await until(() => deepAll(add, '.uploads .done').length === 1);
+    expect((await client.sources.list(bot.uuid)).map((s) => s.file_name)).to.deep.equal([
+      'dropped.txt',
+    ]);
+  });
+
+  it('should add URLs one per line and keep only the ones that failed', async () => {
+    const { client, bot, panel, add } = await sourcesPanel();
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=url-heading]'));
+    const field = form.querySelector<HTMLTextAreaElement>('textarea[name=url]')!;
+    type(field, `${pageUrl()}\nnot a url\n`);
+    button(form, 'Add URLs')!.click();
+    await until(() => form.querySelector('[role=alert]'));
+    expect(field.value).to.equal('not a url');
+    expect(form.querySelector('[role=alert]')!.textContent).to.contain('not a url');
+    const [source] = await client.sources.list(bot.uuid);
+    expect(source!.type).to.equal('link');
+    await until(() => rows(panel).some((r) => r.textContent?.includes('success')), 15_000);
+  });
+
+  it('should re-scrape the selected URL sources and show the result of each', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    const link = await client.sources.createUrl(bot.uuid, { url: pageUrl() });
+    await client.sources.createQa(bot.uuid, { question: 'Q?', answer: 'A.' });
+    // Once scraped, the title comes from the page and stays put.
+    let settled: DataSource | undefined;
+    await until(async () => {
+      settled = (await client.sources.list(bot.uuid)).find((s) => s.uuid === link.uuid);
+      return settled?.status === 'success';
+    }, 15_000);
+    panel.refresh();
+    const row = await until(() => rows(panel).find((r) => r.textContent?.includes('URL')));
+    row.querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    await panel.updateComplete;
+    button(panel, 'Re-scrape')!.click();
+    const results = await until(() => deep(panel, '.results'));
+    expect(results.textContent).to.contain('restarted scraping');
+    expect(results.textContent).to.contain('Harbour opening hours');
+  });
+
+  it('should sort by each column and filter by type, status and text', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    await client.sources.createQa(bot.uuid, { question: 'Bravo question', answer: 'b' });
+    await client.sources.createQa(bot.uuid, { question: 'Alpha question', answer: 'a' });
+    await client.sources.upload(
+      bot.uuid,
+      new File(['Charlie text'], 'charlie.txt', { type: 'text/plain' }),
+    );
+    panel.refresh();
+    await until(() => rows(panel).length === 3);
+    const header = (name: string) =>
+      deepAll(panel, '[role=columnheader] button').find((b) =>
+        b.textContent?.trim().startsWith(name),
+      )!;
+    header('Title').click();
+    const ascending = await until(() => titles(panel)[0] === 'Alpha question' && titles(panel));
+    expect(deepAll(panel, '[role=columnheader]')[1]!.getAttribute('aria-sort')).to.equal(
+      'ascending',
+    );
+    header('Title').click();
+    await until(() => titles(panel).join() === [...ascending].reverse().join());
+    for (const column of ['Type', 'Status', 'Size', 'Tokens', 'Date']) {
+      header(column).click();
+      await panel.updateComplete;
+      expect(rows(panel).length, column).to.equal(3);
+    }
+    select(panel, 'Filter by type', 'file');
+    await until(() => rows(panel).length === 1);
+    select(panel, 'Filter by type', '');
+    select(panel, 'Filter by status', 'failed');
+    await panel.updateComplete;
+    expect(deep(panel, '.empty')!.textContent).to.contain('No source matches');
+    select(panel, 'Filter by status', '');
+    const search = deep<HTMLInputElement>(panel, 'input[type=search]')!;
+    type(search, 'alpha');
+    await until(() => titles(panel).join() === 'Alpha question');
+  });
+
+  it('should rename a title at once and roll back when the server refuses', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    const kept = await client.sources.createQa(bot.uuid, { question: 'Old title', answer: 'x' });
+    const gone = await client.sources.createQa(bot.uuid, { question: 'Doomed title', answer: 'y' });
+    panel.refresh();
+    button(await rowOf(panel, 'Old title'), 'Rename Old title')!.click();
+    let dialog = await until(() => deep<HTMLDialogElement>(panel, 'dialog.rename[open]'));
+    type(dialog.querySelector('input[name=title]')!, 'New <title>');
+    const changed = oneEvent(panel, 'chatbot-admin-change');
+    button(dialog, 'Save')!.click();
+    await changed;
+    await rowOf(panel, 'New <title>');
+    expect((await client.sources.list(bot.uuid)).find((s) => s.uuid === kept.uuid)!.title).to.equal(
+      'New <title>',
+    );
+
+    await client.sources.delete(gone.uuid);
+    button(await rowOf(panel, 'Doomed title'), 'Rename Doomed title')!.click();
+    dialog = await until(() => deep<HTMLDialogElement>(panel, 'dialog.rename[open]'));
+    type(dialog.querySelector('input[name=title]')!, 'Never saved');
+    button(dialog, 'Save')!.click();
+    await until(() => dialog.querySelector('[role=alert]'));
+    expect(titles(panel)).to.include('Doomed title');
+    expect(titles(panel)).to.not.include('Never saved');
+    expect(dialog.querySelector<HTMLInputElement>('input[name=title]')!.value).to.equal(
+      'Never saved',
+    );
+  });
+
+  it('should delete one source, then several, after confirmations that name them', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    for (const q of ['First', 'Second', 'Third']) {
+      await client.sources.createQa(bot.uuid, { question: q, answer: q });
+    }
+    panel.refresh();
+    button(await rowOf(panel, 'First'), 'Delete First')!.click();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    expect(await confirmDialog(panel)).to.contain('First');
+    // The row goes at once (optimistic); the request is done when the change is announced.
+    await until(() => !titles(panel).includes('First'));
+    await deleted;
+    for (const title of ['Second', 'Third']) {
+      (await rowOf(panel, title)).querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    }
+    await until(() => deep(panel, '.toolbar [role=status]')?.textContent?.includes('2 selected'));
+    button(panel, 'Delete selected')!.click();
+    const message = await confirmDialog(panel);
+    expect(message).to.contain('Second').and.to.contain('Third');
+    await until(() => rows(panel).length === 0);
+    expect(await client.sources.list(bot.uuid)).to.deep.equal([]);
+  });
+
+  it('should put deleted rows back when deleting fails', async () => {
+    const real = await apiClient();
+    const refusing = {
+      ...real,
+      sources: {
+        ...real.sources,
+        // Stands in for a server that refuses the delete (the real one has no such case on demand).
+        delete: () => Promise.reject(new Error('refused by the stand-in')),
+      },
+    };
+    const { client, bot, panel } = await sourcesPanel(refusing);
+    await client.sources.createQa(bot.uuid, { question: 'Survivor', answer: 'x' });
+    panel.refresh();
+    button(await rowOf(panel, 'Survivor'), 'Delete Survivor')!.click();
+    await confirmDialog(panel);
+    await until(() => deep(panel, '[role=alert]'));
+    expect(deep(panel, '[role=alert]')!.textContent).to.contain('refused by the stand-in');
+    expect(titles(panel)).to.include('Survivor');
+  });
+
+  it('should filter the table by tag', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    const tagged = await client.sources.createQa(bot.uuid, { question: 'Tagged', answer: 'x' });
+    await client.sources.createQa(bot.uuid, { question: 'Untagged', answer: 'y' });
+    const tag = await client.tags.create(bot.uuid, {
+      name: 'Harbour',
+      color: '#112233',
+      data_source_uuids: [tagged.uuid],
+    });
+    panel.refresh();
+    await until(() => rows(panel).length === 2);
+    await until(() => deepAll(panel, 'option').some((o) => o.textContent === 'Harbour'));
+    select(panel, 'Filter by tag', tag.uuid);
+    await until(() => titles(panel).join() === 'Tagged');
+    expect(location.hash).to.contain(`tag=${tag.uuid}`);
+  });
+
+  it('should keep only the visible rows of 10,000 sources in the DOM', async () => {
+    const real = await apiClient();
+    const many: DataSource[] = Array.from({ length: 10_000 }, (_, i) => ({
+      uuid: `s${i}`,
+      title: `Source ${String(i).padStart(5, '0')}`,
+      type: i % 3 === 0 ? 'file' : i % 3 === 1 ? 'qa' : 'link',
+      status: 'success',
+      file_name: `f${i}.txt`,
+      file_size: i * 10,
+      tokens: i,
+      meta_json: '{}',
+      created_at: '2026-11-22T10:00:00Z',
+      modified_at: '2026-11-22T10:00:00Z',
+    }));
+    // 10,000 records are a stand-in list: creating them on the server would only slow the test.
+    const big = { ...real, sources: { ...real.sources, list: async () => many } };
+    const { panel } = await sourcesPanel(big);
+    await until(() => rows(panel).length > 0);
+    expect(rows(panel).length).to.be.lessThan(100);
+    expect(deep(panel, '[role=table]')!.getAttribute('aria-rowcount')).to.equal('10001');
+    const body = deep(panel, '.tbody')!;
+    body.scrollTop = body.scrollHeight;
+    await until(() => titles(panel).includes('Source 00000'));
+  });
+});
