@@ -1,0 +1,97 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  deepText,
+  mountAdmin,
+  newChatbot,
+  until,
+} from './helpers.js';
+
+type Panel = HTMLElement & { updateComplete: Promise<unknown>; refresh(): void };
+
+async function sessionWithExchanges() {
+  const client = await apiClient();
+  const bot = await newChatbot(client);
+  await client.sources.createQa(bot.uuid, {
+    question: 'When does the ferry leave?',
+    answer: 'The ferry leaves at noon.',
+  });
+  const session = await client.sessions.create(bot.uuid, { customer: '<b>Ada</b>', plan: 'gold' });
+  await client.messages.send(session.uuid, 'When does the ferry leave?');
+  await client.messages.send(session.uuid, 'Is there a <script>late</script> ferry?');
+  const el = await mountAdmin(client, bot, 'sessions');
+  const panel = await until(() => deep<Panel>(el, 'chatbot-admin-sessions'));
+  return { client, bot, session, el, panel };
+}
+
+async function openFirst(panel: Panel) {
+  const open = await until(() =>
+    deepAll<HTMLButtonElement>(panel, 'button').find((b) => b.textContent?.trim() === 'Open'),
+  );
+  open.click();
+  return until(() => deep(panel, '[part=transcript]'));
+}
+
+describe('<chatbot-admin> sessions', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should show a session’s stored data and transcript with citations, as text, accessibly', async () => {
+    const { el, panel } = await sessionWithExchanges();
+    const transcript = await openFirst(panel);
+    await until(() => transcript.querySelectorAll('article').length === 2);
+    const data = deep(panel, 'dl.data')!;
+    expect(data.textContent)
+      .to.contain('customer')
+      .and.to.contain('<b>Ada</b>')
+      .and.to.contain('gold');
+    expect(data.querySelector('b')).to.equal(null);
+    const text = deepText(transcript);
+    expect(text).to.contain('When does the ferry leave?');
+    expect(text).to.contain('The ferry leaves at noon.');
+    expect(text).to.contain('Is there a <script>late</script> ferry?');
+    expect(transcript.querySelector('script')).to.equal(null);
+    const citations = transcript.querySelector('[part=citations]')!;
+    expect(citations.textContent).to.contain('When does the ferry leave?');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should delete one exchange after a confirmation that names it', async () => {
+    const { client, session, panel } = await sessionWithExchanges();
+    const transcript = await openFirst(panel);
+    const first = await until(() => transcript.querySelector('article'));
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    first.querySelector<HTMLButtonElement>('button')!.click();
+    expect(await confirmDialog(panel)).to.contain('When does the ferry leave?');
+    await deleted;
+    expect(transcript.querySelectorAll('article').length).to.equal(1);
+    const left = await client.messages.list(session.uuid);
+    expect(left.map((m) => m.query)).to.deep.equal(['Is there a <script>late</script> ferry?']);
+  });
+
+  it('should put an exchange back when deleting it fails', async () => {
+    const { client, session, panel } = await sessionWithExchanges();
+    const transcript = await openFirst(panel);
+    const first = await until(() => transcript.querySelector('article'));
+    await client.messages.deleteMany((await client.messages.list(session.uuid)).map((m) => m.uuid));
+    first.querySelector<HTMLButtonElement>('button')!.click();
+    await confirmDialog(panel);
+    await until(() => deep(panel, '[role=alert]'));
+    expect(transcript.querySelectorAll('article').length).to.equal(2);
+  });
+
+  it('should delete the session after a confirmation', async () => {
+    const { client, bot, panel } = await sessionWithExchanges();
+    await openFirst(panel);
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    button(panel, 'Delete session')!.click();
+    expect(await confirmDialog(panel)).to.contain('Delete the session');
+    await deleted;
+    expect(await client.sessions.list(bot.uuid)).to.deep.equal([]);
+    expect(deep(panel, '[part=transcript]')).to.equal(null);
+    expect(deepText(panel)).to.contain('No sessions yet.');
+  });
+});

@@ -1,0 +1,168 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  mountAdmin,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
+
+type Panel = HTMLElement & { updateComplete: Promise<unknown>; refresh(): void };
+
+async function tagsPanel() {
+  const client = await apiClient();
+  const bot = await newChatbot(client);
+  const first = await client.sources.createQa(bot.uuid, {
+    question: 'Ferry times',
+    answer: 'Hourly.',
+  });
+  const second = await client.sources.createQa(bot.uuid, {
+    question: 'Ticket prices',
+    answer: 'Five.',
+  });
+  const el = await mountAdmin(client, bot, 'tags');
+  const panel = await until(() => deep<Panel>(el, 'chatbot-admin-tags'));
+  const form = await until(() => deep<HTMLFormElement>(panel, 'form.tag-form'));
+  return { client, bot, el, panel, form, first, second };
+}
+
+const tagItem = (panel: Element, name: string) =>
+  until(() =>
+    deepAll(panel, 'ul.plain > li').find((li) => li.querySelector('strong')?.textContent === name),
+  );
+
+const member = (form: Element, title: string) =>
+  until(() =>
+    [...form.querySelectorAll<HTMLInputElement>('input[name=member]')].find((b) =>
+      b.parentElement?.textContent?.includes(title),
+    ),
+  );
+
+describe('<chatbot-admin> tags', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should list tags with a colour swatch and a count, as text, and be accessible', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const source = await client.sources.createQa(bot.uuid, { question: 'Q', answer: 'A' });
+    await client.tags.create(bot.uuid, {
+      name: '<em>Harbour</em>',
+      color: '#aa3300',
+      data_source_uuids: [source.uuid],
+    });
+    const el = await mountAdmin(client, bot, 'tags');
+    const panel = await until(() => deep<Panel>(el, 'chatbot-admin-tags'));
+    const item = await tagItem(panel, '<em>Harbour</em>');
+    expect(item.querySelector('em')).to.equal(null);
+    expect(item.textContent).to.contain('1 sources');
+    expect(getComputedStyle(item.querySelector('.swatch')!).backgroundColor).to.equal(
+      'rgb(170, 51, 0)',
+    );
+    await expect(el).to.be.accessible();
+  });
+
+  it('should refuse a colour that is not #RRGGBB and keep what was typed', async () => {
+    const { client, bot, panel, form } = await tagsPanel();
+    type(form.querySelector('input[name=name]')!, 'Bad colour');
+    type(form.querySelector('input[name=color]')!, '#12345');
+    button(form, 'Create tag')!.click();
+    const alert = await until(() => form.querySelector('[role=alert]'));
+    expect(alert.textContent).to.contain('#RRGGBB');
+    expect(
+      form.querySelector<HTMLInputElement>('input[name=color]')!.getAttribute('aria-invalid'),
+    ).to.equal('true');
+    expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal('Bad colour');
+    expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
+    await panel.updateComplete;
+  });
+
+  it('should create a tag with a picked colour and member sources', async () => {
+    const { client, bot, panel, form, first } = await tagsPanel();
+    type(form.querySelector('input[name=name]')!, 'Ferries');
+    const picker = form.querySelector<HTMLInputElement>('input[type=color]')!;
+    picker.value = '#00aa55';
+    picker.dispatchEvent(new Event('input'));
+    (await member(form, 'Ferry times')).click();
+    button(form, 'Create tag')!.click();
+    const item = await tagItem(panel, 'Ferries');
+    expect(item.textContent).to.contain('1 sources');
+    const [stored] = await client.tags.list(bot.uuid);
+    expect(stored).to.include({ name: 'Ferries', color: '#00aa55' });
+    expect(stored!.data_source_uuids).to.deep.equal([first.uuid]);
+    expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal('');
+  });
+
+  it('should edit name, colour and members of a tag', async () => {
+    const { client, bot, panel, form, first, second } = await tagsPanel();
+    const tag = await client.tags.create(bot.uuid, {
+      name: 'Old',
+      color: '#111111',
+      data_source_uuids: [first.uuid],
+    });
+    panel.refresh();
+    button(await tagItem(panel, 'Old'), 'Edit Old')!.click();
+    await until(() => form.querySelector<HTMLInputElement>('input[name=name]')!.value === 'Old');
+    type(form.querySelector('input[name=name]')!, 'New');
+    type(form.querySelector('input[name=color]')!, '#222222');
+    (await member(form, 'Ticket prices')).click();
+    const saved = oneEvent(panel, 'chatbot-admin-change');
+    button(form, 'Save')!.click();
+    await saved;
+    const [stored] = await client.tags.list(bot.uuid);
+    expect(stored).to.include({ uuid: tag.uuid, name: 'New', color: '#222222' });
+    expect(stored!.data_source_uuids).to.have.members([first.uuid, second.uuid]);
+    expect((await tagItem(panel, 'New')).textContent).to.contain('2 sources');
+  });
+
+  it('should put the old tag back and keep the form when saving fails', async () => {
+    const { client, bot, panel, form } = await tagsPanel();
+    const tag = await client.tags.create(bot.uuid, { name: 'Fragile', color: '#333333' });
+    panel.refresh();
+    button(await tagItem(panel, 'Fragile'), 'Edit Fragile')!.click();
+    await until(
+      () => form.querySelector<HTMLInputElement>('input[name=name]')!.value === 'Fragile',
+    );
+    await client.tags.delete(tag.uuid);
+    type(form.querySelector('input[name=name]')!, 'Renamed in vain');
+    button(form, 'Save')!.click();
+    await until(() => form.querySelector('[role=alert]'));
+    await tagItem(panel, 'Fragile');
+    expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal(
+      'Renamed in vain',
+    );
+  });
+
+  it('should delete a tag after a confirmation that names it', async () => {
+    const { client, bot, panel } = await tagsPanel();
+    await client.tags.create(bot.uuid, { name: 'Temporary', color: '#444444' });
+    panel.refresh();
+    button(await tagItem(panel, 'Temporary'), 'Delete Temporary')!.click();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    expect(await confirmDialog(panel)).to.contain('Temporary');
+    await deleted;
+    expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
+  });
+
+  it('should open the source table filtered by a tag', async () => {
+    const { client, bot, el, panel, first } = await tagsPanel();
+    const tag = await client.tags.create(bot.uuid, {
+      name: 'Only ferries',
+      color: '#555555',
+      data_source_uuids: [first.uuid],
+    });
+    panel.refresh();
+    button(await tagItem(panel, 'Only ferries'), 'Show sources tagged Only ferries')!.click();
+    await until(() => deep(el, '#tab-sources')?.getAttribute('aria-selected') === 'true');
+    expect(location.hash).to.contain(`tag=${tag.uuid}`);
+    const sources = await until(() => deep(el, 'chatbot-admin-sources'));
+    await until(() => {
+      deep(sources, '.tbody')?.scrollIntoView({ block: 'start' });
+      const titles = deepAll(sources, '.tbody [role=row] .title').map((t) => t.textContent);
+      return titles.length === 1 && titles[0] === first.title;
+    });
+  });
+});
