@@ -4,7 +4,7 @@ import type { SourceRow, Store } from '../store/types.js';
 import type { AnswerDeps } from './answer.js';
 import { type FetchLimits, fetchSite } from './fetch-url.js';
 import type { LlmOptions } from './llm.js';
-import { extractFile } from './parse.js';
+import { extractFile, fileKind } from './parse.js';
 import { SearchIndex } from './search.js';
 import { chunkText, countTokens, normalizeText, titleFrom } from './text.js';
 
@@ -147,7 +147,10 @@ export class Knowledge {
         const bytes = this.store.getSourceContent(source.uuid);
         if (!bytes) throw new Error('the uploaded file is missing');
         const { text, title } = await extractFile(source.file_name, bytes);
-        return { text, title: title || titleFrom(text, source.file_name), meta: {} };
+        // A data file's first row or member is no title; its name is.
+        const tabular = ['csv', 'json'].includes(fileKind(source.file_name) ?? '');
+        const fallback = tabular ? source.file_name : titleFrom(text, source.file_name);
+        return { text, title: title || fallback, meta: {} };
       }
       case 'link': {
         set({ status: 'downloading' });

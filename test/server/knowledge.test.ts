@@ -1,0 +1,444 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import JSZip from 'jszip';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { CHUNK_CHARS, chunkText } from '../../src/server/knowledge/text.js';
+import { ask, type Harness, settled, startHarness } from './helpers.js';
+
+async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage();
+  lines.forEach((line, i) => {
+    page.drawText(line, { x: 50, y: 750 - i * 20, font, size: 12 });
+  });
+  doc.setTitle(title);
+  return doc.save();
+}
+
+/** The smallest .docx Word and mammoth accept: one document part with a heading and a paragraph. */
+async function docxFixture(heading: string, paragraph: string): Promise<Uint8Array> {
+  const zip = new JSZip();
+  zip.file(
+    '[Content_Types].xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
+  <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
+  <Default Extension="xml" ContentType="application/xml"/>
+  <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+</Types>`,
+  );
+  zip.file(
+    '_rels/.rels',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
+  <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
+</Relationships>`,
+  );
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
+  <w:body>
+    <w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${heading}</w:t></w:r></w:p>
+    <w:p><w:r><w:t>${paragraph}</w:t></w:r></w:p>
+  </w:body>
+</w:document>`,
+  );
+  return zip.generateAsync({ type: 'uint8array' });
+}
+
+describe('knowledge from files', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+
+  const fixtures: Array<{
+    name: string;
+    bytes: () => Promise<Uint8Array> | Uint8Array;
+    title: string;
+    ask: string;
+    expect: RegExp;
+  }> = [
+    {
+      name: 'notes.txt',
+      bytes: () =>
+        new TextEncoder().encode(
+          'Meeting notes\n\nAlice talked about pizza. Bob talked about trains.',
+        ),
+      title: 'Meeting notes',
+      ask: 'What did Alice talk about?',
+      expect: /Alice talked about pizza/,
+    },
+    {
+      name: 'guide.md',
+      bytes: () =>
+        new TextEncoder().encode('# Care guide\n\nWater the ferns every Tuesday morning.\n'),
+      title: 'Care guide',
+      ask: 'When should the ferns be watered?',
+      expect: /every Tuesday/,
+    },
+    {
+      name: 'page.html',
+      bytes: () =>
+        new TextEncoder().encode(
+          '<html><head><title>Returns policy</title><script>var tracking = 1;</script></head><body><nav>Home | Shop</nav><main><h1>Returns</h1><p>Unused items can be returned within 30 days for a full refund.</p><p>Refunds reach the original card within five working days of the parcel arriving.</p></main></body></html>',
+        ),
+      title: 'Returns policy',
+      ask: 'Can I return unused items?',
+      expect: /within 30 days/,
+    },
+    {
+      name: 'manual.pdf',
+      bytes: () =>
+        pdfFixture(
+          ['The boiler pressure should stay near 1.5 bar.', 'Bleed the radiators each autumn.'],
+          'Boiler manual',
+        ),
+      title: 'Boiler manual',
+      ask: 'What pressure should the boiler have?',
+      expect: /1\.5 bar/,
+    },
+    {
+      name: 'handbook.docx',
+      bytes: () =>
+        docxFixture('Staff handbook', 'Holiday requests go to the office manager two weeks ahead.'),
+      title: 'Staff handbook',
+      ask: 'Who handles holiday requests?',
+      expect: /office manager/,
+    },
+    {
+      name: 'prices.csv',
+      bytes: () =>
+        new TextEncoder().encode('product,price,colour\nKettle,25 EUR,steel\nToaster,40 EUR,red\n'),
+      title: 'prices.csv',
+      ask: 'How much is the toaster?',
+      expect: /Toaster; price: 40 EUR/,
+    },
+    {
+      name: 'faq.json',
+      bytes: () =>
+        new TextEncoder().encode(
+          JSON.stringify({
+            title: 'Parking facts',
+            parking: { garage: 'The garage closes at midnight.' },
+          }),
+        ),
+      title: 'Parking facts',
+      ask: 'When does the garage close?',
+      expect: /closes at midnight/,
+    },
+  ];
+
+  for (const fixture of fixtures) {
+    it(`ingests a ${fixture.name.split('.').pop()} file, titles it from its content, and answers from it with a citation`, async () => {
+      const bot = await h.api.chatbots.create({ name: fixture.name });
+      const bytes = await fixture.bytes();
+      const created = await h.api.sources.upload(bot.uuid, new Blob([bytes]), {
+        fileName: fixture.name,
+      });
+      assert.equal(created.file_size, bytes.length);
+      const source = await settled(h, bot.uuid, created.uuid);
+      assert.equal(source.status, 'success', source.meta_json);
+      assert.equal(source.title, fixture.title);
+      assert.ok(source.tokens > 0);
+      const session = await h.api.sessions.create(bot.uuid);
+      const answer = await ask(h.api, session.uuid, fixture.ask);
+      assert.match(answer.text, fixture.expect);
+      assert.match(answer.text, /\[1\]/);
+      assert.deepEqual(answer.citations, [
+        { n: 1, data_source_uuid: source.uuid, title: fixture.title, type: 'file' },
+      ]);
+    });
+  }
+
+  it('an HTML page answers without its scripts or navigation', async () => {
+    const bot = await h.api.chatbots.create({ name: 'html' });
+    const created = await h.api.sources.upload(
+      bot.uuid,
+      new Blob([
+        '<html><head><title>T</title><script>secretTracking()</script></head><body><p>Opening hours are nine to five on weekdays.</p></body></html>',
+      ]),
+      { fileName: 'hours.htm' },
+    );
+    await settled(h, bot.uuid, created.uuid);
+    const session = await h.api.sessions.create(bot.uuid);
+    const answer = await ask(h.api, session.uuid, 'opening hours weekdays');
+    assert.match(answer.text, /nine to five/);
+    assert.doesNotMatch(answer.text, /secretTracking/);
+  });
+
+  it('a file the parser cannot read ends in fail with the reason in meta_json', async () => {
+    const bot = await h.api.chatbots.create({ name: 'broken' });
+    const created = await h.api.sources.upload(bot.uuid, new Blob(['{not json']), {
+      fileName: 'broken.json',
+    });
+    const source = await settled(h, bot.uuid, created.uuid);
+    assert.equal(source.status, 'fail');
+    assert.match(JSON.parse(source.meta_json).error, /not valid JSON/);
+  });
+
+  it('the upload keeps reference_source_link and cites it as the url', async () => {
+    const bot = await h.api.chatbots.create({ name: 'link' });
+    const created = await h.api.sources.upload(
+      bot.uuid,
+      new Blob(['Our office dog is called Biscuit.']),
+      {
+        fileName: 'dog.txt',
+        referenceSourceLink: 'https://example.com/team',
+      },
+    );
+    await settled(h, bot.uuid, created.uuid);
+    const session = await h.api.sessions.create(bot.uuid);
+    const answer = await ask(h.api, session.uuid, "What is the office dog's name?");
+    assert.equal(answer.citations?.[0]?.url, 'https://example.com/team');
+  });
+});
+
+describe('retrieval and answers without an LLM', () => {
+  let h: Harness;
+  let bot: string;
+  let qa: string;
+  before(async () => {
+    h = await startHarness();
+    bot = (await h.api.chatbots.create({ name: 'Answers' })).uuid;
+    qa = (
+      await h.api.sources.createQa(bot, {
+        question: 'What are your opening hours?',
+        answer: 'We are open **9:00–17:00**, Monday to Friday.',
+      })
+    ).uuid;
+    await h.api.sources.upload(
+      bot,
+      new Blob([
+        'Alice talked about pizza at the team lunch. She prefers thin crust.\n\nThe office is on the third floor of the red building.',
+      ]),
+      { fileName: 'lunch.txt' },
+    );
+    await h.server.idle();
+  });
+  after(() => h.close());
+
+  it('finds a passage through other word forms: "What did Alice talk about?" finds "Alice talked about pizza"', async () => {
+    const session = await h.api.sessions.create(bot);
+    const answer = await ask(h.api, session.uuid, 'What did Alice talk about?');
+    assert.match(answer.text, /Alice talked about pizza/);
+  });
+
+  it('gives the answer of a matching Q&A source verbatim', async () => {
+    const session = await h.api.sessions.create(bot);
+    const answer = await ask(h.api, session.uuid, 'opening hours?');
+    assert.equal(answer.text, 'We are open **9:00–17:00**, Monday to Friday.');
+    assert.equal(answer.citations?.[0]?.data_source_uuid, qa);
+  });
+
+  it('says honestly that the sources do not cover a question about something else', async () => {
+    const session = await h.api.sessions.create(bot);
+    const answer = await ask(h.api, session.uuid, 'What is the capital of Peru?');
+    assert.match(answer.text, /couldn't find anything about that/);
+    assert.equal(answer.citations, undefined);
+    const [message] = await h.api.messages.list(session.uuid);
+    assert.equal(message!.cite_data_json, '{}');
+  });
+
+  it('stores the cited passages in cite_data_json', async () => {
+    const session = await h.api.sessions.create(bot);
+    await ask(h.api, session.uuid, 'Which floor is the office on?');
+    const [message] = await h.api.messages.list(session.uuid);
+    const cites = JSON.parse(message!.cite_data_json) as Record<
+      string,
+      { text: string; file_name: string; type: string }
+    >;
+    assert.match(cites['1']!.text, /third floor/);
+    assert.equal(cites['1']!.file_name, 'lunch.txt');
+    assert.equal(cites['1']!.type, 'file');
+  });
+
+  it('without show_citations the answer has no [n] markers and no X-Citations', async () => {
+    const quiet = await h.api.chatbots.create({ name: 'Quiet', show_citations: false });
+    await h.api.sources.upload(quiet.uuid, new Blob(['Alice talked about pizza.']), {
+      fileName: 'a.txt',
+    });
+    await h.server.idle();
+    const session = await h.api.sessions.create(quiet.uuid);
+    const answer = await ask(h.api, session.uuid, 'What did Alice talk about?');
+    assert.match(answer.text, /pizza/);
+    assert.doesNotMatch(answer.text, /\[\d\]/);
+    assert.equal(answer.citations, undefined);
+  });
+
+  it("answers only from the answering agent's data_source_uuids unless use_all_sources", async () => {
+    const scoped = await h.api.chatbots.create({ name: 'Scoped' });
+    const cats = await h.api.sources.upload(
+      scoped.uuid,
+      new Blob(['Cats sleep sixteen hours a day.']),
+      { fileName: 'cats.txt' },
+    );
+    await h.api.sources.upload(scoped.uuid, new Blob(['Dogs sleep twelve hours a day.']), {
+      fileName: 'dogs.txt',
+    });
+    await h.server.idle();
+    const [agent] = await h.api.agents.list(scoped.uuid);
+    await h.api.agents.update(agent!.uuid, {
+      use_all_sources: false,
+      data_source_uuids: [cats.uuid],
+    });
+    const session = await h.api.sessions.create(scoped.uuid);
+    const dogs = await ask(h.api, session.uuid, 'How long do dogs sleep?');
+    assert.doesNotMatch(dogs.text, /twelve/);
+    const catAnswer = await ask(h.api, session.uuid, 'How long do cats sleep?');
+    assert.match(catAnswer.text, /sixteen/);
+    await h.api.agents.update(agent!.uuid, { use_all_sources: true });
+    const all = await ask(h.api, session.uuid, 'How long do dogs sleep?');
+    assert.match(all.text, /twelve/);
+  });
+
+  it('a chatbot without an enabled user-facing agent says it cannot answer yet', async () => {
+    const idle = await h.api.chatbots.create({ name: 'Idle' });
+    const [agent] = await h.api.agents.list(idle.uuid);
+    await h.api.agents.update(agent!.uuid, { enabled: false });
+    const session = await h.api.sessions.create(idle.uuid);
+    const answer = await ask(h.api, session.uuid, 'hello');
+    assert.match(answer.text, /no enabled user-facing agent/);
+  });
+
+  it('a renamed source is cited by its new title', async () => {
+    const named = await h.api.chatbots.create({ name: 'Named' });
+    const src = await h.api.sources.upload(
+      named.uuid,
+      new Blob(['The lift is out of order today.']),
+      { fileName: 'lift.txt' },
+    );
+    await h.server.idle();
+    await h.api.sources.update(src.uuid, { title: 'Building notice' });
+    const session = await h.api.sessions.create(named.uuid);
+    const answer = await ask(h.api, session.uuid, 'Is the lift working?');
+    assert.equal(answer.citations?.[0]?.title, 'Building notice');
+  });
+
+  it('a deleted source is no longer used for answers', async () => {
+    const gone = await h.api.chatbots.create({ name: 'Gone' });
+    const src = await h.api.sources.upload(
+      gone.uuid,
+      new Blob(['The secret password is swordfish.']),
+      { fileName: 's.txt' },
+    );
+    await h.server.idle();
+    const session = await h.api.sessions.create(gone.uuid);
+    assert.match(
+      (await ask(h.api, session.uuid, 'What is the secret password?')).text,
+      /swordfish/,
+    );
+    await h.api.sources.delete(src.uuid);
+    assert.doesNotMatch(
+      (await ask(h.api, session.uuid, 'What is the secret password?')).text,
+      /swordfish/,
+    );
+  });
+});
+
+describe('the other agents', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+
+  it('an enabled human-escalation agent answers a request for a person with human_requested_message', async () => {
+    const bot = await h.api.chatbots.create({ name: 'Escalate' });
+    const agent = await h.api.agents.create(bot.uuid, { name: 'Humans', type: 'human-escalation' });
+    const session = await h.api.sessions.create(bot.uuid);
+    assert.doesNotMatch(
+      (await ask(h.api, session.uuid, 'Can I talk to a human?')).text,
+      /Someone will/,
+    );
+    await h.api.agents.update(agent.uuid, {
+      enabled: true,
+      human_escalation_settings: { human_requested_message: 'Someone will be with you shortly.' },
+    });
+    assert.equal(
+      (await ask(h.api, session.uuid, 'Can I talk to a human?')).text,
+      'Someone will be with you shortly.',
+    );
+    assert.equal(
+      (await ask(h.api, session.uuid, 'I want to speak to a real person')).text,
+      'Someone will be with you shortly.',
+    );
+    assert.notEqual(
+      (await ask(h.api, session.uuid, 'What are your prices?')).text,
+      'Someone will be with you shortly.',
+    );
+  });
+
+  it('an enabled spam-defense agent answers spam with its default_message', async () => {
+    const bot = await h.api.chatbots.create({ name: 'Spam' });
+    await h.api.agents
+      .create(bot.uuid, {
+        name: 'Guard',
+        type: 'spam-defense',
+        default_message: 'No spam, please.',
+      })
+      .then((a) => h.api.agents.update(a.uuid, { enabled: true }));
+    const session = await h.api.sessions.create(bot.uuid);
+    assert.equal(
+      (await ask(h.api, session.uuid, 'buy http://a.test http://b.test http://c.test')).text,
+      'No spam, please.',
+    );
+    assert.equal(
+      (await ask(h.api, session.uuid, `win ${'!'.repeat(40)}`)).text,
+      'No spam, please.',
+    );
+    assert.notEqual((await ask(h.api, session.uuid, 'hello')).text, 'No spam, please.');
+    await ask(h.api, session.uuid, 'hello');
+    assert.equal((await ask(h.api, session.uuid, 'hello')).text, 'No spam, please.');
+  });
+
+  it('an enabled pre-canned agent answers its trigger phrases, and with an empty prompt stands in for "not covered"', async () => {
+    const bot = await h.api.chatbots.create({ name: 'Canned' });
+    const triggered = await h.api.agents.create(bot.uuid, {
+      name: 'Refunds',
+      type: 'pre-canned',
+      prompt: 'refund policy\nmoney back',
+      default_message: 'See our refund page.',
+    });
+    await h.api.agents.update(triggered.uuid, { enabled: true });
+    const session = await h.api.sessions.create(bot.uuid);
+    assert.equal(
+      (await ask(h.api, session.uuid, 'What is your refund policy?')).text,
+      'See our refund page.',
+    );
+    assert.equal(
+      (await ask(h.api, session.uuid, 'Can I get my money back?')).text,
+      'See our refund page.',
+    );
+    assert.match((await ask(h.api, session.uuid, 'Where is the moon?')).text, /couldn't find/);
+    const fallback = await h.api.agents.create(bot.uuid, {
+      name: 'Fallback',
+      type: 'pre-canned',
+      default_message: 'Please email us.',
+    });
+    await h.api.agents.update(fallback.uuid, { enabled: true });
+    assert.equal((await ask(h.api, session.uuid, 'Where is the moon?')).text, 'Please email us.');
+  });
+});
+
+describe('chunking', () => {
+  it('cuts long text into chunks of bounded size that overlap', () => {
+    const sentences = Array.from(
+      { length: 60 },
+      (_, i) => `Sentence number ${i} says something useful.`,
+    );
+    const chunks = chunkText(sentences.join(' '));
+    assert.ok(chunks.length > 1);
+    for (const chunk of chunks) assert.ok(chunk.length <= CHUNK_CHARS + 50);
+    for (let i = 1; i < chunks.length; i++) {
+      const lastOfPrevious = chunks[i - 1]!.split('. ').pop()!;
+      assert.ok(
+        chunks[i]!.includes(lastOfPrevious.replace(/\.$/, '')),
+        `chunk ${i} should begin with the end of chunk ${i - 1}`,
+      );
+    }
+  });
+});
