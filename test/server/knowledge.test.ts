@@ -136,9 +136,13 @@ describe('knowledge from files', () => {
     it(`ingests a ${fixture.name.split('.').pop()} file, titles it from its content, and answers from it with a citation`, async () => {
       const bot = await h.api.chatbots.create({ name: fixture.name });
       const bytes = await fixture.bytes();
-      const created = await h.api.sources.upload(bot.uuid, new Blob([bytes as Uint8Array<ArrayBuffer>]), {
-        fileName: fixture.name,
-      });
+      const created = await h.api.sources.upload(
+        bot.uuid,
+        new Blob([bytes as Uint8Array<ArrayBuffer>]),
+        {
+          fileName: fixture.name,
+        },
+      );
       assert.equal(created.file_size, bytes.length);
       const source = await settled(h, bot.uuid, created.uuid);
       assert.equal(source.status, 'success', source.meta_json);

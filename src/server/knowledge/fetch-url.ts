@@ -52,12 +52,18 @@ export function isPrivateAddress(address: string): boolean {
   return parsed.range() !== 'unicast';
 }
 
-function safeLookup(allowPrivate: boolean): LookupFunction {
+/** Which addresses a fetch may connect to. */
+export type AddressPolicy = (address: string) => boolean;
+
+export const publicOnly: AddressPolicy = (address) => !isPrivateAddress(address);
+const anyAddress: AddressPolicy = () => true;
+
+function safeLookup(allowed: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as LookupAddress[];
-      const refused = list.find((a) => !allowPrivate && isPrivateAddress(a.address));
+      const refused = list.find((a) => !allowed(a.address));
       if (refused) {
         return callback(
           new RefusedAddressError(
@@ -89,12 +95,18 @@ export interface FetchedSite {
 
 export async function fetchSite(
   url: string,
-  opts: Partial<FetchLimits> & { allowPrivate: boolean; signal?: AbortSignal },
+  opts: Partial<FetchLimits> & {
+    allowPrivate: boolean;
+    signal?: AbortSignal;
+    /** Overrides `allowPrivate` (tests use it to allow one address and refuse another). */
+    policy?: AddressPolicy;
+  },
 ): Promise<FetchedSite> {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...opts };
+  const policy = opts.policy ?? (opts.allowPrivate ? anyAddress : publicOnly);
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const first = await fetchPage(url, limits, opts.allowPrivate, signal);
+  const first = await fetchPage(url, limits, policy, signal);
   const pages: Page[] = [first.page];
   let bytes = first.bytes;
   const origin = new URL(first.page.url).origin;
@@ -112,7 +124,7 @@ export async function fetchSite(
     }
     if (parsed.origin !== origin) continue;
     try {
-      const next = await fetchPage(target, limits, opts.allowPrivate, signal, true);
+      const next = await fetchPage(target, limits, policy, signal, true);
       bytes += next.bytes;
       if (next.page.text.trim()) pages.push(next.page);
     } catch (error) {
@@ -135,7 +147,7 @@ function timeoutOr(error: unknown, limits: FetchLimits): Error {
 async function fetchPage(
   url: string,
   limits: FetchLimits,
-  allowPrivate: boolean,
+  policy: AddressPolicy,
   signal: AbortSignal,
   htmlOnly = false,
 ): Promise<{ page: Page; links: string[]; bytes: number }> {
@@ -147,14 +159,14 @@ async function fetchPage(
     }
     const host = target.hostname.replace(/^\[|\]$/g, '');
     // A literal address never goes through `lookup`, so it is checked here.
-    if (ipaddr.isValid(host) && !allowPrivate && isPrivateAddress(host)) {
+    if (ipaddr.isValid(host) && !policy(host)) {
       throw new RefusedAddressError(
         `${host} is a private or local address; URL sources may only reach public addresses`,
       );
     }
     let response: Awaited<ReturnType<typeof get>>;
     try {
-      response = await get(target, limits, allowPrivate, signal);
+      response = await get(target, limits, policy, signal);
     } catch (error) {
       throw timeoutOr(error, limits);
     }
@@ -191,7 +203,7 @@ async function fetchPage(
 function get(
   target: URL,
   limits: FetchLimits,
-  allowPrivate: boolean,
+  policy: AddressPolicy,
   signal: AbortSignal,
 ): Promise<{ status: number; location?: string; contentType: string; body: Uint8Array }> {
   return new Promise((resolve, reject) => {
@@ -199,7 +211,7 @@ function get(
     const request = client.get(
       target,
       {
-        lookup: safeLookup(allowPrivate),
+        lookup: safeLookup(policy),
         signal,
         headers: {
           'User-Agent': 'chatbot-elements-reference-server/0.1 (+source fetcher)',
