@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import { ADMIN_KEY, ask, startHarness } from './helpers.js';
+
+describe('a file database', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-store-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps every record and the keys across a restart, and answers from the rebuilt index', async () => {
+    const db = join(dir, 'nested', 'chatbot.sqlite');
+    const first = await startHarness({ db });
+    const bot = await first.api.chatbots.create({ name: 'Durable', rate_limit: [7, 70] });
+    const agent = await first.api.agents.create(bot.uuid, {
+      name: 'Background',
+      type: 'background',
+    });
+    const source = await first.api.sources.upload(
+      bot.uuid,
+      new Blob(['Alice talked about pizza.']),
+      { fileName: 'a.txt' },
+    );
+    await first.server.idle();
+    const tag = await first.api.tags.create(bot.uuid, {
+      name: 'Food',
+      color: '#FF0000',
+      data_source_uuids: [source.uuid],
+    });
+    const session = await first.api.sessions.create(bot.uuid, { page: 'home' });
+    const exchange = await ask(first.api, session.uuid, 'What did Alice talk about?');
+    const chatKey = first.server.createKey('alice', { chatOnly: bot.uuid });
+    const before = {
+      bots: await first.api.chatbots.list(),
+      agents: await first.api.agents.list(bot.uuid),
+      sources: await first.api.sources.list(bot.uuid),
+      tags: await first.api.tags.list(bot.uuid),
+      sessions: await first.api.sessions.list(bot.uuid),
+      session: await first.api.sessions.get(session.uuid),
+      messages: await first.api.messages.list(session.uuid),
+    };
+    await first.close();
+
+    // The same file, with no keys in the environment: the stored ones must still work.
+    const second = await startHarness({ db, apiKeys: '' });
+    try {
+      assert.deepEqual(
+        {
+          bots: await second.api.chatbots.list(),
+          agents: await second.api.agents.list(bot.uuid),
+          sources: await second.api.sources.list(bot.uuid),
+          tags: await second.api.tags.list(bot.uuid),
+          sessions: await second.api.sessions.list(bot.uuid),
+          session: await second.api.sessions.get(session.uuid),
+          messages: await second.api.messages.list(session.uuid),
+        },
+        before,
+      );
+      assert.ok(before.agents.some((a) => a.uuid === agent.uuid));
+      assert.equal(before.tags[0]!.uuid, tag.uuid);
+      assert.equal(before.messages[0]!.uuid, exchange.messageUuid);
+      const chat = second.clientFor(chatKey);
+      const again = await ask(chat, session.uuid, 'What did Alice talk about?');
+      assert.match(again.text, /Alice talked about pizza/);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('finishes sources that a previous run left in a progress status', async () => {
+    const db = join(dir, 'recover.sqlite');
+    const first = await startHarness({ db });
+    const bot = await first.api.chatbots.create({ name: 'Interrupted' });
+    const file = await first.api.sources.upload(bot.uuid, new Blob(['The lighthouse is white.']), {
+      fileName: 'l.txt',
+    });
+    const qa = await first.api.sources.createQa(bot.uuid, {
+      question: 'Colour?',
+      answer: 'White.',
+    });
+    await first.server.idle();
+    await first.close();
+
+    // As if the process had died mid-ingestion.
+    const store = openSqliteStore(db);
+    store.updateSource(file.uuid, { status: 'chunking' }, '2026-01-01T00:00:00Z');
+    store.updateSource(qa.uuid, { status: 'await' }, '2026-01-01T00:00:00Z');
+    store.close();
+
+    const second = await startHarness({ db, apiKeys: `alice:${ADMIN_KEY}` });
+    try {
+      await second.server.idle();
+      const statuses = (await second.api.sources.list(bot.uuid)).map((s) => s.status);
+      assert.deepEqual(statuses, ['success', 'success']);
+      const session = await second.api.sessions.create(bot.uuid);
+      assert.match(
+        (await ask(second.api, session.uuid, 'What colour is the lighthouse?')).text,
+        /white/i,
+      );
+    } finally {
+      await second.close();
+    }
+  });
+});
