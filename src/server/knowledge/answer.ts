@@ -101,14 +101,21 @@ export async function prepareAnswer(
     );
   }
 
-  const queryTerms = terms(query);
-  const hits =
-    allowed.size > 0 && queryTerms.size > 0
-      ? relevant(
-          deps.index.search(chatbot.uuid, query, { limit: 12, sources: allowed }),
-          queryTerms,
-        )
-      : [];
+  let queryTerms = terms(query);
+  let hits: Hit[] = [];
+  if (allowed.size > 0 && queryTerms.size > 0) {
+    const found = deps.index.search(chatbot.uuid, query, {
+      limit: 12,
+      // Every source allowed: no filter to run over each result.
+      sources: allowed.size === sources.size ? undefined : allowed,
+    });
+    queryTerms = new Set(found.terms);
+    // A source being processed again keeps its old chunks meanwhile; it is not answered from.
+    hits = relevant(
+      found.hits.filter((h) => allowed.has(h.sourceUuid)),
+      queryTerms,
+    );
+  }
 
   if (deps.llm) {
     const passages = hits.slice(0, LLM_PASSAGES).map((h) => ({

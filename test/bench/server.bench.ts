@@ -1,0 +1,271 @@
+/**
+ * `npm run bench:server`: the reference server under load, on this machine.
+ *
+ * - Ingestion: about 10,000 chunks of text uploaded as .txt files; MB/s from first upload to idle.
+ * - Retrieval: BM25 searches over those chunks, straight against the index (no HTTP).
+ * - Streams: rounds of 200 concurrent chat streams, each in its own session; time to the first
+ *   body byte and answers per second. A discarded warm-up round comes first, and a server that does
+ *   no work at all is measured in the same run, because the load client shares the machine's two
+ *   cores with the server and its own cost shows in every figure (see MACHINE-NOTES.md).
+ *
+ * Budgets are printed beside the figures; nothing here fails a build.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createClient } from '../../src/api/client.js';
+import { createServerApp } from '../../src/server/main.js';
+
+const TARGET_CHUNKS = 10_000;
+const CONCURRENCY = 200;
+const ROUNDS = 3;
+const RETRIEVAL_QUERIES = 2_000;
+const KEY = 'bench-key';
+
+/** Deterministic pseudo-random numbers, so every run searches the same corpus. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = rng(42);
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'sa',
+  'to',
+  'vi',
+  'zu',
+  'pe',
+  'do',
+  'ga',
+  'bri',
+  'sto',
+  'fle',
+];
+const VOCABULARY = Array.from({ length: 6_000 }, () => {
+  const n = 2 + Math.floor(random() * 3);
+  return Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(
+    '',
+  );
+});
+const COMMON = [
+  'the',
+  'team',
+  'talked',
+  'about',
+  'order',
+  'delivery',
+  'price',
+  'garden',
+  'report',
+  'meeting',
+];
+const word = () =>
+  random() < 0.25
+    ? COMMON[Math.floor(random() * COMMON.length)]!
+    : VOCABULARY[Math.floor(random() * VOCABULARY.length)]!;
+const sentence = () => {
+  const words = Array.from({ length: 8 + Math.floor(random() * 10) }, word);
+  return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;
+};
+const query = () => `What about ${word()} ${word()} and ${word()}?`;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+function row(label: string, value: string, budget = '') {
+  console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${budget}`);
+}
+
+interface RoundResult {
+  firstByte: number[];
+  seconds: number;
+  answers: number;
+}
+
+/** One round of `CONCURRENCY` streams started together; returns each stream's first-byte time. */
+async function round(start: (i: number) => Promise<Response>): Promise<RoundResult> {
+  const began = performance.now();
+  const firstByte: number[] = [];
+  let answers = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, i) => {
+      const t0 = performance.now();
+      const response = await start(i);
+      if (response.status !== 200)
+        throw new Error(`stream answered ${response.status}: ${await response.text()}`);
+      const reader = response.body!.getReader();
+      let first = true;
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+        if (first) {
+          firstByte.push(performance.now() - t0);
+          first = false;
+        }
+      }
+      answers++;
+    }),
+  );
+  return { firstByte, seconds: (performance.now() - began) / 1000, answers };
+}
+
+async function rounds(start: (i: number) => Promise<Response>): Promise<RoundResult> {
+  await round(start); // warm-up, discarded
+  const all: RoundResult = { firstByte: [], seconds: 0, answers: 0 };
+  for (let r = 0; r < ROUNDS; r++) {
+    const result = await round(start);
+    all.firstByte.push(...result.firstByte);
+    all.seconds += result.seconds;
+    all.answers += result.answers;
+  }
+  return all;
+}
+
+/** A server that does no work: headers and a fixed answer at once. */
+async function baselineServer(answer: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function main() {
+  console.log(
+    `reference server benchmark — Node ${process.version}, ${CONCURRENCY} concurrent streams × ${ROUNDS} rounds after a warm-up`,
+  );
+  const built = createServerApp({ db: ':memory:', apiKeys: `bench:${KEY}`, log: false });
+  const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = createClient({ baseUrl: url, apiKey: KEY, retry: false });
+
+  // Ingestion.
+  const bot = await api.chatbots.create({ name: 'Bench', rate_limit: [1_000_000, 1] });
+  const FILES = 20;
+  const perFile = Math.ceil((TARGET_CHUNKS * 720) / FILES);
+  const files: string[] = [];
+  for (let f = 0; f < FILES; f++) {
+    let text = '';
+    while (text.length < perFile) text += `${sentence()} ${random() < 0.15 ? '\n\n' : ''}`;
+    files.push(text);
+  }
+  const bytes = files.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+  const ingestStart = performance.now();
+  for (let f = 0; f < FILES; f++) {
+    await api.sources.upload(bot.uuid, new Blob([files[f]!]), { fileName: `corpus-${f}.txt` });
+  }
+  await built.ctx.knowledge.idle();
+  console.log('ingested; measuring retrieval and streams…');
+  const ingestSeconds = (performance.now() - ingestStart) / 1000;
+  const chunks = built.ctx.store.listChunks(bot.uuid).length;
+  const statuses = new Set((await api.sources.list(bot.uuid)).map((s) => s.status));
+  if (statuses.size !== 1 || !statuses.has('success'))
+    throw new Error(`ingestion ended in ${[...statuses]}`);
+
+  // Retrieval, straight against the index (the first search builds nothing: ingestion kept it in step).
+  const index = built.ctx.knowledge.index;
+  index.search(bot.uuid, query());
+  const retrieval: number[] = [];
+  for (let i = 0; i < RETRIEVAL_QUERIES; i++) {
+    const q = query();
+    const t0 = performance.now();
+    index.search(bot.uuid, q, { limit: 12 });
+    retrieval.push(performance.now() - t0);
+  }
+
+  if (process.env.BENCH_PROFILE) {
+    const { prepareAnswer } = await import('../../src/server/knowledge/answer.js');
+    const chatbot = built.ctx.store.getChatbot(bot.uuid)!;
+    const s = await api.sessions.create(bot.uuid);
+    const session = built.ctx.store.getSession(s.uuid)!;
+    const t0 = performance.now();
+    for (let i = 0; i < 200; i++) {
+      const a = await prepareAnswer(built.ctx.knowledge.answerDeps, chatbot, session, query());
+      for await (const _ of a.text(new AbortController().signal, false)) {
+      }
+    }
+    console.log('200 prepareAnswer+text', ms(performance.now() - t0));
+  }
+  // The searches above held the event loop; let keep-alive sockets that expired meanwhile close
+  // before new requests would pick them up.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  // Streams against the real server, each in its own session.
+  const sessions: string[] = [];
+  for (let i = 0; i < CONCURRENCY; i++) sessions.push((await api.sessions.create(bot.uuid)).uuid);
+  const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
+  const real = await rounds((i) =>
+    fetch(`${url}/api/v1/session/${sessions[i]}/message/stream`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: query() }),
+    }),
+  );
+  const sample = (await api.messages.list(sessions[0]!))[0]!.response;
+
+  const base = await baselineServer(sample);
+  const baseline = await rounds(() =>
+    fetch(`${base.url}/api/v1/session/x/message/stream`, {
+      method: 'POST',
+      headers,
+      body: '{"query":"x"}',
+    }),
+  );
+  base.server.close();
+
+  console.log('');
+  console.log(`ingestion: ${FILES} .txt files, ${(bytes / 1e6).toFixed(1)} MB, ${chunks} chunks`);
+  row('ingestion throughput', `${(bytes / 1e6 / ingestSeconds).toFixed(2)} MB/s`);
+  console.log(`retrieval: ${RETRIEVAL_QUERIES} BM25 searches over ${chunks} chunks`);
+  row('retrieval p50', ms(percentile(retrieval, 50)));
+  row(
+    'retrieval p95',
+    ms(percentile(retrieval, 95)),
+    `budget ≤ 5 ms  ${percentile(retrieval, 95) <= 5 ? 'OK' : 'OVER'}`,
+  );
+  row('retrieval p99', ms(percentile(retrieval, 99)));
+  console.log(
+    `streams: ${CONCURRENCY} concurrent, ${real.answers} measured answers of ~${sample.length} characters (10 ms between streamed pieces)`,
+  );
+  for (const [name, r] of [
+    ['no-work baseline', baseline],
+    ['reference server', real],
+  ] as const) {
+    row(`${name} first byte p50`, ms(percentile(r.firstByte, 50)));
+    row(`${name} first byte p95`, ms(percentile(r.firstByte, 95)));
+    const p99 = percentile(r.firstByte, 99);
+    row(
+      `${name} first byte p99`,
+      ms(p99),
+      name === 'reference server' ? `budget ≤ 100 ms  ${p99 <= 100 ? 'OK' : 'OVER'}` : '',
+    );
+    row(`${name} answers/s`, (r.answers / r.seconds).toFixed(0));
+  }
+  server.close();
+  await built.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
