@@ -170,6 +170,16 @@ describe('record shapes', () => {
         temperature: 0.9,
       });
       assert.equal(canned.meta.default_message, 'We are closed on Sundays.');
+      const source = await h.api.sources.createQa(bot.uuid, { question: 'Q?', answer: 'A.' });
+      const scoped = await h.api.agents.create(bot.uuid, {
+        name: 'Scoped',
+        type: 'user-facing',
+        use_all_sources: false,
+        data_source_uuids: [source.uuid],
+      } as Parameters<typeof h.api.agents.create>[1]);
+      assert.deepEqual(scoped.data_source_uuids, [source.uuid]);
+      assert.equal(scoped.meta.use_all_sources, false);
+      await h.server.idle();
       assert.equal(canned.meta.bias, -0.5);
       assert.equal('temperature' in canned.meta, false);
     });

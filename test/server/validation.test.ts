@@ -118,6 +118,11 @@ describe('bad input', () => {
         body: j({ name: 'a', type: 'pre-canned', default_message: 3 }),
         names: 'default_message',
       },
+      {
+        path: `${bot}/agent/create`,
+        body: j({ name: 'a', type: 'user-facing', data_source_uuids: ['x'] }),
+        names: 'data_source_uuids[0]',
+      },
       { path: `/api/v1/agent/${ids.agent}/update`, body: j({ enabled: 'yes' }), names: 'enabled' },
       { path: `/api/v1/agent/${ids.agent}/update`, body: j({ name: '' }), names: 'name' },
       {

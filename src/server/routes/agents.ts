@@ -125,6 +125,7 @@ const createBody = (fields: Fields) => {
     prompt: fields.string('prompt', { max: 100_000 }),
     meta: parseMeta(fields, type as AgentType),
     variables: parseVariables(fields),
+    data_source_uuids: fields.strings('data_source_uuids'),
   };
 };
 
@@ -169,6 +170,7 @@ export function agentRoutes(ctx: ServerContext) {
         meta: { ...base.meta, ...body.meta },
         human_escalation_settings: escalation ?? base.human_escalation_settings,
         variables: body.variables ?? [],
+        data_source_uuids: checkSources(chatbot.uuid, body.data_source_uuids) ?? [],
       };
       store.createAgent(row);
       return c.json(agentRecord(store.getAgent(row.uuid)!, 'create'));
