@@ -130,11 +130,14 @@ export const styles = [
       flex: 1;
       overflow-y: auto;
       overscroll-behavior: contain;
+      /* The element follows the answer itself; the browser's anchoring would fight it. */
+      overflow-anchor: none;
       padding: var(--_gap);
       display: flex;
       flex-direction: column;
       gap: var(--_gap);
     }
+
 
     .exchange {
       display: flex;
@@ -211,12 +214,23 @@ export const styles = [
     }
 
     /* Rendered markdown */
-    .markdown > .block > :first-child {
+    /*
+     * The last block's bottom margin is taken back by the container, not by :last-child or
+     * :has() rules: those would restyle every block of a long answer on each streamed frame.
+     */
+    .markdown {
+      margin-bottom: -0.6em;
+    }
+    .markdown > .block:first-child > :first-child {
       margin-top: 0;
     }
-    .markdown > .block:last-child > :last-child,
-    .markdown > .block:nth-last-child(2):has(+ .open:empty) > :last-child {
-      margin-bottom: 0;
+    /*
+     * A finished block never changes again: the browser may skip laying out and painting it
+     * while it is off-screen, which keeps a long answer's frames short.
+     */
+    .markdown > .block:not(.open) {
+      content-visibility: auto;
+      contain-intrinsic-size: auto 3em;
     }
     .markdown p,
     .markdown ul,

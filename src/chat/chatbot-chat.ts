@@ -24,6 +24,16 @@ import {
   TranscriptStore,
 } from './transcript-store.js';
 
+/**
+ * The start of an answer, for the live region: a long answer read out whole would hold the
+ * screen reader for minutes; the full text is in the log.
+ */
+function excerpt(text: string, max = 240): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
+}
+
 /** Reads `suggestions` as a JSON array, or as `|`-separated text. */
 const listConverter = {
   fromAttribute(value: string | null): string[] {
@@ -194,6 +204,9 @@ export class ChatbotChat extends LitElement {
   /** Whether the reader is at the bottom of the log, so new text should keep it there. */
   private pinned = true;
   private restoreRun = 0;
+  private followFrame?: number;
+  /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
+  private followTop = 0;
   private rateTimer?: ReturnType<typeof setTimeout>;
   private noticeTimer?: ReturnType<typeof setTimeout>;
 
@@ -516,7 +529,7 @@ export class ChatbotChat extends LitElement {
     exchange.state = outcome.kind === 'stopped' ? 'stopped' : 'done';
     this.exchanges = [...this.exchanges];
     this.save();
-    this.announce(fill(this.localStrings().answerReady, { text: view.plainText }));
+    this.announce(fill(this.localStrings().answerReady, { text: excerpt(view.plainText) }));
     this.emit<ChatAnswerFinishedDetail>('chatbot-answer-finished', {
       query: exchange.query,
       response: exchange.response,
@@ -673,9 +686,22 @@ export class ChatbotChat extends LitElement {
     return used.length ? used : citations;
   }
 
-  private follow(): void {
+  /**
+   * Keeps the newest text in view while the reader is at the bottom. Off-screen blocks are laid
+   * out lazily (content-visibility), so one jump can land short after a burst of text: check
+   * again on the next frames until the bottom holds.
+   */
+  private follow(corrections = 5): void {
     const log = this.logNode;
-    if (log && this.pinned) log.scrollTop = log.scrollHeight;
+    if (!log || !this.pinned) return;
+    log.scrollTop = log.scrollHeight;
+    this.followTop = log.scrollTop;
+    if (corrections > 0 && this.followFrame === undefined) {
+      this.followFrame = requestAnimationFrame(() => {
+        this.followFrame = undefined;
+        if (log.scrollTop + log.clientHeight < log.scrollHeight - 2) this.follow(corrections - 1);
+      });
+    }
   }
 
   private announce(text: string): void {
@@ -798,7 +824,10 @@ export class ChatbotChat extends LitElement {
 
   private handleLogScroll = (): void => {
     const log = this.logNode;
-    if (log) this.pinned = log.scrollTop + log.clientHeight >= log.scrollHeight - 32;
+    if (!log) return;
+    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pinned = true;
+    // Layout settling never moves scrollTop (overflow-anchor is off), so this is the reader.
+    else if (log.scrollTop < this.followTop - 4) this.pinned = false;
   };
 
   private handleLogClick = async (event: MouseEvent): Promise<void> => {

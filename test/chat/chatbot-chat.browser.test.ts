@@ -90,6 +90,39 @@ describe('<chatbot-chat>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should follow a growing answer only while the reader is at the bottom', async () => {
+    const hold = gate();
+    let released = 0;
+    const lines = Array.from({ length: 80 }, (_, i) => `Line ${i} of a long answer.\n\n`);
+    const service = fakeService([
+      {
+        chunks: lines,
+        gate: async () => {
+          released += 1;
+          if (released > 40) await hold.wait();
+        },
+      },
+    ]);
+    const el = await chat(service);
+    el.style.setProperty('--chatbot-height', '300px');
+    const sent = el.send('long please');
+    const log = shadow(el).querySelector<HTMLElement>('.log')!;
+    const frames = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((r) => requestAnimationFrame(r));
+    };
+    await until(() => answers(el)[0]?.textContent?.includes('Line 39'), 'first half');
+    await frames(3);
+    expect(log.scrollHeight).to.be.greaterThan(log.clientHeight * 2);
+    expect(log.scrollTop + log.clientHeight).to.be.closeTo(log.scrollHeight, 40);
+    log.scrollTop = 0;
+    await frames(3);
+    hold.release();
+    await sent;
+    await frames(3);
+    expect(answers(el)[0]!.textContent).to.contain('Line 79');
+    expect(log.scrollTop).to.equal(0);
+  });
+
   it('should send on Enter and insert a newline on Shift+Enter', async () => {
     const service = fakeService([{ chunks: ['ok'] }]);
     const el = await chat(service);

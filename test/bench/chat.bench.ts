@@ -1,0 +1,403 @@
+/**
+ * npm run bench:chat — how big and how fast <chatbot-chat> is, beside deep-chat measured in the
+ * same run on the same input.
+ *
+ * (a) Bundle sizes, min + gzip -9, of dist/chatbot-chat.js, dist/chatbot-embed.js and
+ *     deep-chat's one-file bundle. Budget: ≤ 40 KB gzip.
+ * (b) Streaming a 10 KB and a 40 KB markdown answer (headings, lists, code, tables, links) in
+ *     10-character chunks, each in its own task, as fast as the page takes them. From a Chromium
+ *     trace: main-thread time (sum of the renderer main thread's tasks from send to the final
+ *     frame) and the longest task; then a check of the final DOM. Budgets: ≥ 5× less
+ *     main-thread time than deep-chat at 40 KB; 40 KB ≤ 4.5× the 10 KB; no task over 50 ms.
+ *
+ * Budgets are reported, not asserted by a test: the process exits 1 when one is missed, so CI
+ * can choose to run it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parseHTML } from 'linkedom';
+import { marked } from 'marked';
+import type { Browser, Page } from 'playwright-core';
+import { type Harness, root, startHarness } from '../e2e/harness.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** deep-chat needs minutes for the 40 KB answer, so it runs once unless asked for more. */
+const DEEP_RUNS = Number(process.env.BENCH_DEEP_RUNS ?? 1);
+const CHUNK = 10;
+
+// --- input ------------------------------------------------------------------------------------
+
+/** A realistic long answer: every section has a heading, prose with inline marks, a list, code, a table. */
+export function markdownAnswer(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 1; size < bytes; i++) {
+    const section = `## Section ${i}: opening hours and recipes
+
+The bakery on **Main Street** opens at *7 am* and closes at 6 pm; see [the website](https://bakery.example/${i}) or write to \`hello@bakery.example\` for orders over ${i * 3} loaves.
+
+- Sourdough, baked ${i} times a week
+- Rye with *caraway* seeds
+- Croissants, **butter** only
+  - plain
+  - almond
+
+\`\`\`js
+function loaves(day) {
+  const base = ${i * 10};
+  return day === 'saturday' ? base * 2 : base;
+}
+console.log(loaves('monday'));
+\`\`\`
+
+| Bread | Price | Days |
+|-------|------:|------|
+| Sourdough | ${i}.50 | Mon–Sat |
+| Rye | ${i}.20 | Tue, Thu |
+
+> Tip ${i}: order a day ahead.
+
+`;
+    parts.push(section);
+    size += section.length;
+  }
+  parts.push('The end of the answer.');
+  return parts.join('');
+}
+
+interface Shape {
+  headings: number;
+  items: number;
+  codeBlocks: number;
+  tables: number;
+  rows: number;
+  links: number;
+  ends: boolean;
+}
+
+function shapeOf(doc: ParentNode): Shape {
+  const count = (selector: string) => doc.querySelectorAll(selector).length;
+  return {
+    headings: count('h1, h2, h3, h4, h5, h6'),
+    items: count('li'),
+    codeBlocks: count('pre'),
+    tables: count('table'),
+    rows: count('tr'),
+    links: count('a[href^="http"]'),
+    ends: (doc as Element).textContent?.includes('The end of the answer.') ?? false,
+  };
+}
+
+function expectedShape(markdown: string): Shape {
+  const { document } = parseHTML(`<div id="r">${marked.parse(markdown, { async: false })}</div>`);
+  return shapeOf(document.getElementById('r')!);
+}
+
+// --- pages ------------------------------------------------------------------------------------
+
+/** Feeds `window.__answer` in chunks, one per task (a MessageChannel message, no timer clamping). */
+export const FEEDER = `
+window.__chunks = (text, size) => {
+  const out = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+};
+const channel = new MessageChannel();
+const queue = [];
+channel.port1.onmessage = () => queue.shift()();
+window.__nextTask = () => new Promise((resolve) => { queue.push(resolve); channel.port2.postMessage(0); });
+window.__frames = (n) => new Promise((resolve) => {
+  const step = () => (n-- <= 0 ? resolve() : requestAnimationFrame(step));
+  requestAnimationFrame(step);
+});
+`;
+
+export const OURS = `
+import { createClient } from '/dist/api.js';
+import '/dist/chatbot-chat.js';
+const el = document.querySelector('chatbot-chat');
+let chunks = [];
+const encoder = new TextEncoder();
+const fake = async (input) => {
+  if (String(input).endsWith('/session/create')) {
+    return new Response('{"uuid":"s","created_at":"","modified_at":""}', { headers: { 'content-type': 'application/json' } });
+  }
+  let at = 0;
+  const body = new ReadableStream({
+    async pull(controller) {
+      await window.__nextTask();
+      if (at < chunks.length) controller.enqueue(encoder.encode(chunks[at++]));
+      else controller.close();
+    },
+  }, { highWaterMark: 0 });
+  return new Response(body, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+};
+el.client = createClient({ baseUrl: location.origin, apiKey: 'bench', fetch: fake, retry: false });
+window.__run = async (text, size) => {
+  chunks = window.__chunks(text, size);
+  // Removing the previous run's answer is not part of streaming this one.
+  el.clear();
+  await window.__frames(2);
+  performance.mark('start');
+  await el.send('Tell me everything.');
+  await window.__frames(2);
+  performance.mark('end');
+};
+window.__answerRoot = () => {
+  const answers = el.shadowRoot.querySelectorAll('.exchange .assistant .markdown');
+  return answers[answers.length - 1];
+};
+window.__ready = true;
+`;
+
+const DEEP = `
+import '/deep-chat/deepChat.bundle.js';
+const chat = document.querySelector('deep-chat');
+let feed;
+chat.connect = {
+  stream: true,
+  handler: (_body, signals) => { feed(signals); },
+};
+window.__run = async (text, size) => {
+  const chunks = window.__chunks(text, size);
+  chat.clearMessages?.();
+  await window.__frames(2);
+  const done = new Promise((resolve) => {
+    feed = async (signals) => {
+      signals.onOpen();
+      for (const chunk of chunks) {
+        await window.__nextTask();
+        await signals.onResponse({ text: chunk });
+      }
+      signals.onClose();
+      resolve();
+    };
+  });
+  performance.mark('start');
+  chat.submitUserMessage({ text: 'Tell me everything.' });
+  await done;
+  await window.__frames(2);
+  performance.mark('end');
+};
+window.__answerRoot = () => {
+  const bubbles = chat.shadowRoot.querySelectorAll('.ai-message-text');
+  return bubbles[bubbles.length - 1];
+};
+await new Promise((r) => setTimeout(r, 300));
+window.__ready = true;
+`;
+
+export function page(h: Harness, name: string, body: string, script: string): string {
+  h.page(`${name}.js`, FEEDER + script);
+  return h.page(
+    `${name}.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+<script type="module" src="/e2e/${name}.js"></script></head><body>${body}</body></html>`,
+  );
+}
+
+// --- measuring --------------------------------------------------------------------------------
+
+interface Run {
+  mainThreadMs: number;
+  longestTaskMs: number;
+  tasks: number;
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string; data?: { name?: string } };
+}
+
+/** Sums the renderer main thread's top-level tasks between the page's `start` and `end` marks. */
+function analyse(trace: Buffer): Run {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mains = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const mark = (name: string) =>
+    events.find((e) => e.args?.data?.name === name || (e.name === name && e.ph !== 'X'))?.ts;
+  const start = mark('start');
+  const end = mark('end');
+  if (start === undefined || end === undefined) throw new Error('trace has no start/end marks');
+  let total = 0;
+  let longest = 0;
+  let tasks = 0;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !mains.has(`${e.pid}:${e.tid}`)) continue;
+    if (e.ts + (e.dur ?? 0) < start || e.ts > end) continue;
+    const dur = (e.dur ?? 0) / 1000;
+    total += dur;
+    longest = Math.max(longest, dur);
+    tasks += 1;
+  }
+  return { mainThreadMs: total, longestTaskMs: longest, tasks };
+}
+
+async function measure(browser: Browser, p: Page, text: string): Promise<Run> {
+  await browser.startTracing(p, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+  });
+  await p.evaluate(
+    async ([t, size]) =>
+      (window as unknown as { __run: (t: string, s: number) => Promise<void> }).__run(t, size),
+    [text, CHUNK] as const,
+  );
+  return analyse(await browser.stopTracing());
+}
+
+async function finalShape(p: Page): Promise<Shape> {
+  // A string, not a function: tsx would wrap named arrow functions in a helper the page lacks.
+  return p.evaluate(`(() => {
+    const answer = window.__answerRoot();
+    if (!answer) throw new Error('no answer in the page');
+    const count = (selector) => answer.querySelectorAll(selector).length;
+    return {
+      headings: count('h1, h2, h3, h4, h5, h6'),
+      items: count('li'),
+      codeBlocks: count('pre'),
+      tables: count('table'),
+      rows: count('tr'),
+      links: count('a[href^="http"]'),
+      ends: answer.textContent.includes('The end of the answer.'),
+    };
+  })()`);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+async function bench(h: Harness, url: string, text: string, runCount: number) {
+  const p = await h.newPage();
+  await p.goto(url);
+  await p.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready);
+  // A discarded warm-up run: the first run pays for compiling the bundle's code paths.
+  await measure(h.browser, p, text.slice(0, 2000));
+  const runs: Run[] = [];
+  for (let i = 0; i < runCount; i++) runs.push(await measure(h.browser, p, text));
+  const shape = await finalShape(p);
+  await p.context().close();
+  return {
+    mainThreadMs: median(runs.map((r) => r.mainThreadMs)),
+    longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
+    tasks: median(runs.map((r) => r.tasks)),
+    shape,
+  };
+}
+
+// --- report -----------------------------------------------------------------------------------
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+async function main() {
+  const h = await startHarness({
+    builds: ['api', 'chat', 'embed'],
+    server: {
+      staticDirs: [{ prefix: '/deep-chat', dir: join(root, 'node_modules/deep-chat/dist') }],
+    },
+  });
+  const failures: string[] = [];
+  try {
+    // (a) sizes
+    const files = [
+      ['dist/chatbot-chat.js', 'chatbot-chat'],
+      ['dist/chatbot-embed.js', 'chatbot-embed'],
+      ['node_modules/deep-chat/dist/deepChat.bundle.js', 'deep-chat 2.4.2'],
+    ] as const;
+    console.log('\n(a) Bundle size, min + gzip -9 (budget ≤ 40 KB gzip for ours)\n');
+    console.log('| bundle | min | min + gzip | budget |');
+    console.log('|---|---:|---:|---|');
+    for (const [file, label] of files) {
+      const source = readFileSync(join(root, file));
+      const gz = gzipSync(source, { level: 9 }).length;
+      const ours = !label.startsWith('deep-chat');
+      const ok = gz <= 40 * 1024;
+      if (ours && !ok) failures.push(`${label} is ${kb(gz)} gzip (budget 40 KB)`);
+      console.log(`| ${label} | ${kb(source.length)} | ${kb(gz)} | ${ours ? verdict(ok) : '—'} |`);
+    }
+
+    // (b) streaming
+    const ours = page(
+      h,
+      'bench-ours',
+      '<chatbot-chat chatbot-uuid="bench" persist="none"></chatbot-chat>',
+      OURS,
+    );
+    const deep = page(
+      h,
+      'bench-deep',
+      '<deep-chat style="width: 600px; height: 600px; display: block"></deep-chat>',
+      DEEP,
+    );
+    const sizes = [10 * 1024, 40 * 1024];
+    const results: Record<string, Record<number, Awaited<ReturnType<typeof bench>>>> = {
+      'chatbot-chat': {},
+      'deep-chat': {},
+    };
+    for (const size of sizes) {
+      const text = markdownAnswer(size);
+      results['chatbot-chat']![size] = await bench(h, ours, text, RUNS);
+      results['deep-chat']![size] = await bench(h, deep, text, DEEP_RUNS);
+    }
+    console.log(
+      `\n(b) Streaming a markdown answer in ${CHUNK}-character chunks, one per task (chatbot-chat: median of ${RUNS} runs, deep-chat: ${DEEP_RUNS}; longest task over all runs)\n`,
+    );
+    console.log('| element | answer | main-thread time | longest task | tasks | final DOM |');
+    console.log('|---|---:|---:|---:|---:|---|');
+    for (const [name, bySize] of Object.entries(results)) {
+      for (const size of sizes) {
+        const text = markdownAnswer(size);
+        const expected = expectedShape(text);
+        const r = bySize[size]!;
+        const same = JSON.stringify(r.shape) === JSON.stringify(expected);
+        const note = same
+          ? 'matches a one-pass render'
+          : `differs: ${JSON.stringify(r.shape)} vs ${JSON.stringify(expected)}`;
+        if (name === 'chatbot-chat' && !same)
+          failures.push(`final DOM at ${kb(text.length)}: ${note}`);
+        console.log(
+          `| ${name} | ${kb(text.length)} | ${ms(r.mainThreadMs)} | ${ms(r.longestTaskMs)} | ${r.tasks} | ${note} |`,
+        );
+      }
+    }
+    const o10 = results['chatbot-chat']![sizes[0]!]!;
+    const o40 = results['chatbot-chat']![sizes[1]!]!;
+    const d40 = results['deep-chat']![sizes[1]!]!;
+    const speedup = d40.mainThreadMs / o40.mainThreadMs;
+    const growth = o40.mainThreadMs / o10.mainThreadMs;
+    const longest = Math.max(o10.longestTaskMs, o40.longestTaskMs);
+    console.log('\n| budget | figure | verdict |');
+    console.log('|---|---:|---|');
+    console.log(
+      `| ≥ 5× less main-thread time than deep-chat at 40 KB | ${speedup.toFixed(1)}× | ${verdict(speedup >= 5)} |`,
+    );
+    console.log(
+      `| 40 KB costs ≤ 4.5× the 10 KB answer | ${growth.toFixed(2)}× | ${verdict(growth <= 4.5)} |`,
+    );
+    console.log(`| no task over 50 ms | longest ${ms(longest)} | ${verdict(longest <= 50)} |`);
+    if (speedup < 5)
+      failures.push(`only ${speedup.toFixed(1)}× less main-thread time than deep-chat`);
+    if (growth > 4.5) failures.push(`40 KB costs ${growth.toFixed(2)}× the 10 KB answer`);
+    if (longest > 50) failures.push(`a task took ${ms(longest)}`);
+  } finally {
+    await h.close();
+  }
+  if (failures.length) {
+    console.log(`\nBudgets missed:\n- ${failures.join('\n- ')}`);
+    process.exitCode = 1;
+  } else console.log('\nAll budgets met.');
+}
+
+if (process.argv[1]?.endsWith('chat.bench.ts')) await main();
