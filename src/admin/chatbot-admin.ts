@@ -22,7 +22,7 @@ const TAB_LABEL: Record<AdminTab, keyof AdminStrings> = {
 
 /** Parts of the panels that a host page may style, re-exported through each panel. */
 const PANEL_PARTS =
-  'form, input, button, primary, danger, error, dialog, table, row, cell, header-cell, toolbar, card, swatch, transcript, message, user, bot, citations, progress, dropzone';
+  'form, input, button, primary, danger, error, dialog, table, row, cell, header-cell, toolbar, card, swatch, transcript, exchange, message, user-message, assistant-message, sources, progress, dropzone';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
@@ -49,10 +49,17 @@ const PANEL_PARTS =
  * @csspart table - The data-source table; `row`, `cell` and `header-cell` its pieces.
  * @csspart card - An agent, tag or session card.
  * @csspart swatch - A tag's colour swatch.
- * @csspart transcript - A session's transcript; `message`, `user`, `bot`, `citations` within.
+ * @csspart transcript - A session's transcript (`role="log"`).
+ * @csspart exchange - One question with its answer in a transcript.
+ * @csspart message - Every message bubble (with `user-message` or `assistant-message`), as in
+ *   <chatbot-chat>.
+ * @csspart user-message - The visitor's message in a transcript.
+ * @csspart assistant-message - The chatbot's answer in a transcript.
+ * @csspart sources - The cited sources under an answer in a transcript.
  * @csspart progress - An upload's progress bar.
  * @csspart dropzone - The area that takes dropped files.
- * @csspart chat - The <chatbot-chat> of the "Try it" tab.
+ * @csspart chat - The <chatbot-chat> of the "Try it" tab (it inherits every `--chatbot-*`
+ *   property set on this element or above it).
  *
  * @cssproperty --chatbot-accent - Accent colour of primary buttons, the selection and focus.
  * @cssproperty --chatbot-accent-text - Text on the accent colour.

@@ -11,11 +11,20 @@ export function errorText(error: unknown, strings: AdminStrings): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+// Building an Intl formatter costs far more than using one; table rows format on every scroll.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 export function formatDate(value: string | undefined, lang: string): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return date.toLocaleString(lang, { dateStyle: 'medium', timeStyle: 'short' });
+  let format = dateFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+    dateFormats.set(lang, format);
+  }
+  return format.format(date);
 }
 
 export function formatBytes(bytes: number | undefined, lang: string): string {
@@ -27,7 +36,12 @@ export function formatBytes(bytes: number | undefined, lang: string): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toLocaleString(lang, { maximumFractionDigits: unit ? 1 : 0 })} ${units[unit]}`;
+  let format = numberFormats.get(lang);
+  if (!format) {
+    format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+    numberFormats.set(lang, format);
+  }
+  return `${format.format(unit ? value : Math.round(value))} ${units[unit]}`;
 }
 
 /** Parses a JSON-encoded record field; a malformed one is treated as absent, not as a crash. */

@@ -265,16 +265,16 @@ export class AdminSessionsPanel extends AdminPanel {
     const cites = Object.entries(parseJson<CiteData>(message.cite_data_json) ?? {}).sort(
       ([a], [b]) => Number(a) - Number(b),
     );
-    return html`<article class="exchange" part="message" aria-label=${shorten(message.query)}>
+    return html`<article class="exchange" part="exchange" aria-label=${shorten(message.query)}>
       <p class="speaker">${s.you} · ${formatDate(message.created_at, this.lang)}</p>
-      <p class="bubble user-text" part="user">${message.query}</p>
+      <p class="bubble user-text" part="message user-message">${message.query}</p>
       <p class="speaker">${s.bot}</p>
-      <p class="bubble user-text" part="bot">${message.response}</p>
+      <p class="bubble user-text" part="message assistant-message">${message.response}</p>
       ${message.finish_reason === 'length' ? html`<p class="muted">${s.cutShort}</p>` : nothing}
       ${message.error_message ? html`<p class="error user-text">${message.error_message}</p>` : nothing}
       ${
         cites.length
-          ? html`<div part="citations">
+          ? html`<div part="sources">
               <p class="speaker">${s.citations}</p>
               <ol class="citations">
                 ${cites.map(

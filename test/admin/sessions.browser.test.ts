@@ -54,7 +54,7 @@ describe('<chatbot-admin> sessions', () => {
     expect(text).to.contain('The ferry leaves at noon.');
     expect(text).to.contain('Is there a <script>late</script> ferry?');
     expect(transcript.querySelector('script')).to.equal(null);
-    const citations = transcript.querySelector('[part=citations]')!;
+    const citations = transcript.querySelector('[part=sources]')!;
     expect(citations.textContent).to.contain('When does the ferry leave?');
     await expect(el).to.be.accessible();
   });
