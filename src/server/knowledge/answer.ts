@@ -267,7 +267,8 @@ export function excerpt(chunk: string, queryTerms: Set<string>, max = EXCERPT_CH
     }
     break;
   }
-  let text = all.slice(start, end).join(' ');
+  // One sentence a line: the same paragraph in Markdown, and easier for clients that read lines.
+  let text = all.slice(start, end).join('\n');
   if (text.length > max) text = `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
   else if (!/[.!?…:"')\]]$/.test(text)) text += '.';
   return text;
