@@ -55,7 +55,9 @@ export class Knowledge {
     if (!this.queue.includes(sourceUuid)) this.queue.push(sourceUuid);
     this.running ??= this.drain().finally(() => {
       this.running = null;
-      if (this.queue.length > 0) this.enqueue(this.queue.shift()!);
+      // A source queued while the loop was finishing would otherwise wait for the next upload.
+      const next = this.queue.shift();
+      if (next !== undefined && !this.closed) this.enqueue(next);
       else for (const resolve of this.idleWaiters.splice(0)) resolve();
     });
   }
@@ -87,7 +89,12 @@ export class Knowledge {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0 && !this.closed) {
       const uuid = this.queue.shift()!;
-      await this.process(uuid);
+      try {
+        await this.process(uuid);
+      } catch (error) {
+        // Only the store itself failing lands here; the next source may still succeed.
+        if (!this.closed) console.error(`ingesting data source ${uuid} failed:`, error);
+      }
       // Let requests in between sources: a large upload must not starve the chat.
       await new Promise((resolve) => setImmediate(resolve));
     }
