@@ -14,7 +14,7 @@ import {
   type ToolFunction,
 } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
-import { HEX_COLOR, isEnabled, unitNumber } from './format.js';
+import { HEX_COLOR, isEnabled, swatch, unitNumber } from './format.js';
 import { AdminPanel } from './panel.js';
 
 /** Which type-specific settings apply to which agent type (hosted-service-notes.md). */
@@ -324,8 +324,8 @@ export class AdminAgentsPanel extends AdminPanel {
     const open = this.editing === agent.uuid;
     const headingId = `agent-${agent.uuid}`;
     return html`<article class="card" part="card" aria-labelledby=${headingId}>
-      <div class="row" style="align-items:center">
-        <h3 id=${headingId} class="user-text" style="margin:0">${agent.name}</h3>
+      <div class="row center">
+        <h3 id=${headingId} class="user-text flush">${agent.name}</h3>
         <span class="badge">${agent.type}</span>
         <span class="spacer"></span>
         <label class="inline"
@@ -443,7 +443,7 @@ export class AdminAgentsPanel extends AdminPanel {
       ${
         tags.length
           ? html`<dt>${s.agentTags}</dt>
-            <dd>${tags.map((t) => html`<span class="badge"><span class="swatch" part="swatch" style="background:${HEX_COLOR.test(t.color) ? t.color : 'transparent'}"></span> <span class="user-text">${t.name}</span>: <span class="user-text">${t.criteria}</span></span> `)}</dd>`
+            <dd>${tags.map((t) => html`<span class="badge"><span class="swatch" part="swatch" ${swatch(t.color)}></span> <span class="user-text">${t.name}</span>: <span class="user-text">${t.criteria}</span></span> `)}</dd>`
           : nothing
       }
     </dl>`;

@@ -391,7 +391,7 @@ export class ChatbotAdmin extends LitElement {
   override render() {
     const t = this.t;
     if (!this.api) {
-      return html`<p class="muted" style="padding:12px">${t.notConfigured}</p>`;
+      return html`<p class="muted padded">${t.notConfigured}</p>`;
     }
     return html`<div
       class="layout"

@@ -1,3 +1,4 @@
+import { ref } from 'lit/directives/ref.js';
 import { isApiError, isNetworkError, isTimeoutError } from '../api/errors.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
@@ -59,7 +60,18 @@ export const isEnabled = (value: 0 | 1 | boolean | undefined): boolean =>
 
 export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
-/** A number field that must hold 0..1; empty means "not given". */
+/**
+ * A swatch's colour set through CSSOM, which a strict Content-Security-Policy allows where a
+ * `style` attribute is blocked (styleMap writes the attribute on first render); anything but
+ * #RRGGBB shows no colour. Use as `<span ${swatch(color)}>`.
+ */
+export const swatch = (color: string) =>
+  ref((node?: Element) => {
+    if (node)
+      (node as HTMLElement).style.background = HEX_COLOR.test(color) ? color : 'transparent';
+  });
+
+/** A number field that must hold 0..1; empty means "not given", null means invalid. */
 export function unitNumber(raw: string): number | undefined | null {
   if (raw.trim() === '') return undefined;
   const value = Number(raw);

@@ -609,7 +609,7 @@ export class AdminSourcesPanel extends AdminPanel {
       </div>
       ${
         view.length === 0
-          ? html`<p class="empty" style="padding:8px">${this.sources.length ? s.noMatches : s.noSources}</p>`
+          ? html`<p class="empty padded">${this.sources.length ? s.noMatches : s.noSources}</p>`
           : html`<div class="tbody" role="rowgroup">
               ${virtualize({
                 items: view,

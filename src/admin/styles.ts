@@ -148,6 +148,15 @@ export const panelStyles = css`
     gap: 8px;
     align-items: flex-end;
   }
+  .row.center {
+    align-items: center;
+  }
+  .flush {
+    margin: 0;
+  }
+  .padded {
+    padding: 8px 12px;
+  }
   .row > label {
     flex: 1 1 10em;
   }

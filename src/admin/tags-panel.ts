@@ -3,7 +3,7 @@ import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { DataSource, SourceTag } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
-import { HEX_COLOR } from './format.js';
+import { HEX_COLOR, swatch } from './format.js';
 import { AdminPanel } from './panel.js';
 
 interface TagDraft {
@@ -168,11 +168,11 @@ export class AdminTagsPanel extends AdminPanel {
 
   private renderTag(tag: SourceTag) {
     const s = this.strings;
-    return html`<li class="card row" part="card" style="align-items:center">
+    return html`<li class="card row center" part="card">
       <span
         class="swatch"
         part="swatch"
-        style="background:${HEX_COLOR.test(tag.color) ? tag.color : 'transparent'}"
+        ${swatch(tag.color)}
       ></span>
       <strong class="user-text">${tag.name}</strong>
       <span class="badge">${fill(s.memberCount, { count: tag.data_source_uuids.length })}</span>
