@@ -220,7 +220,11 @@ interface ChildReport {
 }
 
 function spawnChild(args: string[]): Promise<{ child: ChildProcess; report: ChildReport }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, ...args], {
+  // BENCH_CPU_PROF=dir writes a CPU profile of each child, to see where the server spends its time.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', SELF, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -293,6 +297,8 @@ async function main() {
 }
 
 const SELF = fileURLToPath(import.meta.url);
+// An orderly exit on kill, so a CPU profile gets written.
+process.once('SIGTERM', () => process.exit(0));
 const mode = process.argv[2];
 const run =
   mode === '--serve'
