@@ -26,8 +26,25 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
 }
 
+/**
+ * Stemming is the most expensive step of indexing and of picking an answer's sentences, and the
+ * same words come back all the time: remember the results (a bounded cache, emptied when full).
+ */
+const processed = new Map<string, string | null>();
+const PROCESSED_LIMIT = 200_000;
+
 /** Lower-cased, stop-word-free, stemmed: "talked" and "talks" both become "talk". */
 export function processTerm(term: string): string | null {
+  let result = processed.get(term);
+  if (result === undefined) {
+    result = process(term);
+    if (processed.size >= PROCESSED_LIMIT) processed.clear();
+    processed.set(term, result);
+  }
+  return result;
+}
+
+function process(term: string): string | null {
   const word = term.toLowerCase().replace(/’/g, "'");
   if (STOPWORDS.has(word)) return null;
   const bare = word.replace(/'s$/, '').replace(/'/g, '');
