@@ -78,6 +78,7 @@ export function createServerApp(options: ServerOptions = {}) {
     staticDirs: options.staticDirs ?? [],
   });
   knowledge.recover();
+  knowledge.warm();
   return {
     app,
     ctx,

@@ -104,6 +104,7 @@ export async function prepareAnswer(
   let queryTerms = terms(query);
   let hits: Hit[] = [];
   if (allowed.size > 0 && queryTerms.size > 0) {
+    await deps.index.ready(chatbot.uuid);
     const found = deps.index.search(chatbot.uuid, query, {
       limit: 12,
       // Every source allowed: no filter to run over each result.

@@ -50,6 +50,14 @@ export class Knowledge {
     }
   }
 
+  /** Builds the search indexes of stored chatbots in the background, so first answers are quick. */
+  warm(): void {
+    const chatbots = this.store.chatbotsWithChunks();
+    setImmediate(() => {
+      if (!this.closed) this.index.warm(chatbots).catch(() => {});
+    });
+  }
+
   enqueue(sourceUuid: string): void {
     if (this.closed) return;
     if (!this.queue.includes(sourceUuid)) this.queue.push(sourceUuid);

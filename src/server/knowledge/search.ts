@@ -40,12 +40,19 @@ interface ChatbotIndex {
   chunks: Map<number, IndexedChunk>;
   /** Document frequency of each processed term. */
   df: Map<string, number>;
+  /** Chunks read from the store and not indexed yet, while the index is being built. */
+  pending: IndexedChunk[];
+  built: Promise<void>;
 }
 
+/** Chunks indexed per turn of the event loop while an index is built in the background. */
+const BUILD_BATCH = 200;
+
 /**
- * BM25 indexes, one per chatbot, built from SQLite on first use and kept in step as sources
- * are ingested and deleted. Chunk texts stay in memory beside the index so a search never
- * touches the database.
+ * BM25 indexes, one per chatbot, built from SQLite (in the background after a start, or on first
+ * use) and kept in step as sources are ingested and deleted. Building goes in small batches, so a
+ * large knowledge base does not stall every other request for seconds. Chunk texts stay in memory
+ * beside the index so a search never touches the database.
  */
 export class SearchIndex {
   private readonly indexes = new Map<string, ChatbotIndex>();
@@ -66,11 +73,30 @@ export class SearchIndex {
         }),
         chunks: new Map(),
         df: new Map(),
+        pending: this.store.listChunks(chatbotUuid),
+        built: Promise.resolve(),
       };
+      index.built = this.build(index);
       this.indexes.set(chatbotUuid, index);
-      this.add(index, this.store.listChunks(chatbotUuid));
     }
     return index;
+  }
+
+  private async build(index: ChatbotIndex): Promise<void> {
+    while (index.pending.length > 0) {
+      this.add(index, index.pending.splice(0, BUILD_BATCH));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Resolves when the chatbot's index holds every chunk; starts building it if needed. */
+  ready(chatbotUuid: string): Promise<void> {
+    return this.index(chatbotUuid).built;
+  }
+
+  /** Builds the indexes of these chatbots one after the other, in the background. */
+  async warm(chatbotUuids: string[]): Promise<void> {
+    for (const uuid of chatbotUuids) await this.ready(uuid);
   }
 
   private add(index: ChatbotIndex, chunks: IndexedChunk[]): void {
@@ -83,6 +109,10 @@ export class SearchIndex {
   }
 
   private remove(index: ChatbotIndex, ids: number[]): void {
+    if (index.pending.length > 0) {
+      const gone = new Set(ids);
+      index.pending = index.pending.filter((c) => !gone.has(c.id));
+    }
     for (const id of ids) {
       const chunk = index.chunks.get(id);
       if (!chunk) continue;
@@ -128,6 +158,8 @@ export class SearchIndex {
     opts: { limit?: number; sources?: Set<string> } = {},
   ): SearchResult {
     const index = this.index(chatbotUuid);
+    // Callers should await `ready`; one that did not still gets a complete answer.
+    if (index.pending.length > 0) this.add(index, index.pending.splice(0));
     const { sources, limit = 5 } = opts;
     const all = [...terms(query)];
     const total = index.chunks.size;

@@ -457,6 +457,9 @@ export function openSqliteStore(path: string): Store {
         chatbotUuid,
       ).map((r) => ({ id: Number(r.id), sourceUuid: String(r.source_uuid), text: String(r.text) }));
     },
+    chatbotsWithChunks() {
+      return all('SELECT DISTINCT chatbot_uuid FROM chunks').map((r) => String(r.chatbot_uuid));
+    },
     chunkIds(sourceUuid) {
       return all('SELECT id FROM chunks WHERE source_uuid = ?', sourceUuid).map((r) =>
         Number(r.id),

@@ -141,6 +141,8 @@ export interface Store {
   /** Replaces a source's chunks; returns the new chunks with their ids. */
   replaceChunks(sourceUuid: string, texts: string[]): ChunkRow[];
   listChunks(chatbotUuid: string): ChunkRow[];
+  /** Chatbots that have any chunk: the search indexes to build at start. */
+  chatbotsWithChunks(): string[];
   chunkIds(sourceUuid: string): number[];
 
   createTag(row: TagRow): void;
