@@ -182,6 +182,9 @@ export class ChatbotChat extends LitElement {
   @property({ attribute: 'session-data', converter: jsonConverter })
   sessionData?: SessionData;
 
+  /** Observed so that changing `lang` re-renders the strings; read through `languageOf`. */
+  @property({ attribute: 'lang' }) private langAttribute?: string;
+
   /** Overrides for any visible string (see `ChatStrings`). */
   @property({ attribute: false }) strings?: Partial<ChatStrings>;
 
@@ -268,7 +271,16 @@ export class ChatbotChat extends LitElement {
     const strings = this.localStrings();
     const launcher = this.mode === 'launcher';
     return html`
-      ${launcher ? renderLauncher({ label: strings.openChat, open: this.open, onClick: this.handleLauncherClick }) : nothing}
+      ${
+        launcher
+          ? renderLauncher({
+              label: strings.openChat,
+              open: this.open,
+              onClick: this.handleLauncherClick,
+              onKeyDown: this.handlePanelKeyDown,
+            })
+          : nothing
+      }
       <section
         id="panel"
         class="panel"
@@ -651,7 +663,7 @@ export class ChatbotChat extends LitElement {
   }
 
   private language(): string {
-    return languageOf(this);
+    return this.langAttribute || languageOf(this);
   }
 
   private localStrings(): ChatStrings {

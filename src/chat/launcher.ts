@@ -4,10 +4,17 @@ export interface LauncherOptions {
   label: string;
   open: boolean;
   onClick: () => void;
+  /** Escape on the launcher closes the panel too. */
+  onKeyDown: (event: KeyboardEvent) => void;
 }
 
 /** The floating button of launcher mode; its name stays "Open chat", aria-expanded tells the state. */
-export function renderLauncher({ label, open, onClick }: LauncherOptions): TemplateResult {
+export function renderLauncher({
+  label,
+  open,
+  onClick,
+  onKeyDown,
+}: LauncherOptions): TemplateResult {
   return html`<button
     type="button"
     class="launcher"
@@ -16,6 +23,7 @@ export function renderLauncher({ label, open, onClick }: LauncherOptions): Templ
     aria-expanded=${open ? 'true' : 'false'}
     aria-controls="panel"
     @click=${onClick}
+    @keydown=${onKeyDown}
   >
     <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       ${

@@ -10,6 +10,12 @@ export interface StreamHandlers {
   onText(text: string): void;
 }
 
+/**
+ * New characters rendered per frame at most: a burst of text (a fast model, a slow frame) is
+ * spread over several frames instead of becoming one long task.
+ */
+const CHARS_PER_FRAME = 800;
+
 export type StreamOutcome =
   | { kind: 'done'; text: string }
   | { kind: 'stopped'; text: string }
@@ -61,20 +67,38 @@ export class StreamController implements ReactiveController {
     let text = '';
     let started = false;
     let frame: number | undefined;
-    let flushed = '';
+    /** How much of `text` has been handed to `onText`. */
+    let shown = 0;
+    let caughtUp: (() => void) | undefined;
     const flush = () => {
       frame = undefined;
-      if (text !== flushed && run === this.run) {
-        flushed = text;
-        handlers.onText(text);
+      if (run !== this.run) return;
+      if (shown < text.length) {
+        shown = Math.min(text.length, shown + CHARS_PER_FRAME);
+        handlers.onText(text.slice(0, shown));
       }
+      if (shown < text.length) schedule();
+      else caughtUp?.();
     };
     const schedule = () => {
       if (frame === undefined) frame = requestAnimationFrame(flush);
     };
-    const settle = (outcome: StreamOutcome): StreamOutcome => {
+    const settle = async (outcome: StreamOutcome): Promise<StreamOutcome> => {
+      // Let rendering catch up frame by frame; a hidden page has no frames, so it gets the rest
+      // at once (as does a page whose frames stall).
+      if (shown < text.length && !document.hidden) {
+        await new Promise<void>((resolve) => {
+          caughtUp = resolve;
+          schedule();
+          setTimeout(resolve, 2000);
+        });
+      }
       if (frame !== undefined) cancelAnimationFrame(frame);
-      flush();
+      frame = undefined;
+      if (shown < text.length && run === this.run) {
+        shown = text.length;
+        handlers.onText(text);
+      }
       if (this.controller === controller) this.controller = undefined;
       this.host.requestUpdate();
       return outcome;

@@ -16,6 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { parseHTML } from 'linkedom';
 import { marked } from 'marked';
 import type { Browser, Page } from 'playwright-core';
@@ -203,6 +204,8 @@ interface Run {
   mainThreadMs: number;
   longestTaskMs: number;
   tasks: number;
+  /** What the longest task spent its time on (trace events over 5 ms inside it). */
+  longestTaskParts: string;
 }
 
 interface TraceEvent {
@@ -229,17 +232,37 @@ function analyse(trace: Buffer): Run {
   const end = mark('end');
   if (start === undefined || end === undefined) throw new Error('trace has no start/end marks');
   let total = 0;
-  let longest = 0;
+  let longest: TraceEvent | undefined;
   let tasks = 0;
   for (const e of events) {
     if (e.name !== 'RunTask' || e.ph !== 'X' || !mains.has(`${e.pid}:${e.tid}`)) continue;
     if (e.ts + (e.dur ?? 0) < start || e.ts > end) continue;
-    const dur = (e.dur ?? 0) / 1000;
-    total += dur;
-    longest = Math.max(longest, dur);
+    total += (e.dur ?? 0) / 1000;
+    if (!longest || (e.dur ?? 0) > (longest.dur ?? 0)) longest = e;
     tasks += 1;
   }
-  return { mainThreadMs: total, longestTaskMs: longest, tasks };
+  const parts = longest
+    ? events
+        .filter(
+          (e) =>
+            e.ph === 'X' &&
+            e.pid === longest.pid &&
+            e.tid === longest.tid &&
+            e.name !== 'RunTask' &&
+            e.ts >= longest.ts &&
+            e.ts + (e.dur ?? 0) <= longest.ts + (longest.dur ?? 0) &&
+            (e.dur ?? 0) > 5000,
+        )
+        .map((e) => `${e.name} ${((e.dur ?? 0) / 1000).toFixed(0)}`)
+        .slice(0, 6)
+        .join(', ')
+    : '';
+  return {
+    mainThreadMs: total,
+    longestTaskMs: (longest?.dur ?? 0) / 1000,
+    tasks,
+    longestTaskParts: `${parts} (at ${(((longest?.ts ?? start) - start) / 1000).toFixed(0)} of ${((end - start) / 1000).toFixed(0)} ms)`,
+  };
 }
 
 async function measure(browser: Browser, p: Page, text: string): Promise<Run> {
@@ -287,6 +310,9 @@ async function bench(h: Harness, url: string, text: string, runCount: number) {
   for (let i = 0; i < runCount; i++) runs.push(await measure(h.browser, p, text));
   const shape = await finalShape(p);
   await p.context().close();
+  if (process.env.BENCH_VERBOSE) {
+    for (const r of runs) console.error(`  longest ${ms(r.longestTaskMs)}: ${r.longestTaskParts}`);
+  }
   return {
     mainThreadMs: median(runs.map((r) => r.mainThreadMs)),
     longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
@@ -327,6 +353,25 @@ async function main() {
       if (ours && !ok) failures.push(`${label} is ${kb(gz)} gzip (budget 40 KB)`);
       console.log(`| ${label} | ${kb(source.length)} | ${kb(gz)} | ${ours ? verdict(ok) : '—'} |`);
     }
+    // What the required libraries weigh alone, minified together: the floor under our bundles.
+    const floor = await build({
+      stdin: {
+        contents: `import { LitElement, html, css, nothing } from 'lit';
+          import { property, state, query } from 'lit/decorators.js';
+          import { Lexer, Parser } from 'marked';
+          import DOMPurify from 'dompurify';
+          window.x = [LitElement, html, css, nothing, property, state, query, Lexer, Parser, DOMPurify];`,
+        resolveDir: root,
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+    });
+    const floorBytes = floor.outputFiles[0]!.contents;
+    console.log(
+      `| (lit + marked + DOMPurify alone) | ${kb(floorBytes.length)} | ${kb(gzipSync(floorBytes, { level: 9 }).length)} | — |`,
+    );
 
     // (b) streaming
     const ours = page(
@@ -349,7 +394,7 @@ async function main() {
     for (const size of sizes) {
       const text = markdownAnswer(size);
       results['chatbot-chat']![size] = await bench(h, ours, text, RUNS);
-      results['deep-chat']![size] = await bench(h, deep, text, DEEP_RUNS);
+      if (DEEP_RUNS > 0) results['deep-chat']![size] = await bench(h, deep, text, DEEP_RUNS);
     }
     console.log(
       `\n(b) Streaming a markdown answer in ${CHUNK}-character chunks, one per task (chatbot-chat: median of ${RUNS} runs, deep-chat: ${DEEP_RUNS}; longest task over all runs)\n`,
@@ -358,6 +403,7 @@ async function main() {
     console.log('|---|---:|---:|---:|---:|---|');
     for (const [name, bySize] of Object.entries(results)) {
       for (const size of sizes) {
+        if (!bySize[size]) continue;
         const text = markdownAnswer(size);
         const expected = expectedShape(text);
         const r = bySize[size]!;
@@ -374,8 +420,8 @@ async function main() {
     }
     const o10 = results['chatbot-chat']![sizes[0]!]!;
     const o40 = results['chatbot-chat']![sizes[1]!]!;
-    const d40 = results['deep-chat']![sizes[1]!]!;
-    const speedup = d40.mainThreadMs / o40.mainThreadMs;
+    const d40 = results['deep-chat']![sizes[1]!];
+    const speedup = d40 ? d40.mainThreadMs / o40.mainThreadMs : Number.NaN;
     const growth = o40.mainThreadMs / o10.mainThreadMs;
     const longest = Math.max(o10.longestTaskMs, o40.longestTaskMs);
     console.log('\n| budget | figure | verdict |');

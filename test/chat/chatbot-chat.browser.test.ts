@@ -424,6 +424,10 @@ describe('<chatbot-chat>', () => {
     el.strings = { send: 'Los' };
     await el.updateComplete;
     expect(button(el, 'Los')).to.exist;
+    el.strings = undefined;
+    el.setAttribute('lang', 'en');
+    await el.updateComplete;
+    expect(button(el, 'Send')).to.exist;
   });
 
   it('should mark every message dir=auto for right-to-left text', async () => {

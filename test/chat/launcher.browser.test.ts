@@ -44,6 +44,19 @@ describe('<chatbot-chat mode="launcher">', () => {
     expect(shadow(el).activeElement).to.equal(open);
   });
 
+  it('should close on Escape while focus is on the launcher', async () => {
+    const el = await launcher();
+    const open = button(el, 'Open chat')!;
+    open.click();
+    await el.updateComplete;
+    open.focus();
+    open.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
+    await el.updateComplete;
+    expect(el.open).to.equal(false);
+  });
+
   it('should close from its close button', async () => {
     const el = await launcher();
     el.open = true;

@@ -118,6 +118,21 @@ describe('chatbot-embed.js', () => {
     await page.context().close();
   });
 
+  it("follows the system's dark color scheme, and a forced light theme overrides it", async () => {
+    const page = await h.newPage({ colorScheme: 'dark' });
+    await page.goto(embedPage('embed-dark.html', 'data-open'));
+    const panel = page.locator('[part="panel"]');
+    await panel.waitFor();
+    const background = () => panel.evaluate((node) => getComputedStyle(node).backgroundColor);
+    assert.equal(await background(), 'rgb(17, 24, 39)');
+    assert.deepEqual(await axeViolations(page), [], 'axe: dark');
+    await page.evaluate(() =>
+      document.querySelector('chatbot-chat')!.setAttribute('theme', 'light'),
+    );
+    assert.equal(await background(), 'rgb(255, 255, 255)');
+    await page.context().close();
+  });
+
   it('takes the optional data attributes: language, theme, suggestions, open', async () => {
     const page = await h.newPage();
     await page.goto(
