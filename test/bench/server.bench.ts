@@ -207,6 +207,16 @@ async function serverChild() {
   const sessions: string[] = [];
   for (let i = 0; i < CONCURRENCY; i++) sessions.push((await api.sessions.create(bot.uuid)).uuid);
   report({ url, bytes, ingestSeconds, chunks, files: FILES, retrieval, sessions });
+  // CPU the server spends from here on (the streams), reported when the parent stops it: a
+  // figure that other load on the machine does not distort.
+  const cpuAtStart = process.cpuUsage();
+  process.removeAllListeners('SIGTERM');
+  process.once('SIGTERM', () => {
+    const used = process.cpuUsage(cpuAtStart);
+    process.stdout.write(`${JSON.stringify({ cpuMs: (used.user + used.system) / 1000 })}\n`, () =>
+      process.exit(0),
+    );
+  });
 }
 
 interface ChildReport {
@@ -243,6 +253,14 @@ async function main() {
     `reference server benchmark — Node ${process.version}; server and load client in separate processes; ${CONCURRENCY} concurrent streams × ${ROUNDS} rounds after a warm-up round`,
   );
   const { child, report: real } = await spawnChild(['--serve']);
+  const cpu = new Promise<number>((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (data) => {
+      out += data;
+      const line = out.split('\n').find((l) => l.startsWith('{"cpuMs"'));
+      if (line) resolve(JSON.parse(line).cpuMs);
+    });
+  });
   const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
   const streams = await rounds((i) =>
     fetch(`${real.url}/api/v1/session/${real.sessions[i]}/message/stream`, {
@@ -254,6 +272,7 @@ async function main() {
   const api = createClient({ baseUrl: real.url, apiKey: KEY, retry: false });
   const sample = (await api.messages.list(real.sessions[0]!)).at(-1)!.response;
   child.kill();
+  const serverCpuMs = await cpu;
 
   const base = await spawnChild(['--baseline', sample]);
   const baseline = await rounds(() =>
@@ -294,6 +313,13 @@ async function main() {
     );
     row(`${name} answers/s`, (r.answers / r.seconds).toFixed(0));
   }
+  // Warm-up included: every answer the server gave since it reported.
+  const given = CONCURRENCY * (ROUNDS + 1);
+  row(
+    'server CPU per streamed answer',
+    ms(serverCpuMs / given),
+    '(all work, request to last byte)',
+  );
 }
 
 const SELF = fileURLToPath(import.meta.url);

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
 import { ADMIN_KEY, ask, startHarness } from './helpers.js';
 
 describe('a file database', () => {
@@ -101,6 +102,37 @@ describe('a file database', () => {
       );
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('migrations', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-migrate-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('upgrades a version-1 database and keeps the uploaded bytes', async () => {
+    const path = join(dir, 'v1.sqlite');
+    const db = new Database(path);
+    db.exec(MIGRATIONS[0]!);
+    db.pragma('user_version = 1');
+    db.prepare("INSERT INTO users (id, name) VALUES (1, 'alice')").run();
+    db.prepare(
+      'INSERT INTO chatbots VALUES (\'bot\', 1, \'Old\', \'{"rate_limit":[20,240],"rate_limit_message":"m","show_citations":true,"visibility":"private"}\', \'2026-01-01T00:00:00Z\', \'2026-01-01T00:00:00Z\')',
+    ).run();
+    db.prepare(
+      "INSERT INTO data_sources VALUES ('src', 'bot', 'a.txt', 'file', 'success', 'a.txt', 5, 1, '{}', ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+    ).run(Buffer.from('hello'));
+    db.close();
+
+    const store = openSqliteStore(path);
+    try {
+      assert.equal(new TextDecoder().decode(store.getSourceContent('src')!), 'hello');
+      assert.deepEqual(
+        store.listSources('bot').map((s) => s.title),
+        ['a.txt'],
+      );
+    } finally {
+      store.close();
     }
   });
 });

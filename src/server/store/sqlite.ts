@@ -15,7 +15,7 @@ import type {
 } from './types.js';
 
 /** Each entry moves the schema one version forward; `PRAGMA user_version` records where it is. */
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: string[] = [
   `
   CREATE TABLE users (
     id INTEGER PRIMARY KEY,
@@ -111,6 +111,17 @@ const MIGRATIONS: string[] = [
     modified_at TEXT NOT NULL
   );
   CREATE INDEX messages_session ON messages(session_uuid);
+  `,
+  // Uploaded bytes move out of data_sources: SQLite reads through a row's large blob to reach the
+  // columns after it, which made every source list read whole files.
+  `
+  CREATE TABLE source_contents (
+    source_uuid TEXT PRIMARY KEY REFERENCES data_sources(uuid) ON DELETE CASCADE,
+    content BLOB NOT NULL
+  );
+  INSERT INTO source_contents (source_uuid, content)
+    SELECT uuid, content FROM data_sources WHERE content IS NOT NULL;
+  ALTER TABLE data_sources DROP COLUMN content;
   `,
 ];
 
@@ -352,24 +363,31 @@ export function openSqliteStore(path: string): Store {
       run('DELETE FROM agents WHERE uuid = ?', uuid);
     },
 
-    createSource(row, content) {
-      run(
-        `INSERT INTO data_sources (uuid, chatbot_uuid, title, type, status, file_name, file_size, tokens,
-          meta_json, content, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        row.uuid,
-        row.chatbotUuid,
-        row.title,
-        row.type,
-        row.status,
-        row.file_name,
-        row.file_size,
-        row.tokens,
-        json(row.meta),
-        content ? Buffer.from(content) : null,
-        row.created_at,
-        row.modified_at,
-      );
-    },
+    createSource: (row, content) =>
+      db.transaction(() => {
+        run(
+          `INSERT INTO data_sources (uuid, chatbot_uuid, title, type, status, file_name, file_size, tokens,
+          meta_json, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          row.uuid,
+          row.chatbotUuid,
+          row.title,
+          row.type,
+          row.status,
+          row.file_name,
+          row.file_size,
+          row.tokens,
+          json(row.meta),
+          row.created_at,
+          row.modified_at,
+        );
+        if (content) {
+          run(
+            'INSERT INTO source_contents (source_uuid, content) VALUES (?, ?)',
+            row.uuid,
+            Buffer.from(content),
+          );
+        }
+      })(),
     getSource(uuid) {
       const r = one(
         `SELECT uuid, chatbot_uuid, title, type, status, file_name, file_size, tokens, meta_json,
@@ -379,7 +397,7 @@ export function openSqliteStore(path: string): Store {
       return r ? source(r) : undefined;
     },
     getSourceContent(uuid) {
-      const r = one('SELECT content FROM data_sources WHERE uuid = ?', uuid);
+      const r = one('SELECT content FROM source_contents WHERE source_uuid = ?', uuid);
       return r?.content ? new Uint8Array(r.content as Buffer) : null;
     },
     listSources(chatbotUuid) {
