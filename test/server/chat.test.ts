@@ -155,7 +155,7 @@ interface FakeLlm {
   headers: IncomingMessage['headers'][];
   /** Resolves when a streamed completion is abandoned by the server. */
   abandoned: Promise<void>;
-  mode: 'ok' | 'fail' | 'endless';
+  mode: 'ok' | 'fail' | 'endless' | 'break';
   close(): Promise<void>;
 }
 
@@ -188,6 +188,11 @@ async function fakeLlm(): Promise<FakeLlm> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream' });
     const send = (content: string) =>
       res.write(`data: ${JSON.stringify({ choices: [{ delta: { content } }] })}\n\n`);
+    if (fake.mode === 'break') {
+      send('Alice talked ');
+      setTimeout(() => res.destroy(), 20);
+      return;
+    }
     if (fake.mode === 'endless') {
       res.on('close', () => {
         if (!res.writableFinished) markAbandoned();
@@ -284,6 +289,16 @@ describe('answers through an OpenAI-compatible LLM', () => {
     assert.match(answer.text, /Alice talked about pizza at lunch\. \[1\]/);
     const [message] = await h.api.messages.list(session.uuid);
     assert.match(message!.error_message ?? '', /answered 500/);
+  });
+
+  it('keeps what the model said when it breaks off mid-answer, stored as cut short with the reason', async () => {
+    llm.mode = 'break';
+    const session = await h.api.sessions.create(bot);
+    const answer = await ask(h.api, session.uuid, 'What did Alice talk about?');
+    assert.equal(answer.text, 'Alice talked ');
+    const [message] = await h.api.messages.list(session.uuid);
+    assert.equal(message!.finish_reason, 'length');
+    assert.match(message!.error_message ?? '', /broke off/);
   });
 
   it('a client that disconnects stops the model request and stores the partial answer', async () => {

@@ -30,6 +30,8 @@ export interface PreparedAnswer {
   meta: Record<string, unknown>;
   /** Set when the answer was degraded (the LLM failed) or cut off. */
   errorMessage: string;
+  /** The answer stopped before its end (the LLM broke off mid-answer). */
+  cutShort: boolean;
   /** `pace: false` for a whole answer at once (the non-stream endpoint). */
   text(signal: AbortSignal, pace?: boolean): AsyncIterable<string>;
 }
@@ -298,6 +300,7 @@ function composed(
     citeData,
     meta,
     errorMessage: '',
+    cutShort: false,
     text: (signal, pace = true) => paced(text, pace ? deps.streamDelayMs : 0, signal),
   };
 }
@@ -363,6 +366,7 @@ function llmAnswer(
     citeData: cite.citeData,
     meta: { ...agentMeta(agent, 'llm'), model },
     errorMessage: '',
+    cutShort: false,
     async *text(signal, pace = true) {
       let produced = false;
       try {
@@ -385,7 +389,10 @@ function llmAnswer(
       } catch (error) {
         if (!(error instanceof LlmError)) throw error;
         prepared.errorMessage = error.message;
-        if (produced) return;
+        if (produced) {
+          prepared.cutShort = true;
+          return;
+        }
         // Nothing was said yet: answer from the sources rather than leave the user with nothing.
         prepared.meta.rule = 'llm-fallback';
         const fallback = passages.length > 0 ? composedFallback().text : NOT_COVERED;

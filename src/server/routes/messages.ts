@@ -96,12 +96,7 @@ export function messageRoutes(ctx: ServerContext) {
             started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
           } finally {
             clientGone.removeEventListener('abort', stop);
-            save(
-              started,
-              query,
-              response,
-              finished && !started.answer.errorMessage.startsWith('the answer failed'),
-            );
+            save(started, query, response, finished && !started.answer.cutShort);
           }
         },
         async () => {
@@ -121,7 +116,7 @@ export function messageRoutes(ctx: ServerContext) {
         for await (const piece of started.answer.text(controller.signal, false)) response += piece;
       } finally {
         clientGone.removeEventListener('abort', stop);
-        save(started, query, response, !controller.signal.aborted);
+        save(started, query, response, !controller.signal.aborted && !started.answer.cutShort);
       }
       return c.json({ response });
     })
