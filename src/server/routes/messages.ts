@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { stream } from 'hono/streaming';
 import { encodeCitations } from '../../api/stream.js';
 import {
   type AppEnv,
@@ -73,36 +72,49 @@ export function messageRoutes(ctx: ServerContext) {
       if (started.answer.citations.length > 0) {
         c.header('X-Citations', encodeCitations(started.answer.citations));
       }
+      // A pull-based body: the answer is produced only as fast as the client reads it, and a
+      // client that goes away cancels it (one web stream, not hono's writer-and-transform pair).
       const controller = new AbortController();
+      const pieces = started.answer.text(controller.signal)[Symbol.asyncIterator]();
+      const encoder = new TextEncoder();
+      let response = '';
+      let saved = false;
+      const finish = (finished: boolean) => {
+        if (saved) return;
+        saved = true;
+        clientGone.removeEventListener('abort', stop);
+        save(started, query, response, finished && !started.answer.cutShort);
+      };
+      const stop = () => {
+        controller.abort();
+        finish(false);
+      };
       const clientGone = c.req.raw.signal;
-      const stop = () => controller.abort();
       clientGone.addEventListener('abort', stop, { once: true });
-      return stream(
-        c,
-        async (out) => {
-          out.onAbort(stop);
-          let response = '';
-          let finished = false;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(out) {
           try {
-            for await (const piece of started.answer.text(controller.signal)) {
-              if (controller.signal.aborted) break;
-              response += piece;
-              await out.write(piece);
-              if (out.aborted || out.closed) break;
+            const next = await pieces.next();
+            if (next.done || controller.signal.aborted) {
+              finish(!controller.signal.aborted);
+              out.close();
+              return;
             }
-            finished = !controller.signal.aborted && !out.aborted;
+            response += next.value;
+            out.enqueue(encoder.encode(next.value));
           } catch (error) {
             // The status is already sent: say what happened in the record, and end the body.
             started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
-          } finally {
-            clientGone.removeEventListener('abort', stop);
-            save(started, query, response, finished && !started.answer.cutShort);
+            finish(false);
+            out.close();
           }
         },
-        async () => {
-          controller.abort();
+        cancel() {
+          stop();
+          void pieces.return?.(undefined);
         },
-      );
+      });
+      return c.body(body, 200);
     })
     .post('/api/v1/session/:uuid/message/non-stream', jsonBody(queryBody), async (c) => {
       const { query } = c.get('body');
