@@ -41,20 +41,25 @@ export function messageRoutes(ctx: ServerContext) {
     finished: boolean,
   ) => {
     const t = now();
-    if (!store.getSession(started.session.uuid)) return; // deleted while answering
-    store.createMessage({
-      uuid: started.uuid,
-      sessionUuid: started.session.uuid,
-      query,
-      response,
-      finish_reason: finished ? 'stop' : 'length',
-      cite_data: started.answer.citeData,
-      meta: started.answer.meta,
-      error_message: started.answer.errorMessage,
-      created_at: started.startedAt,
-      modified_at: t,
-    });
-    store.touchSession(started.session.uuid, t);
+    try {
+      if (!store.getSession(started.session.uuid)) return; // deleted while answering
+      store.createMessage({
+        uuid: started.uuid,
+        sessionUuid: started.session.uuid,
+        query,
+        response,
+        finish_reason: finished ? 'stop' : 'length',
+        cite_data: started.answer.citeData,
+        meta: started.answer.meta,
+        error_message: started.answer.errorMessage,
+        created_at: started.startedAt,
+        modified_at: t,
+      });
+      store.touchSession(started.session.uuid, t);
+    } catch (error) {
+      // Called from stream callbacks, where a throw would reach no one: say it here.
+      console.error(`could not store message ${started.uuid}:`, error);
+    }
   };
 
   return new Hono<AppEnv>()
