@@ -80,8 +80,10 @@ window.__scroll = () => new Promise((resolve) => {
   const frames = [];
   let last = performance.now();
   let phase = 0;
+  const jumpFrames = [];
   const step = (t) => {
     frames.push(t - last);
+    if (phase > 0) jumpFrames.push(t - last);
     last = t;
     const end = body.scrollHeight - body.clientHeight;
     if (phase === 0) {
@@ -93,7 +95,7 @@ window.__scroll = () => new Promise((resolve) => {
       phase++;
     } else {
       const rowsInDom = panel.shadowRoot.querySelectorAll('.tbody [role=row]').length;
-      return resolve({ frames: frames.slice(1), rowsInDom });
+      return resolve({ frames: frames.slice(1), jumpFrames, rowsInDom });
     }
     requestAnimationFrame(step);
   };
@@ -145,6 +147,7 @@ try {
     meanFrame: number;
     frames: number;
     rowsInDom: number;
+    maxJump: number;
     heapBefore: number;
     heapAfter: number;
     idleMax: number;
@@ -162,9 +165,9 @@ try {
       (window as unknown as { __mount(): Promise<{ firstRenderMs: number }> }).__mount(),
     );
     const heapAfter = await heapUsed(page);
-    const { frames, rowsInDom } = await page.evaluate(() =>
+    const { frames, jumpFrames, rowsInDom } = await page.evaluate(() =>
       (
-        window as unknown as { __scroll(): Promise<{ frames: number[]; rowsInDom: number }> }
+        window as unknown as { __scroll(): Promise<{ frames: number[]; jumpFrames: number[]; rowsInDom: number }> }
       ).__scroll(),
     );
     await page.context().close();
@@ -177,6 +180,7 @@ try {
       meanFrame: frames.reduce((a, b) => a + b, 0) / frames.length,
       frames: frames.length,
       rowsInDom,
+      maxJump: Math.max(...jumpFrames),
       heapBefore,
       heapAfter,
       idleMax: Math.max(...idle),
@@ -206,6 +210,7 @@ try {
       `${ms(median(results.map((r) => r.p95Frame)))} / ${ms(median(results.map((r) => r.meanFrame)))}`,
       '',
     ],
+    ['Longest frame of the 40 page jumps', ms(Math.max(...results.map((r) => r.maxJump))), ''],
     [
       'Baseline: idle page frames, longest / p95 (machine noise)',
       `${ms(Math.max(...results.map((r) => r.idleMax)))} / ${ms(median(results.map((r) => r.idleP95)))}`,
