@@ -95,6 +95,8 @@ export const styles = [
       display: flex;
       align-items: center;
       gap: 8px;
+      /* The same height with or without its buttons, so the log does not jump. */
+      min-height: 48px;
       padding: 10px 12px;
       border-bottom: 1px solid var(--_border);
       background: var(--_surface);
