@@ -116,7 +116,7 @@ export class AdminSourcesPanel extends AdminPanel {
         display: grid;
         grid-template-columns:
           2.2em minmax(8em, 3fr) minmax(4em, 0.8fr) minmax(6em, 1fr) minmax(4.5em, 0.8fr)
-          minmax(4em, 0.7fr) minmax(8em, 1.3fr) minmax(10em, 1.3fr);
+          minmax(4em, 0.7fr) minmax(10.5em, 1.4fr) minmax(10em, 1.3fr);
         align-items: center;
         gap: 6px;
         padding: 4px 8px;
@@ -154,6 +154,12 @@ export class AdminSourcesPanel extends AdminPanel {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
+      }
+      .date {
+        white-space: nowrap;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        font-size: 0.9em;
       }
       .num {
         text-align: right;
@@ -657,7 +663,7 @@ export class AdminSourcesPanel extends AdminPanel {
       <span role="cell" part="cell" class="status-${group}">${src.status}</span>
       <span role="cell" part="cell" class="num">${cells.size}</span>
       <span role="cell" part="cell" class="num">${src.tokens ?? ''}</span>
-      <span role="cell" part="cell">${cells.date}</span>
+      <span role="cell" part="cell" class="date">${cells.date}</span>
       <span role="cell" part="cell" class="row-actions">
         <button type="button" part="button" aria-label=${fill(s.renameSource, { name })} @click=${() => this.openRename(src)}>
           ${s.rename}
