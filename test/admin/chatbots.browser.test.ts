@@ -103,6 +103,27 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(el.shadowRoot!.activeElement?.id).to.equal('tab-sources');
   });
 
+  it('should speak German inside a lang="de" page region, and take string overrides', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    location.hash = `chatbot=${bot.uuid}&tab=agents`;
+    const { fixture, html } = await import('@open-wc/testing');
+    const wrapper = await fixture(
+      html`<div lang="de"><chatbot-admin .client=${client} .strings=${{ newChatbot: 'Bot anlegen' }}></chatbot-admin></div>`,
+    );
+    const el = wrapper.querySelector('chatbot-admin')!;
+    await until(() => deep(el, '#tab-agents'));
+    expect(deepAll(el, '[role=tab]').map((t) => t.textContent?.trim())).to.deep.equal([
+      'Agenten',
+      'Datenquellen',
+      'Tags',
+      'Sitzungen',
+      'Einstellungen',
+      'Ausprobieren',
+    ]);
+    expect(button(el, 'Bot anlegen')).to.not.equal(null);
+  });
+
   it('should save settings with the rate limit explained and validated', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);
