@@ -361,6 +361,16 @@ export class ChatbotChat extends LitElement {
           : nothing
       }
       ${
+        // A failure the alert is not about (an earlier one, or one from before a reload) gets its
+        // own Retry, so no question is left unanswerable.
+        exchange.state === 'failed' && !(this.shownError && this.failedId === exchange.id)
+          ? html`<div class="actions" part="actions">
+            <span class="status">${strings.notAnswered}</span>
+            <button type="button" class="text-button" part="retry-button" ?disabled=${this.stream.active} @click=${() => this.retryExchange(exchange)}>${strings.retry}</button>
+          </div>`
+          : nothing
+      }
+      ${
         final
           ? html`<div class="actions" part="actions">
             <button type="button" class="text-button" @click=${() => this.copyAnswer(exchange)}>${strings.copyAnswer}</button>
@@ -804,9 +814,14 @@ export class ChatbotChat extends LitElement {
 
   private handleRetryClick = (): void => {
     const exchange = this.exchanges.find((e) => e.id === this.failedId);
-    this.input?.focus();
-    if (exchange) void this.sendExchange(exchange.query, exchange);
+    if (exchange) this.retryExchange(exchange);
   };
+
+  private retryExchange(exchange: Exchange): void {
+    // The button disappears with the failure: keep focus somewhere useful.
+    this.input?.focus();
+    void this.sendExchange(exchange.query, exchange);
+  }
 
   private handleNewChatClick = (): void => {
     this.clear();

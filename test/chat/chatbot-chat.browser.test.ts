@@ -208,6 +208,31 @@ describe('<chatbot-chat>', () => {
     ]);
   });
 
+  it('should offer Retry for an answer cut off by a reload, in place', async () => {
+    const service = fakeService([{ chunks: ['Whole answer.'] }]);
+    // What a reload in the middle of an answer leaves in storage.
+    localStorage.setItem(
+      'chatbot-chat:v1:https://fake.test:bot-1',
+      JSON.stringify({
+        sessionUuid: 's-old',
+        exchanges: [{ id: 'x1', query: 'cut off', response: 'Half', state: 'streaming' }],
+      }),
+    );
+    const el = await fixture<ChatbotChat>(
+      html`<chatbot-chat chatbot-uuid="bot-1" .client=${service.client}></chatbot-chat>`,
+    );
+    expect(userMessages(el)).to.deep.equal(['cut off']);
+    expect(shadow(el).querySelector('.exchange')!.textContent).to.contain('Not answered.');
+    await expect(el).to.be.accessible();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    button(el, 'Retry')!.click();
+    const done = await finished;
+    expect(done.detail.response).to.equal('Whole answer.');
+    expect(done.detail.sessionUuid).to.equal('s-old');
+    expect(userMessages(el)).to.deep.equal(['cut off']);
+    expect(shadow(el).querySelector('.exchange')!.textContent).to.not.contain('Not answered.');
+  });
+
   it('should offer Retry after a 5xx', async () => {
     const service = fakeService([{ status: 503, message: 'busy' }, { chunks: ['fine'] }]);
     const el = await chat(service);

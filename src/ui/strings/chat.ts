@@ -16,6 +16,7 @@ export interface ChatStrings extends Record<string, string> {
   assistant: string;
   typing: string;
   stopped: string;
+  notAnswered: string;
   copyAnswer: string;
   copyCode: string;
   copied: string;
@@ -55,6 +56,7 @@ const en: ChatStrings = {
   assistant: 'Assistant',
   typing: 'Writing an answer…',
   stopped: 'Stopped',
+  notAnswered: 'Not answered.',
   copyAnswer: 'Copy answer',
   copyCode: 'Copy code',
   copied: 'Copied',
@@ -94,6 +96,7 @@ const de: Partial<ChatStrings> = {
   assistant: 'Assistent',
   typing: 'Antwort wird geschrieben…',
   stopped: 'Angehalten',
+  notAnswered: 'Nicht beantwortet.',
   copyAnswer: 'Antwort kopieren',
   copyCode: 'Code kopieren',
   copied: 'Kopiert',
