@@ -179,24 +179,31 @@ export class SearchIndex {
         : {},
     );
     const idf = (t: string) => Math.log(1 + (total - df(t) + 0.5) / (df(t) + 0.5));
-    const hits = results.map((result) => {
+    const commonIdf = common.map(idf);
+    const scored =
+      common.length === 0
+        ? results.slice(0, limit).map((result) => ({ result, score: result.score }))
+        : results
+            .map((result) => {
+              const chunkTerms = index.chunks.get(result.id as number)?.terms;
+              let score = result.score;
+              common.forEach((t, i) => {
+                if (chunkTerms?.has(t)) score += commonIdf[i]!;
+              });
+              return { result, score };
+            })
+            .sort((a, b) => b.score - a.score)
+            .slice(0, limit);
+    const hits = scored.map(({ result, score }): Hit => {
       const chunk = index.chunks.get(result.id as number)!;
-      const hit: Hit = {
+      return {
         chunkId: chunk.id,
         sourceUuid: chunk.sourceUuid,
         text: chunk.text,
-        score: result.score,
-        matched: result.terms,
+        score,
+        matched: [...result.terms, ...common.filter((t) => chunk.terms?.has(t))],
       };
-      for (const t of common) {
-        if (chunk.terms?.has(t)) {
-          hit.score += idf(t);
-          hit.matched = [...hit.matched, t];
-        }
-      }
-      return hit;
     });
-    if (common.length > 0) hits.sort((a, b) => b.score - a.score);
-    return { hits: hits.slice(0, limit), terms: all };
+    return { hits, terms: all };
   }
 }
