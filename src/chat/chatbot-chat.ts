@@ -641,7 +641,12 @@ export class ChatbotChat extends LitElement {
         // The stream's citations carry links; a record's cite data may not.
         return local ? { ...e, id: local.id, citations: local.citations ?? e.citations } : e;
       });
-      this.views.clear();
+      // Answers the list confirms keep their rendered markdown; only changed ones render again.
+      const before = new Map(this.exchanges.map((e) => [e.id, e.response]));
+      for (const id of [...this.views.keys()]) {
+        const kept = restored.find((e) => e.id === id) ?? unsent.find((e) => e.id === id);
+        if (!kept || before.get(id) !== kept.response) this.views.delete(id);
+      }
       this.exchanges = [...restored, ...unsent];
       this.save();
     } catch {
