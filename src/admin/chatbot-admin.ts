@@ -249,8 +249,19 @@ export class ChatbotAdmin extends LitElement {
     return this.memo.client;
   }
 
+  private localized?: {
+    language: string;
+    overrides?: Partial<AdminStrings>;
+    strings: AdminStrings;
+  };
+
+  /** One strings object per language and overrides: panels re-render only when it changes. */
   private get t(): AdminStrings {
-    return localize(adminStrings, this.language, this.strings);
+    const memo = this.localized;
+    if (memo?.language === this.language && memo.overrides === this.strings) return memo.strings;
+    const strings = localize(adminStrings, this.language, this.strings);
+    this.localized = { language: this.language, overrides: this.strings, strings };
+    return strings;
   }
 
   private get selected(): Chatbot | undefined {
@@ -498,31 +509,32 @@ export class ChatbotAdmin extends LitElement {
 
   private renderPanel(tab: AdminTab, chatbot: Chatbot) {
     const active = tab === this.tab;
-    const common = { client: this.api, chatbot, strings: this.t };
+    const client = this.api;
+    const strings = this.t;
     switch (tab) {
       case 'settings':
         return html`<chatbot-admin-settings
           exportparts=${PANEL_PARTS}
-          .client=${common.client}
+          .client=${client}
           .chatbot=${chatbot}
-          .strings=${common.strings}
+          .strings=${strings}
           lang=${this.language}
         ></chatbot-admin-settings>`;
       case 'agents':
         return html`<chatbot-admin-agents
           exportparts=${PANEL_PARTS}
-          .client=${common.client}
+          .client=${client}
           .chatbot=${chatbot}
-          .strings=${common.strings}
+          .strings=${strings}
           .active=${active}
           lang=${this.language}
         ></chatbot-admin-agents>`;
       case 'sources':
         return html`<chatbot-admin-sources
           exportparts=${PANEL_PARTS}
-          .client=${common.client}
+          .client=${client}
           .chatbot=${chatbot}
-          .strings=${common.strings}
+          .strings=${strings}
           .active=${active}
           .tagFilter=${this.tagFilter}
           lang=${this.language}
@@ -534,9 +546,9 @@ export class ChatbotAdmin extends LitElement {
       case 'tags':
         return html`<chatbot-admin-tags
           exportparts=${PANEL_PARTS}
-          .client=${common.client}
+          .client=${client}
           .chatbot=${chatbot}
-          .strings=${common.strings}
+          .strings=${strings}
           .active=${active}
           lang=${this.language}
           @admin-show-tag=${(e: CustomEvent<string>) => this.navigate(chatbot.uuid, 'sources', e.detail)}
@@ -544,9 +556,9 @@ export class ChatbotAdmin extends LitElement {
       case 'sessions':
         return html`<chatbot-admin-sessions
           exportparts=${PANEL_PARTS}
-          .client=${common.client}
+          .client=${client}
           .chatbot=${chatbot}
-          .strings=${common.strings}
+          .strings=${strings}
           .active=${active}
           lang=${this.language}
         ></chatbot-admin-sessions>`;
