@@ -67,6 +67,19 @@ describe('<chatbot-chat mode="launcher">', () => {
     expect(el.open).to.equal(false);
   });
 
+  it('should paint its icon as SVG, closed and open', async () => {
+    const el = await launcher();
+    const icon = () => button(el, 'Open chat')!.querySelector('svg path') as SVGPathElement;
+    for (const open of [false, true]) {
+      el.open = open;
+      await el.updateComplete;
+      const path = icon();
+      expect(path.namespaceURI, `open=${open}`).to.equal('http://www.w3.org/2000/svg');
+      const box = path.getBBox();
+      expect(box.width * box.height, `open=${open}`).to.be.greaterThan(0);
+    }
+  });
+
   it('should float in the corner above the page', async () => {
     const el = await launcher();
     expect(getComputedStyle(el).position).to.equal('fixed');
