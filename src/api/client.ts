@@ -92,8 +92,12 @@ const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 const enc = encodeURIComponent;
 
-/** Creates a client for every endpoint of the chatbot service. */
-export function createClient(options: ClientOptions) {
+/**
+ * The request core every resource group shares: authorization, timeouts, retries and error
+ * mapping. Groups are separate factories over it so a bundle that needs only a few of them (the
+ * chat element) does not carry every endpoint.
+ */
+export function createTransport(options: ClientOptions) {
   if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
     throw new TypeError('createClient needs a baseUrl, e.g. "http://127.0.0.1:8787"');
   }
@@ -191,7 +195,24 @@ export function createClient(options: ClientOptions) {
     call?: RequestOptions,
   ) => send<SuccessResponse>(method, path, { ...call, body, idempotent: true, deleteCall: true });
 
-  const chatbots = {
+  return {
+    baseUrl,
+    timeoutMs,
+    streamIdleTimeoutMs,
+    /** XHR upload progress is only possible with the global fetch's network stack. */
+    customFetch: options.fetch !== undefined,
+    authorization,
+    attempt,
+    get,
+    post,
+    remove,
+  };
+}
+
+export type Transport = ReturnType<typeof createTransport>;
+
+export function chatbotsApi({ get, post, remove }: Transport) {
+  return {
     /** `GET /api/v1/chatbots`: the current user's chatbots. */
     list: (call?: RequestOptions) => get<Chatbot[]>('/api/v1/chatbots', call),
     /** `GET /api/v1/chatbot/{uuid}` */
@@ -207,8 +228,10 @@ export function createClient(options: ClientOptions) {
     delete: (uuid: string, call?: RequestOptions) =>
       remove(`/api/v1/chatbot/${enc(uuid)}/delete`, 'DELETE', undefined, call),
   };
+}
 
-  const agents = {
+export function agentsApi({ get, post, remove }: Transport) {
+  return {
     /** `GET /api/v1/chatbot/{uuid}/agents`: items carry `tool_functions`, not `variables`. */
     list: (chatbotUuid: string, call?: RequestOptions) =>
       get<Agent[]>(`/api/v1/chatbot/${enc(chatbotUuid)}/agents`, call),
@@ -222,8 +245,19 @@ export function createClient(options: ClientOptions) {
     delete: (agentUuid: string, call?: RequestOptions) =>
       remove(`/api/v1/agent/${enc(agentUuid)}/delete`, 'POST', undefined, call),
   };
+}
 
-  const sources = {
+export function sourcesApi({
+  baseUrl,
+  customFetch,
+  get,
+  post,
+  remove,
+  attempt,
+  authorization,
+  timeoutMs,
+}: Transport) {
+  return {
     /** `GET /api/v1/chatbot/{uuid}/data-sources` */
     list: (chatbotUuid: string, call?: RequestOptions) =>
       get<DataSource[]>(`/api/v1/chatbot/${enc(chatbotUuid)}/data-sources`, call),
@@ -242,7 +276,7 @@ export function createClient(options: ClientOptions) {
         form.append('reference_source_link', upload.referenceSourceLink);
       }
       const limit = upload.timeoutMs ?? Math.max(timeoutMs, 120_000);
-      if (upload.onProgress && !options.fetch && typeof XMLHttpRequest !== 'undefined') {
+      if (upload.onProgress && !customFetch && typeof XMLHttpRequest !== 'undefined') {
         const result = await uploadWithProgress({
           url: baseUrl + path,
           request,
@@ -287,8 +321,10 @@ export function createClient(options: ClientOptions) {
     deleteMany: (uuids: string[], call?: RequestOptions) =>
       remove('/api/v1/data-sources/delete', 'POST', { uuids }, call),
   };
+}
 
-  const tags = {
+export function tagsApi({ get, post, remove }: Transport) {
+  return {
     /** `GET /api/v1/chatbot/{uuid}/source-tags` */
     list: (chatbotUuid: string, call?: RequestOptions) =>
       get<SourceTag[]>(`/api/v1/chatbot/${enc(chatbotUuid)}/source-tags`, call),
@@ -302,8 +338,10 @@ export function createClient(options: ClientOptions) {
     delete: (tagUuid: string, call?: RequestOptions) =>
       remove(`/api/v1/source-tag/${enc(tagUuid)}/delete`, 'POST', undefined, call),
   };
+}
 
-  const sessions = {
+export function sessionsApi({ get, post, remove }: Transport) {
+  return {
     /**
      * `POST /api/v1/chatbot/{uuid}/session/create`. Without `data` the request has no body, as
      * public clients send it; `data` must be a flat object.
@@ -320,8 +358,10 @@ export function createClient(options: ClientOptions) {
     delete: (sessionUuid: string, call?: RequestOptions) =>
       remove(`/api/v1/session/${enc(sessionUuid)}/delete`, 'POST', undefined, call),
   };
+}
 
-  const messages = {
+export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
+  return {
     /** `GET /api/v1/session/{uuid}/messages`: the exchanges, oldest first. */
     list: (sessionUuid: string, call?: RequestOptions) =>
       get<Message[]>(`/api/v1/session/${enc(sessionUuid)}/messages`, call),
@@ -378,11 +418,38 @@ export function createClient(options: ClientOptions) {
     deleteMany: (uuids: string[], call?: RequestOptions) =>
       remove('/api/v1/messages/delete', 'POST', { uuids }, call),
   };
+}
 
-  return { baseUrl, chatbots, agents, sources, tags, sessions, messages };
+/** Creates a client for every endpoint of the chatbot service. */
+export function createClient(options: ClientOptions) {
+  const transport = createTransport(options);
+  return {
+    baseUrl: transport.baseUrl,
+    chatbots: chatbotsApi(transport),
+    agents: agentsApi(transport),
+    sources: sourcesApi(transport),
+    tags: tagsApi(transport),
+    sessions: sessionsApi(transport),
+    messages: messagesApi(transport),
+  };
 }
 
 export type ChatbotClient = ReturnType<typeof createClient>;
+
+/**
+ * Only the groups the chat element calls, for its own client from base-url and api-key: the
+ * chat bundle then leaves the admin endpoints and the XHR upload out. A full client fits too.
+ */
+export function createChatClient(options: ClientOptions) {
+  const transport = createTransport(options);
+  return {
+    baseUrl: transport.baseUrl,
+    sessions: sessionsApi(transport),
+    messages: messagesApi(transport),
+  };
+}
+
+export type ChatClient = ReturnType<typeof createChatClient>;
 
 async function readJson(response: Response, request: RequestInfo): Promise<unknown> {
   const text = await response.text();

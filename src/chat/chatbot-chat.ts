@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { type ChatbotClient, createClient } from '../api/client.js';
+import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import { isApiError } from '../api/errors.js';
 import type { ChatSession, Citation, SessionData } from '../api/types.js';
 import { fill, languageOf, localize } from '../ui/i18n.js';
@@ -201,7 +201,7 @@ export class ChatbotChat extends LitElement {
   @state() private notice = '';
 
   private views = new Map<string, MarkdownView>();
-  private ownClient?: { key: string; client: ChatbotClient };
+  private ownClient?: { key: string; client: ChatClient };
   private store?: TranscriptStore;
   private loadedKey = '';
   /** Whether the reader is at the bottom of the log, so new text should keep it there. */
@@ -497,7 +497,7 @@ export class ChatbotChat extends LitElement {
     this.finishExchange(exchange, session, outcome);
   }
 
-  private async ensureSession(client: ChatbotClient): Promise<string> {
+  private async ensureSession(client: ChatClient): Promise<string> {
     if (this.sessionUuid) return this.sessionUuid;
     this.creatingSession = true;
     try {
@@ -516,7 +516,7 @@ export class ChatbotChat extends LitElement {
   }
 
   private streamAnswer(
-    client: ChatbotClient,
+    client: ChatClient,
     session: string,
     exchange: Exchange,
   ): Promise<StreamOutcome> {
@@ -626,7 +626,7 @@ export class ChatbotChat extends LitElement {
   }
 
   /** Replaces the remembered transcript with the server's, where the server keeps one. */
-  private async restore(client: ChatbotClient, session: string): Promise<void> {
+  private async restore(client: ChatClient, session: string): Promise<void> {
     const run = ++this.restoreRun;
     try {
       const messages = await client.messages.list(session);
@@ -664,14 +664,14 @@ export class ChatbotChat extends LitElement {
 
   // --- helpers -------------------------------------------------------------------------------
 
-  private resolveClient(): ChatbotClient | undefined {
+  private resolveClient(): ChatClient | undefined {
     if (this.client) return this.client;
     if (!this.baseUrl || !this.apiKey) return undefined;
     const key = `${this.baseUrl}\n${this.apiKey}`;
     if (this.ownClient?.key !== key) {
       this.ownClient = {
         key,
-        client: createClient({ baseUrl: this.baseUrl, apiKey: this.apiKey }),
+        client: createChatClient({ baseUrl: this.baseUrl, apiKey: this.apiKey }),
       };
     }
     return this.ownClient.client;

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ChatbotClient } from '../api/client.js';
+import type { ChatClient } from '../api/client.js';
 import { isAbortError } from '../api/errors.js';
 import type { Citation } from '../api/types.js';
 
@@ -53,7 +53,7 @@ export class StreamController implements ReactiveController {
   }
 
   async start(
-    client: ChatbotClient,
+    client: ChatClient,
     sessionUuid: string,
     query: string,
     handlers: StreamHandlers,

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { createClient } from '../../src/api/client.js';
+import { createChatClient, createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
 import { alertText, answers, button, realChatbot, shadow, until, userMessages } from './helpers.js';
@@ -120,5 +120,22 @@ describe('<chatbot-chat> with the reference server', () => {
     ></chatbot-chat>`);
     await el.send('When is the bakery open?');
     expect(shadow(el).querySelector('.assistant')?.textContent).to.contain('7 am');
+  });
+
+  it('should run a whole conversation through the chat-only client the element builds', async () => {
+    const bot = await realChatbot();
+    const chat = createChatClient({ baseUrl: `${bot.baseUrl}/api/v1/`, apiKey: bot.apiKey });
+    expect(chat.baseUrl).to.equal(bot.baseUrl);
+    expect(Object.keys(chat).sort()).to.deep.equal(['baseUrl', 'messages', 'sessions']);
+    const session = await chat.sessions.create(bot.chatbotUuid, { page: 'pricing' });
+    expect((await chat.sessions.get(session.uuid)).uuid).to.equal(session.uuid);
+    const stream = await chat.messages.stream(session.uuid, 'When is the bakery open?');
+    let text = '';
+    for await (const delta of stream.text) text += delta;
+    expect(text).to.match(/7 am to 6 pm/);
+    const listed = await chat.messages.list(session.uuid);
+    expect(listed).to.have.length(1);
+    expect((await chat.messages.delete(listed[0]!.uuid)).success).to.equal(true);
+    expect(await chat.messages.list(session.uuid)).to.have.length(0);
   });
 });
