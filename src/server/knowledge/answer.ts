@@ -213,8 +213,10 @@ function sourceUrl(source: SourceRow): string | undefined {
 }
 
 /**
- * The passages as readable markdown: from each of the best chunks, the sentences around the
- * best-matching one, cleaned of markup debris, one paragraph per passage with its `[n]`.
+ * The passages as readable Markdown: each one names its section ("From *Guide › Errors*:"), then
+ * quotes whole blocks of the chunk around the best-matching one (sentences each on their own line,
+ * list items as items, code fenced, tables whole or as lines), then its `[n]`. The first passage
+ * gets more room than the others: it is the one most likely to answer.
  */
 function composedText(
   hits: Hit[],
@@ -223,68 +225,269 @@ function composedText(
   showCitations: boolean,
 ): { text: string; picked: Passage[] } {
   const picked: Passage[] = [];
+  const headings: string[] = [];
   const seen = new Set<string>();
+  const quoted = new Set<string>();
   for (const hit of hits) {
     if (picked.length >= COMPOSED_PASSAGES) break;
     const source = sources.get(hit.sourceUuid);
     if (!source) continue;
-    const text = excerpt(hit.text, queryTerms);
+    const text = quote(
+      hit.text,
+      queryTerms,
+      picked.length === 0 ? FIRST_PASSAGE_CHARS : EXCERPT_CHARS,
+      quoted,
+    );
     const key = text.toLowerCase();
     if (!text || seen.has(key) || [...seen].some((s) => s.includes(key) || key.includes(s)))
       continue;
     seen.add(key);
     picked.push({ source, text });
+    headings.push(hit.heading ?? '');
   }
   if (picked.length === 0) return { text: NOT_COVERED, picked };
   const numbers = new Map<string, number>();
   for (const p of picked)
     if (!numbers.has(p.source.uuid)) numbers.set(p.source.uuid, numbers.size + 1);
-  const paragraphs = picked.map((p) =>
-    showCitations ? `${p.text} [${numbers.get(p.source.uuid)}]` : p.text,
-  );
+  const paragraphs = picked.map((p, i) => {
+    const lead = leadIn(p.source.title, headings[i]!);
+    let body = p.text;
+    if (showCitations) {
+      const n = `[${numbers.get(p.source.uuid)}]`;
+      // After a fence or a table row the marker needs its own paragraph: on the fence line it
+      // would break the fence, and a line after a table row becomes another row.
+      body = /(?:^|\n)(?:`{3,}|\|.*\|)$/.test(body) ? `${body}\n\n${n}` : `${body} ${n}`;
+    }
+    return lead ? `${lead}\n\n${body}` : body;
+  });
   return { text: paragraphs.join('\n\n'), picked };
 }
 
+const FIRST_PASSAGE_CHARS = 640;
+
+/** "From *chatbot-elements › Errors*:" — the source and the innermost section, when known. */
+function leadIn(title: string, heading: string): string {
+  const section = heading.split(' › ').pop()?.trim() ?? '';
+  if (!section) return '';
+  const name = [title.trim(), section]
+    .filter((part, i, all) => part && (i === 0 || part.toLowerCase() !== all[0]!.toLowerCase()))
+    .join(' › ')
+    .replace(/[*_`[\]\\<>]/g, '');
+  return name ? `From *${name}*:` : '';
+}
+
+type UnitKind = 'sentence' | 'item' | 'code' | 'table' | 'quote';
+
+interface Unit {
+  kind: UnitKind;
+  text: string;
+  /** Sentences of one paragraph share it: they are joined by single line breaks. */
+  block: number;
+}
+
+/**
+ * A chunk as quotable units: fenced code and tables whole, list items and quote lines one each,
+ * paragraphs as sentences. Headings are left out (the lead-in names the section), and so is
+ * markup debris from older, flattened chunks.
+ */
+function units(chunk: string): Unit[] {
+  const out: Unit[] = [];
+  const lines = chunk.replace(/<!--[\s\S]*?(?:-->|$)/g, '').split('\n');
+  let block = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    block++;
+    const open = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open) {
+      const body = [line.trim()];
+      let j = i + 1;
+      while (j < lines.length && !lines[j]!.trim().startsWith(open)) body.push(lines[j++]!);
+      body.push(open);
+      i = j;
+      if (body.length > 2) out.push({ kind: 'code', text: body.join('\n'), block });
+      continue;
+    }
+    if (/^\s*\|.*\|\s*$/.test(line)) {
+      const rows = [line.trim()];
+      while (i + 1 < lines.length && /^\s*\|.*\|\s*$/.test(lines[i + 1]!))
+        rows.push(lines[++i]!.trim());
+      out.push({ kind: 'table', text: rows.join('\n'), block });
+      continue;
+    }
+    if (/^\s*#{1,6}\s/.test(line) || !line.trim()) continue;
+    const item = /^(\s*)(?:[-*+•]|(\d+)[.)])\s+(.*)$/.exec(line);
+    if (item) {
+      const text = clean(item[3]!);
+      const indent = item[1]!.replace(/\t/g, '  ');
+      if (text)
+        out.push({
+          kind: 'item',
+          text: `${indent}${item[2] ? `${item[2]}.` : '-'} ${text}`,
+          block,
+        });
+      continue;
+    }
+    if (/^\s*>/.test(line)) {
+      const text = clean(line.replace(/^\s*>\s?/, ''));
+      if (text) out.push({ kind: 'quote', text: `> ${text}`, block });
+      continue;
+    }
+    for (const sentence of sentences(line)) {
+      const text = clean(sentence);
+      if (text) out.push({ kind: 'sentence', text, block });
+    }
+  }
+  return out;
+}
+
 export function excerpt(chunk: string, queryTerms: Set<string>, max = EXCERPT_CHARS): string {
-  const all = sentences(chunk).map(clean).filter(Boolean);
+  return quote(chunk, queryTerms, max, new Set());
+}
+
+/**
+ * The excerpt of one chunk; `quoted` holds the units earlier passages quoted (chunks overlap, and
+ * a sentence said once is enough), and receives this one's.
+ */
+function quote(chunk: string, queryTerms: Set<string>, max: number, quoted: Set<string>): string {
+  const all = units(chunk).filter((u) => !quoted.has(u.text));
   if (all.length === 0) return '';
-  const scores = all.map((s) => [...terms(s)].filter((t) => queryTerms.has(t)).length);
+  const scores = all.map((u) => [...terms(u.text)].filter((t) => queryTerms.has(t)).length);
   let best = 0;
   for (let i = 1; i < all.length; i++) if (scores[i]! > scores[best]!) best = i;
+  const picked = new Map<number, string>([[best, fit(all[best]!, max, queryTerms)]]);
   let start = best;
   let end = best + 1;
-  let length = all[best]!.length;
+  let length = picked.get(best)!.length;
   // Grow forward first (what follows a matching sentence usually explains it), then back.
   while (true) {
     const next = all[end];
-    if (next !== undefined && length + next.length + 1 <= max) {
-      length += next.length + 1;
+    if (next !== undefined && length + next.text.length + 2 <= max) {
+      picked.set(end, next.text);
+      length += next.text.length + 2;
       end++;
       continue;
     }
     const previous = all[start - 1];
-    if (previous !== undefined && length + previous.length + 1 <= max && scores[start - 1]! > 0) {
-      length += previous.length + 1;
+    // Back only within the paragraph or list: an earlier block is another topic's end.
+    const sameBlock =
+      previous !== undefined &&
+      (previous.block === all[start]!.block ||
+        (previous.kind === 'item' && all[start]!.kind === 'item'));
+    if (
+      previous !== undefined &&
+      sameBlock &&
+      length + previous.text.length + 2 <= max &&
+      scores[start - 1]! > 0
+    ) {
+      picked.set(start - 1, previous.text);
+      length += previous.text.length + 2;
       start--;
       continue;
     }
     break;
   }
-  // One sentence a line: the same paragraph in Markdown, and easier for clients that read lines.
-  let text = all.slice(start, end).join('\n');
-  if (text.length > max) text = `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
-  else if (!/[.!?…:"')\]]$/.test(text)) text += '.';
+  // Sentences of a paragraph one a line (the same paragraph in Markdown, and easier for clients
+  // that read lines), items of a list on consecutive lines, a blank line around anything else.
+  let text = '';
+  for (let i = start; i < end; i++) {
+    const unit = all[i]!;
+    const previous = all[i - 1];
+    const joined =
+      i === start
+        ? ''
+        : (unit.kind === 'sentence' &&
+              previous?.kind === 'sentence' &&
+              previous.block === unit.block) ||
+            (unit.kind === 'item' && previous?.kind === 'item') ||
+            (unit.kind === 'quote' && previous?.kind === 'quote')
+          ? '\n'
+          : '\n\n';
+    text += joined + picked.get(i)!;
+  }
+  const last = all[end - 1]!;
+  if (last.kind === 'sentence' && !/[.!?…:"')\]*`]$/.test(text)) text += '.';
+  for (let i = start; i < end; i++) quoted.add(all[i]!.text);
   return text;
 }
 
+/** One unit cut to `max` characters without leaving a fence, table or inline markup open. */
+function fit(unit: Unit, max: number, queryTerms: Set<string>): string {
+  if (unit.text.length <= max) return unit.text;
+  if (unit.kind === 'code') {
+    const lines = unit.text.split('\n');
+    const fenceLine = lines.pop()!;
+    const kept: string[] = [];
+    let length = fenceLine.length + 1;
+    for (const line of lines) {
+      if (length + line.length + 1 > max && kept.length > 1) break;
+      kept.push(line);
+      length += line.length + 1;
+    }
+    return [...kept, fenceLine].join('\n');
+  }
+  if (unit.kind === 'table') {
+    // Too wide to quote whole: its best rows as readable lines, "- first cell — header: cell".
+    const rows = unit.text.split('\n').map(cells);
+    const header = rows[0] ?? [];
+    const body = rows.slice(/^[\s|:-]+$/.test(unit.text.split('\n')[1] ?? '') ? 2 : 1);
+    const lines = body.map(
+      (row) =>
+        `- ${row[0] ?? ''}${row
+          .slice(1)
+          .map((cell, i) => (cell ? ` — ${header[i + 1] ? `${header[i + 1]}: ` : ''}${cell}` : ''))
+          .join('')}`,
+    );
+    const ranked = lines
+      .map((line, i) => ({ i, score: [...terms(line)].filter((t) => queryTerms.has(t)).length }))
+      .sort((a, b) => b.score - a.score || a.i - b.i);
+    const kept = new Set<number>();
+    let length = 0;
+    for (const { i } of ranked) {
+      const line = lines[i]!.length > max ? truncate(lines[i]!, max) : lines[i]!;
+      if (kept.size > 0 && length + line.length + 1 > max) continue;
+      lines[i] = line;
+      kept.add(i);
+      length += line.length + 1;
+    }
+    return lines.filter((_, i) => kept.has(i)).join('\n');
+  }
+  return truncate(unit.text, max);
+}
+
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.replace(/\\\|/g, '|').trim());
+
+/** Cut at a word, with an ellipsis, closing any code span or bold the cut left open. */
+function truncate(text: string, max: number): string {
+  let out = `${text.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  if ((out.match(/`/g) ?? []).length % 2 === 1) out = out.replace(/…$/, '`…');
+  if ((out.match(/\*\*/g) ?? []).length % 2 === 1) out = out.replace(/…$/, '**…');
+  return out;
+}
+
+/** Prose without markup debris: stray heading marks, rules, fences, pipes and HTML. */
 function clean(sentence: string): string {
-  return sentence
-    .replace(/^#{1,6}\s+/, '')
-    .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
-    .replace(/\|/g, ' ')
-    .replace(/\[(\d+)\]/g, '($1)')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    sentence
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+      .replace(/<\/?[a-zA-Z][\w-]*(?:\s[^<>]*)?\/?>/g, ' ')
+      .replace(/^#{1,6}\s+/, '')
+      .replace(/(?:^|\s)#{1,6}(?=\s)/g, ' ')
+      .replace(/`{3,}\w*/g, ' ')
+      .replace(/(?:^|\s)(?:-{3,}|\*{3,}|_{3,})(?=\s|$)/g, ' ')
+      .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
+      // Pipes left from flattened tables; inside code spans they are code (`a|b`).
+      .split(/(`[^`]*`)/)
+      .map((part, i) => (i % 2 === 1 ? part : part.replace(/\|/g, ' ')))
+      .join('')
+      .replace(/\[(\d+)\]/g, '($1)')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function composed(

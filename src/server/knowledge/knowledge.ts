@@ -6,7 +6,7 @@ import { type FetchLimits, fetchSite } from './fetch-url.js';
 import type { LlmOptions } from './llm.js';
 import { extractFile, fileKind } from './parse.js';
 import { SearchIndex } from './search.js';
-import { chunkText, countTokens, normalizeText, titleFrom } from './text.js';
+import { chunkMarkdown, chunkText, countTokens, normalizeText, titleFrom } from './text.js';
 
 export interface KnowledgeOptions {
   allowPrivateUrls: boolean;
@@ -115,12 +115,15 @@ export class Knowledge {
       if (this.store.getSource(uuid)) this.store.updateSource(uuid, patch, now());
     };
     try {
-      const { text, title, meta } = await this.extract(source, set);
+      const { text, title, meta, markdown } = await this.extract(source, set);
       if (this.closed || !this.store.getSource(uuid)) return;
       set({ status: 'chunking' });
-      const clean = normalizeText(text);
-      if (!clean) throw new Error('no text could be extracted from this source');
-      const chunks = chunkText(clean);
+      // Markdown keeps its spacing: indentation inside code blocks and nested lists is structure.
+      const clean = markdown ? text.replace(/\r\n?/g, '\n').trim() : normalizeText(text);
+      const chunks = markdown
+        ? chunkMarkdown(clean)
+        : chunkText(clean).map((chunk) => ({ text: chunk, heading: '' }));
+      if (chunks.length === 0) throw new Error('no text could be extracted from this source');
       set({ status: 'embedding' });
       const oldIds = this.store.chunkIds(uuid);
       const rows = this.store.replaceChunks(uuid, chunks);
@@ -146,7 +149,7 @@ export class Knowledge {
   private async extract(
     source: SourceRow,
     set: (patch: Partial<SourceRow>) => void,
-  ): Promise<{ text: string; title: string; meta: Record<string, unknown> }> {
+  ): Promise<{ text: string; title: string; meta: Record<string, unknown>; markdown?: boolean }> {
     switch (source.type) {
       case 'qa': {
         const question = String(source.meta.question ?? '');
@@ -161,11 +164,11 @@ export class Knowledge {
         set({ status: 'extracting' });
         const bytes = this.store.getSourceContent(source.uuid);
         if (!bytes) throw new Error('the uploaded file is missing');
-        const { text, title } = await extractFile(source.file_name, bytes);
+        const { text, title, markdown } = await extractFile(source.file_name, bytes);
         // A data file's first row or member is no title; its name is.
         const tabular = ['csv', 'json'].includes(fileKind(source.file_name) ?? '');
         const fallback = tabular ? source.file_name : titleFrom(text, source.file_name);
-        return { text, title: title || fallback, meta: {} };
+        return { text, markdown, title: title || fallback, meta: {} };
       }
       case 'link': {
         set({ status: 'downloading' });
@@ -179,6 +182,8 @@ export class Knowledge {
           text: site.pages
             .map((p) => (site.pages.length > 1 ? `# ${p.title}\n\n${p.text}` : p.text))
             .join('\n\n'),
+          // Pages come as Markdown from their HTML (plain text reads as Markdown paragraphs).
+          markdown: true,
           title: site.pages[0]?.title || String(source.meta.url),
           meta: { pages: site.pages.map((p) => p.url), final_url: site.pages[0]?.url },
         };

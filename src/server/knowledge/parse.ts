@@ -5,7 +5,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import Papa from 'papaparse';
-import { normalizeText, titleFrom } from './text.js';
+import { titleFrom } from './text.js';
 
 export const ALLOWED_EXTENSIONS = [
   'txt',
@@ -58,6 +58,8 @@ export function kindOfContentType(contentType: string): FileKind | undefined {
 
 export interface Extracted {
   text: string;
+  /** The text is Markdown (or HTML turned into it): chunked by its structure. */
+  markdown?: boolean;
   /** Empty when the content names no title. */
   title: string;
 }
@@ -74,7 +76,7 @@ export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extrac
       return { text: utf8(bytes), title: '' };
     case 'md': {
       const text = utf8(bytes);
-      return { text, title: /^#{1,6}\s+(.+)$/m.exec(text)?.[1]?.trim() ?? '' };
+      return { text, markdown: true, title: /^#{1,6}\s+(.+)$/m.exec(text)?.[1]?.trim() ?? '' };
     }
     case 'html':
       return extractHtml(utf8(bytes)).main;
@@ -118,28 +120,25 @@ export function extractHtml(html: string, baseUrl?: string): { main: Extracted; 
     // Readability gives up on odd pages; the whole body's text is the fallback below.
   }
   if (!text.trim()) text = blockText(parseHTML(html).document.body);
-  return { main: { text, title: pageTitle || title || firstHeading }, links };
+  return { main: { text, markdown: true, title: pageTitle || title || firstHeading }, links };
 }
 
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<unknown>;
+}
+
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'SVG']);
 const BLOCKS = new Set([
   'P',
   'DIV',
   'SECTION',
   'ARTICLE',
-  'LI',
   'UL',
   'OL',
-  'TR',
-  'TABLE',
   'BR',
-  'H1',
-  'H2',
-  'H3',
-  'H4',
-  'H5',
-  'H6',
-  'PRE',
-  'BLOCKQUOTE',
   'HEADER',
   'FOOTER',
   'MAIN',
@@ -147,31 +146,117 @@ const BLOCKS = new Set([
   'DD',
   'DT',
   'FIGCAPTION',
+  'FIGURE',
+  'NAV',
+  'FORM',
+  'DL',
 ]);
 
-function blockText(root: { childNodes: ArrayLike<unknown> } | null | undefined): string {
+const children = (node: DomNode) => Array.from(node.childNodes) as DomNode[];
+
+/** Inline text of an element on one line (markup inside it only as text). */
+function inlineText(node: DomNode): string {
+  return (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * An HTML body as Markdown blocks (headings, paragraphs, list items, fenced code, tables), so
+ * pages and Word documents are chunked by the same structure-aware path as Markdown files.
+ */
+function blockText(root: DomNode | null | undefined): string {
   if (!root) return '';
   const out: string[] = [];
-  const walk = (node: {
-    nodeType: number;
-    nodeName: string;
-    textContent: string | null;
-    childNodes: ArrayLike<unknown>;
-  }) => {
+  let line = '';
+  const breakLine = () => {
+    const text = line.replace(/\s+/g, ' ').trim();
+    if (text) out.push(text);
+    line = '';
+  };
+  const walk = (node: DomNode, listDepth: number) => {
     if (node.nodeType === 3) {
-      out.push(node.textContent ?? '');
+      line += node.textContent ?? '';
       return;
     }
-    if (node.nodeType !== 1 || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE'].includes(node.nodeName))
+    if (node.nodeType !== 1 || SKIPPED.has(node.nodeName)) return;
+    const name = node.nodeName.toUpperCase();
+    if (/^H[1-6]$/.test(name)) {
+      breakLine();
+      const text = inlineText(node);
+      if (text) out.push(`${'#'.repeat(Number(name[1]))} ${text}`);
       return;
-    const block = BLOCKS.has(node.nodeName);
-    if (block) out.push('\n');
-    if (/^H[1-6]$/.test(node.nodeName)) out.push(`${'#'.repeat(Number(node.nodeName[1]))} `);
-    for (const child of Array.from(node.childNodes)) walk(child as typeof node);
-    if (block) out.push('\n');
+    }
+    if (name === 'PRE') {
+      breakLine();
+      const code = (node.textContent ?? '').replace(/\n+$/, '');
+      if (code.trim()) {
+        const ticks = '`'.repeat(
+          Math.max(2, ...(code.match(/`+/g) ?? []).map((r) => r.length)) + 1,
+        );
+        out.push(`${ticks}\n${code}\n${ticks}`);
+      }
+      return;
+    }
+    if (name === 'TABLE') {
+      breakLine();
+      const rows: string[][] = [];
+      const collect = (n: DomNode) => {
+        for (const child of children(n)) {
+          if (child.nodeType !== 1) continue;
+          if (child.nodeName.toUpperCase() === 'TR') {
+            rows.push(
+              children(child)
+                .filter((c) => c.nodeType === 1 && /^T[DH]$/i.test(c.nodeName))
+                .map((c) => inlineText(c).replace(/\|/g, '\\|')),
+            );
+          } else collect(child);
+        }
+      };
+      collect(node);
+      const width = Math.max(0, ...rows.map((r) => r.length));
+      if (width > 0) {
+        const pad = (r: string[]) => [...r, ...Array(width - r.length).fill('')];
+        const lines = rows.map((r) => `| ${pad(r).join(' | ')} |`);
+        lines.splice(1, 0, `|${' --- |'.repeat(width)}`);
+        out.push(lines.join('\n'));
+      }
+      return;
+    }
+    if (name === 'LI') {
+      breakLine();
+      const before = out.length;
+      line = '';
+      for (const child of children(node)) walk(child, listDepth + 1);
+      breakLine();
+      // The item's own text is its first line; nested lists were already written indented.
+      const indent = '  '.repeat(Math.max(0, listDepth));
+      if (out.length > before && !/^\s*[-`|#]/.test(out[before]!)) {
+        out[before] = `${indent}- ${out[before]}`;
+      } else out.splice(before, 0, `${indent}-`);
+      return;
+    }
+    if (name === 'BLOCKQUOTE') {
+      breakLine();
+      const before = out.length;
+      for (const child of children(node)) walk(child, listDepth);
+      breakLine();
+      for (let i = before; i < out.length; i++) out[i] = `> ${out[i]}`;
+      return;
+    }
+    const block = BLOCKS.has(name);
+    if (block && name !== 'UL' && name !== 'OL') breakLine();
+    for (const child of children(node))
+      walk(child, name === 'UL' || name === 'OL' ? listDepth : listDepth);
+    if (block) breakLine();
   };
-  for (const child of Array.from(root.childNodes)) walk(child as Parameters<typeof walk>[0]);
-  return normalizeText(out.join(''));
+  for (const child of children(root)) walk(child, 0);
+  breakLine();
+  // A blank line between blocks, except between items of one list, as Markdown expects.
+  return out
+    .map((block, i) =>
+      i > 0 && !(/^\s*- /.test(block) && /^\s*- /.test(out[i - 1]!)) ? `\n${block}` : block,
+    )
+    .join('\n')
+    .trim();
 }
 
 async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
@@ -217,7 +302,7 @@ async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
   const heading = document.querySelector('h1, h2')?.textContent?.trim() ?? '';
-  return { text: blockText(document.body), title: heading };
+  return { text: blockText(document.body), markdown: true, title: heading };
 }
 
 /** Each row becomes one line of `Header: value` pairs, so a row reads as a sentence. */

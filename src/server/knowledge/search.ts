@@ -1,11 +1,15 @@
 import MiniSearch from 'minisearch';
 import type { Store } from '../store/types.js';
-import { processTerm, terms, tokenize } from './text.js';
+import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
 interface IndexedChunk {
   id: number;
   sourceUuid: string;
   text: string;
+  /** Section path ("The API module › Errors"); empty for plain text. */
+  heading?: string;
+  /** What the `topic` field indexes: the section path and bold paragraph leads. */
+  topic?: string;
   /** Distinct processed terms: for document frequencies, and to score common terms cheaply. */
   terms?: Set<string>;
 }
@@ -14,6 +18,7 @@ export interface Hit {
   chunkId: number;
   sourceUuid: string;
   text: string;
+  heading: string;
   score: number;
   /** Query terms (processed) found in the chunk. */
   matched: string[];
@@ -34,6 +39,13 @@ export interface SearchResult {
  */
 const PRUNE_FROM_CHUNKS = 200;
 const COMMON_SHARE = 0.02;
+
+/**
+ * How much more a query term counts in a chunk's topic (its section path and the bold words that
+ * open its paragraphs, "**Retries** are…") than in its text: a question naming a section should
+ * find that section before passages that only mention the word in passing.
+ */
+const TOPIC_BOOST = 2;
 
 interface ChatbotIndex {
   search: MiniSearch<IndexedChunk>;
@@ -64,12 +76,16 @@ export class SearchIndex {
     if (!index) {
       index = {
         search: new MiniSearch<IndexedChunk>({
-          fields: ['text'],
+          fields: ['text', 'topic'],
           storeFields: [],
           tokenize,
           processTerm: (term) => processTerm(term) ?? false,
           // Queries arrive already processed (see `search`).
-          searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
+          searchOptions: {
+            tokenize: (text) => [text],
+            processTerm: (term) => term,
+            boost: { topic: TOPIC_BOOST },
+          },
         }),
         chunks: new Map(),
         df: new Map(),
@@ -100,12 +116,18 @@ export class SearchIndex {
   }
 
   private add(index: ChatbotIndex, chunks: IndexedChunk[]): void {
-    for (const chunk of chunks) {
+    const added = chunks.map((chunk) => {
+      const heading = chunk.heading ?? '';
+      const leads = chunk.text.includes('**') ? boldLeads(chunk.text) : '';
+      const topic = leads ? `${heading} ${leads}` : heading;
       const distinct = terms(chunk.text);
-      index.chunks.set(chunk.id, { ...chunk, terms: distinct });
+      if (topic) for (const term of terms(topic)) distinct.add(term);
+      const entry: IndexedChunk = { ...chunk, heading, topic, terms: distinct };
+      index.chunks.set(chunk.id, entry);
       for (const term of distinct) index.df.set(term, (index.df.get(term) ?? 0) + 1);
-    }
-    index.search.addAll(chunks);
+      return entry;
+    });
+    index.search.addAll(added);
   }
 
   private remove(index: ChatbotIndex, ids: number[]): void {
@@ -200,6 +222,7 @@ export class SearchIndex {
         chunkId: chunk.id,
         sourceUuid: chunk.sourceUuid,
         text: chunk.text,
+        heading: chunk.heading ?? '',
         score,
         matched: [...result.terms, ...common.filter((t) => chunk.terms?.has(t))],
       };

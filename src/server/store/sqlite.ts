@@ -123,6 +123,15 @@ export const MIGRATIONS: string[] = [
     SELECT uuid, content FROM data_sources WHERE content IS NOT NULL;
   ALTER TABLE data_sources DROP COLUMN content;
   `,
+  // Chunks carry their section path, and Markdown/HTML/DOCX files are now chunked by structure:
+  // stored files are queued again (`recover` at start picks up 'await'), so old stores get the
+  // new chunks. Link sources keep theirs: re-chunking them would mean fetching the site again.
+  `
+  ALTER TABLE chunks ADD COLUMN heading TEXT NOT NULL DEFAULT '';
+  UPDATE data_sources SET status = 'await'
+    WHERE status = 'success' AND type = 'file'
+      AND uuid IN (SELECT source_uuid FROM chunks);
+  `,
 ];
 
 type Row = Record<string, unknown>;
@@ -453,27 +462,34 @@ export function openSqliteStore(path: string): Store {
           }
         }
       })(),
-    replaceChunks: (sourceUuid, texts) =>
+    replaceChunks: (sourceUuid, chunks) =>
       db.transaction(() => {
         const r = one('SELECT chatbot_uuid FROM data_sources WHERE uuid = ?', sourceUuid);
         run('DELETE FROM chunks WHERE source_uuid = ?', sourceUuid);
         if (!r) return [];
-        return texts.map((text, seq) => {
+        return chunks.map((chunk, seq) => {
+          const { text, heading = '' } = typeof chunk === 'string' ? { text: chunk } : chunk;
           const info = run(
-            'INSERT INTO chunks (source_uuid, chatbot_uuid, seq, text) VALUES (?, ?, ?, ?)',
+            'INSERT INTO chunks (source_uuid, chatbot_uuid, seq, text, heading) VALUES (?, ?, ?, ?, ?)',
             sourceUuid,
             r.chatbot_uuid,
             seq,
             text,
+            heading,
           );
-          return { id: Number(info.lastInsertRowid), sourceUuid, text } satisfies ChunkRow;
+          return { id: Number(info.lastInsertRowid), sourceUuid, text, heading } satisfies ChunkRow;
         });
       })(),
     listChunks(chatbotUuid) {
       return all(
-        'SELECT id, source_uuid, text FROM chunks WHERE chatbot_uuid = ? ORDER BY id',
+        'SELECT id, source_uuid, text, heading FROM chunks WHERE chatbot_uuid = ? ORDER BY id',
         chatbotUuid,
-      ).map((r) => ({ id: Number(r.id), sourceUuid: String(r.source_uuid), text: String(r.text) }));
+      ).map((r) => ({
+        id: Number(r.id),
+        sourceUuid: String(r.source_uuid),
+        text: String(r.text),
+        heading: String(r.heading ?? ''),
+      }));
     },
     chatbotsWithChunks() {
       return all('SELECT DISTINCT chatbot_uuid FROM chunks').map((r) => String(r.chatbot_uuid));

@@ -73,6 +73,8 @@ export interface ChunkRow {
   id: number;
   sourceUuid: string;
   text: string;
+  /** The section path the chunk sits in ("The API module › Errors"); empty for plain text. */
+  heading?: string;
 }
 
 export interface TagRow {
@@ -139,7 +141,10 @@ export interface Store {
   /** Deletes sources and their chunks, and drops them from agents' and tags' lists. */
   deleteSources(uuids: string[], now: string): void;
   /** Replaces a source's chunks; returns the new chunks with their ids. */
-  replaceChunks(sourceUuid: string, texts: string[]): ChunkRow[];
+  replaceChunks(
+    sourceUuid: string,
+    chunks: Array<string | { text: string; heading?: string }>,
+  ): ChunkRow[];
   listChunks(chatbotUuid: string): ChunkRow[];
   /** Chatbots that have any chunk: the search indexes to build at start. */
   chatbotsWithChunks(): string[];
