@@ -8,6 +8,7 @@ import { Knowledge } from './knowledge/knowledge.js';
 import type { LlmOptions } from './knowledge/llm.js';
 import { RateLimiter } from './rate-limit.js';
 import type { StaticDir } from './static.js';
+import { cachedStore } from './store/cached.js';
 import { openSqliteStore } from './store/sqlite.js';
 import type { Store } from './store/types.js';
 
@@ -52,7 +53,7 @@ export const DEFAULT_DB = 'data/chatbot.sqlite';
 
 /** Everything but the socket: for `app.request()` tests and for embedding the server. */
 export function createServerApp(options: ServerOptions = {}) {
-  const store: Store = openSqliteStore(options.db ?? DEFAULT_DB);
+  const store: Store = cachedStore(openSqliteStore(options.db ?? DEFAULT_DB));
   try {
     seedKeys(store, options.apiKeys);
   } catch (error) {

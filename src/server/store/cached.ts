@@ -1,0 +1,105 @@
+import type { ChatbotRow, KeyRow, SessionRow, Store } from './types.js';
+
+/**
+ * A store that remembers what every chat message reads before its first byte: the key, the
+ * session, the chatbot, its agents and its sources. Read from SQLite and parsed from JSON on each
+ * message, they cost about as much as the whole no-work request does; answering 200 questions
+ * at once made that the difference between a quick and a slow first byte.
+ *
+ * It relies on this process being the only writer of those tables (the `create-key` command of
+ * another process only adds users and keys, and only found keys are remembered, never misses; no
+ * key is ever removed). Any write other than a message's forgets everything, which is simple and
+ * cannot go stale; messages are written once per answer and touch only their session's entry.
+ *
+ * Remembered rows are frozen, so code that changed a row it was given (and so, silently, every
+ * later reader's copy) fails loudly in tests instead.
+ */
+export function cachedStore(store: Store): Store {
+  const keys = new Map<string, KeyRow>();
+  const chatbots = new Map<string, ChatbotRow | undefined>();
+  const sessions = new Map<string, SessionRow | undefined>();
+  const agents = new Map<string, ReturnType<Store['listAgents']>>();
+  const sources = new Map<string, ReturnType<Store['listSources']>>();
+  const forget = () => {
+    keys.clear();
+    chatbots.clear();
+    sessions.clear();
+    agents.clear();
+    sources.clear();
+  };
+  const remember = <K, V>(map: Map<K, V>, key: K, read: () => V): V => {
+    if (map.has(key)) return map.get(key) as V;
+    const value = deepFreeze(read());
+    // Bounded: a store with very many sessions or chatbots must not grow without end.
+    if (map.size >= 10_000) map.clear();
+    map.set(key, value);
+    return value;
+  };
+
+  const cached: Store = { ...store };
+  // Every method that writes forgets all; the reads below and the message writes are the exceptions.
+  const READS = new Set<keyof Store>([
+    'close',
+    'findUser',
+    'findKey',
+    'getChatbot',
+    'listChatbots',
+    'getAgent',
+    'listAgents',
+    'getSource',
+    'getSourceContent',
+    'listSources',
+    'listSourcesWithStatus',
+    'listChunks',
+    'chatbotsWithChunks',
+    'chunkIds',
+    'getTag',
+    'listTags',
+    'getSession',
+    'listSessions',
+    'getMessage',
+    'listMessages',
+    'recentMessages',
+    'createMessage',
+    'deleteMessages',
+    'touchSession',
+  ]);
+  for (const name of Object.keys(store) as Array<keyof Store>) {
+    if (READS.has(name)) continue;
+    const write = store[name] as (...args: unknown[]) => unknown;
+    (cached as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      try {
+        return write(...args);
+      } finally {
+        forget();
+      }
+    };
+  }
+
+  cached.findKey = (hash) => {
+    const hit = keys.get(hash);
+    if (hit) return hit;
+    const key = store.findKey(hash);
+    if (key) remember(keys, hash, () => key);
+    return key;
+  };
+  cached.getChatbot = (uuid) => remember(chatbots, uuid, () => store.getChatbot(uuid));
+  cached.getSession = (uuid) => remember(sessions, uuid, () => store.getSession(uuid));
+  cached.listAgents = (chatbotUuid) =>
+    remember(agents, chatbotUuid, () => store.listAgents(chatbotUuid));
+  cached.listSources = (chatbotUuid) =>
+    remember(sources, chatbotUuid, () => store.listSources(chatbotUuid));
+  cached.touchSession = (uuid, now) => {
+    store.touchSession(uuid, now);
+    sessions.delete(uuid);
+  };
+  return cached;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
