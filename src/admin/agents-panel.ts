@@ -1,4 +1,3 @@
-import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import {
@@ -126,25 +125,21 @@ export class AdminAgentsPanel extends AdminPanel {
   @state() private createDraft: CreateDraft = emptyCreate();
   @state() private savedUuid: string | null = null;
 
-  private readonly agentsTask = new Task(this, {
-    task: async ([client, uuid], { signal }) =>
-      client && uuid ? client.agents.list(uuid, { signal }) : ([] as Agent[]),
-    args: () => [this.client, this.chatbot?.uuid] as const,
-    onComplete: (agents) => {
+  private readonly agentsTask = this.chatbotList(
+    (client, uuid, signal) => client.agents.list(uuid, { signal }),
+    (agents) => {
       // The list lacks `variables`; keep those already learnt from create/update answers.
       const known = new Map(this.agents.map((a) => [a.uuid, a.variables]));
       this.agents = agents.map((a) => ({ ...a, variables: a.variables ?? known.get(a.uuid) }));
     },
-  });
+  );
 
-  private readonly sourcesTask = new Task(this, {
-    task: async ([client, uuid], { signal }) =>
-      client && uuid ? client.sources.list(uuid, { signal }) : ([] as DataSource[]),
-    args: () => [this.client, this.chatbot?.uuid] as const,
-    onComplete: (sources) => {
+  private readonly sourcesTask = this.chatbotList(
+    (client, uuid, signal) => client.sources.list(uuid, { signal }),
+    (sources) => {
       this.sources = sources;
     },
-  });
+  );
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);

@@ -1,3 +1,4 @@
+import { Task } from '@lit/task';
 import { type CSSResultGroup, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { ChatbotClient } from '../api/client.js';
@@ -35,6 +36,24 @@ export class AdminPanel extends LitElement {
   @state() protected busy = new Set<string>();
 
   protected readonly confirm = new ConfirmController(this, () => this.strings);
+
+  /**
+   * A Task that loads one list of the selected chatbot: run again when the client or the chatbot
+   * changes (and by `run()`), earlier runs aborted, empty while there is nothing to load.
+   */
+  protected chatbotList<T>(
+    load: (client: ChatbotClient, chatbotUuid: string, signal: AbortSignal) => Promise<T[]>,
+    onComplete: (list: T[]) => void,
+    onError?: () => void,
+  ): Task<readonly [ChatbotClient | undefined, string | undefined], T[]> {
+    return new Task(this, {
+      task: async ([client, uuid], { signal }) =>
+        client && uuid ? load(client, uuid, signal) : ([] as T[]),
+      args: () => [this.client, this.chatbot?.uuid] as const,
+      onComplete,
+      onError,
+    });
+  }
 
   protected override willUpdate(changed: PropertyValues): void {
     if (

@@ -84,14 +84,12 @@ export class AdminSessionsPanel extends AdminPanel {
   @state() private openUuid: string | null = null;
   @state() private messages: Message[] = [];
 
-  private readonly sessionsTask = new Task(this, {
-    task: async ([client, uuid], { signal }) =>
-      client && uuid ? client.sessions.list(uuid, { signal }) : ([] as SessionSummary[]),
-    args: () => [this.client, this.chatbot?.uuid] as const,
-    onComplete: (sessions) => {
+  private readonly sessionsTask = this.chatbotList(
+    (client, uuid, signal) => client.sessions.list(uuid, { signal }),
+    (sessions) => {
       this.sessions = [...sessions].sort((a, b) => b.modified_at.localeCompare(a.modified_at));
     },
-  });
+  );
 
   private readonly detailTask = new Task(this, {
     task: async ([client, uuid], { signal }) => {

@@ -1,4 +1,3 @@
-import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { DataSource, SourceTag } from '../api/types.js';
@@ -32,23 +31,19 @@ export class AdminTagsPanel extends AdminPanel {
   @state() private memberFilter = '';
   @state() private saved = false;
 
-  private readonly tagsTask = new Task(this, {
-    task: async ([client, uuid], { signal }) =>
-      client && uuid ? client.tags.list(uuid, { signal }) : ([] as SourceTag[]),
-    args: () => [this.client, this.chatbot?.uuid] as const,
-    onComplete: (tags) => {
+  private readonly tagsTask = this.chatbotList(
+    (client, uuid, signal) => client.tags.list(uuid, { signal }),
+    (tags) => {
       this.tags = tags;
     },
-  });
+  );
 
-  private readonly sourcesTask = new Task(this, {
-    task: async ([client, uuid], { signal }) =>
-      client && uuid ? client.sources.list(uuid, { signal }) : ([] as DataSource[]),
-    args: () => [this.client, this.chatbot?.uuid] as const,
-    onComplete: (sources) => {
+  private readonly sourcesTask = this.chatbotList(
+    (client, uuid, signal) => client.sources.list(uuid, { signal }),
+    (sources) => {
       this.sources = sources;
     },
-  });
+  );
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);

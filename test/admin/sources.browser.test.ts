@@ -268,9 +268,11 @@ describe('<chatbot-admin> data sources', () => {
     }
     await until(() => deep(panel, '.toolbar [role=status]')?.textContent?.includes('2 selected'));
     button(panel, 'Delete selected')!.click();
+    const deletedMany = oneEvent(panel, 'chatbot-admin-change');
     const message = await confirmDialog(panel);
     expect(message).to.contain('Second').and.to.contain('Third');
     await until(() => rows(panel).length === 0);
+    await deletedMany;
     expect(await client.sources.list(bot.uuid)).to.deep.equal([]);
   });
 
