@@ -72,7 +72,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   app.route('/', sourceRoutes(ctx, { allowPrivateUrls: options.allowPrivateUrls }));
   app.route('/', tagRoutes(ctx));
   app.route('/', sessionRoutes(ctx));
-  app.route('/', messageRoutes(ctx));
+  app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*' }));
 
   if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));
 

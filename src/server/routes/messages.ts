@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { encodeCitations } from '../../api/stream.js';
 import {
@@ -12,12 +14,19 @@ import { type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
 import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
 import { messageRecord } from '../records.js';
 
+/**
+ * Tells @hono/node-server that the handler wrote the response itself. A new one each time, not
+ * its shared RESPONSE_ALREADY_SENT: middleware that sets headers after the handler (cors' Vary)
+ * would otherwise add to one object for ever.
+ */
+const alreadySent = () => new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+
 const queryBody = (fields: Fields) => ({
   query: fields.string('query', { required: true, max: 20_000 }),
 });
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
 
-export function messageRoutes(ctx: ServerContext) {
+export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean }) {
   const { store } = ctx;
 
   /** Checks access and the rate limit, then plans the answer; everything before the first byte. */
@@ -77,21 +86,63 @@ export function messageRoutes(ctx: ServerContext) {
       if (started.answer.citations.length > 0) {
         c.header('X-Citations', encodeCitations(started.answer.citations));
       }
-      // A pull-based body: the answer is produced only as fast as the client reads it, and a
-      // client that goes away cancels it (one web stream, not hono's writer-and-transform pair).
       const controller = new AbortController();
       const pieces = started.answer.text(controller.signal)[Symbol.asyncIterator]();
-      const encoder = new TextEncoder();
       let response = '';
       let saved = false;
       const finish = (finished: boolean) => {
         if (saved) return;
         saved = true;
-        clientGone.removeEventListener('abort', stop);
         save(started, query, response, finished && !started.answer.cutShort);
       };
+      const failed = (error: unknown) => {
+        // The status is already sent: say what happened in the record, and end the body.
+        started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
+        finish(false);
+      };
+
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      if (outgoing) {
+        // On Node, write to the response itself. Through a web ReadableStream, @hono/node-server
+        // holds every streamed response back for a timer before its headers (it probes whether
+        // the body ends at once), and each piece costs a pull, a read and a promise chain more;
+        // with 200 answers at once that kept first bytes waiting behind other requests' work.
+        const head = c.body(null, 200).headers;
+        if (options.varyOrigin) head.append('Vary', 'Origin'); // what cors() adds after the handler
+        outgoing.writeHead(200, Object.fromEntries(head));
+        const stop = () => {
+          if (outgoing.writableFinished) return;
+          controller.abort();
+          finish(false);
+          void pieces.return?.(undefined);
+        };
+        outgoing.once('close', stop);
+        void (async () => {
+          try {
+            for (;;) {
+              // The first piece is ready at once: it goes out in the same packet as the headers.
+              const next = await pieces.next();
+              if (next.done || controller.signal.aborted) break;
+              response += next.value;
+              // Only as fast as the client reads: a slow reader holds the answer back.
+              if (!outgoing.write(next.value))
+                await once(outgoing, 'drain', { signal: controller.signal });
+            }
+            finish(!controller.signal.aborted);
+          } catch (error) {
+            if (!controller.signal.aborted) failed(error);
+          }
+          if (!outgoing.writableEnded) outgoing.end();
+        })();
+        return alreadySent();
+      }
+
+      // Elsewhere (app.request), a pull-based body: the answer is produced only as fast as the
+      // client reads it, and a client that goes away cancels it.
+      const encoder = new TextEncoder();
       const stop = () => {
         controller.abort();
+        clientGone.removeEventListener('abort', stop);
         finish(false);
       };
       const clientGone = c.req.raw.signal;
@@ -101,6 +152,7 @@ export function messageRoutes(ctx: ServerContext) {
           try {
             const next = await pieces.next();
             if (next.done || controller.signal.aborted) {
+              clientGone.removeEventListener('abort', stop);
               finish(!controller.signal.aborted);
               out.close();
               return;
@@ -108,9 +160,8 @@ export function messageRoutes(ctx: ServerContext) {
             response += next.value;
             out.enqueue(encoder.encode(next.value));
           } catch (error) {
-            // The status is already sent: say what happened in the record, and end the body.
-            started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
-            finish(false);
+            clientGone.removeEventListener('abort', stop);
+            failed(error);
             out.close();
           }
         },
