@@ -351,7 +351,9 @@ export function excerpt(chunk: string, queryTerms: Set<string>, max = EXCERPT_CH
 function quote(chunk: string, queryTerms: Set<string>, max: number, quoted: Set<string>): string {
   const all = units(chunk).filter((u) => !quoted.has(u.text));
   if (all.length === 0) return '';
-  const scores = all.map((u) => [...terms(u.text)].filter((t) => queryTerms.has(t)).length);
+  const scores = all.map(
+    (u) => matches(u.text, queryTerms) + matches(boldLead(u.text), queryTerms),
+  );
   let best = 0;
   for (let i = 1; i < all.length; i++) if (scores[i]! > scores[best]!) best = i;
   const picked = new Map<number, string>([[best, fit(all[best]!, max, queryTerms)]]);
@@ -409,6 +411,12 @@ function quote(chunk: string, queryTerms: Set<string>, max: number, quoted: Set<
   for (let i = start; i < end; i++) quoted.add(all[i]!.text);
   return text;
 }
+
+const matches = (text: string, queryTerms: Set<string>) =>
+  text ? [...terms(text)].filter((t) => queryTerms.has(t)).length : 0;
+
+/** "**Retries** are…": a bold lead names what its paragraph is about, so it counts twice. */
+const boldLead = (text: string) => /^(?:[-+]\s+|\d+\.\s+)?\*\*([^*\n]+)\*\*/.exec(text)?.[1] ?? '';
 
 /** One unit cut to `max` characters without leaving a fence, table or inline markup open. */
 function fit(unit: Unit, max: number, queryTerms: Set<string>): string {
