@@ -62,9 +62,18 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
     },
   });
-  app.use('/api/*', async (c, next) =>
-    c.req.path.endsWith('/data-source/upload') ? next() : jsonLimit(c, next),
-  );
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path.endsWith('/data-source/upload')) return next();
+    // A declared length (or none: no body) is checked from the headers alone. bodyLimit reads
+    // `c.req.raw.body`, which makes @hono/node-server build a whole web Request per request.
+    if (c.req.header('transfer-encoding') === undefined) {
+      const length = Number.parseInt(c.req.header('content-length') ?? '0', 10);
+      if (length > JSON_LIMIT_BYTES)
+        throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
+      return next();
+    }
+    return jsonLimit(c, next);
+  });
   app.use('/api/*', authenticate(ctx.store));
 
   app.route('/', chatbotRoutes(ctx));

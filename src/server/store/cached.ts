@@ -9,7 +9,7 @@ import type { ChatbotRow, KeyRow, SessionRow, Store } from './types.js';
  * It relies on this process being the only writer of those tables (the `create-key` command of
  * another process only adds users and keys, and only found keys are remembered, never misses; no
  * key is ever removed). Any write other than a message's forgets everything, which is simple and
- * cannot go stale; messages are written once per answer and touch only their session's entry.
+ * cannot go stale; messages are written once per answer and only touch their session's time.
  *
  * Remembered rows are frozen, so code that changed a row it was given (and so, silently, every
  * later reader's copy) fails loudly in tests instead.
@@ -89,9 +89,11 @@ export function cachedStore(store: Store): Store {
     remember(agents, chatbotUuid, () => store.listAgents(chatbotUuid));
   cached.listSources = (chatbotUuid) =>
     remember(sources, chatbotUuid, () => store.listSources(chatbotUuid));
+  // Every answer touches its session: keep the entry, or each next message would read it again.
   cached.touchSession = (uuid, now) => {
     store.touchSession(uuid, now);
-    sessions.delete(uuid);
+    const session = sessions.get(uuid);
+    if (session) sessions.set(uuid, deepFreeze({ ...session, modified_at: now }));
   };
   return cached;
 }
