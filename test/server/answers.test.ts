@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { excerpt } from '../../src/server/knowledge/answer.js';
 import { extractHtml } from '../../src/server/knowledge/parse.js';
 import { SearchIndex } from '../../src/server/knowledge/search.js';
-import { chunkMarkdown } from '../../src/server/knowledge/text.js';
+import { chunkMarkdown, terms } from '../../src/server/knowledge/text.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
 import { ADMIN_KEY, ask, type Harness, startHarness } from './helpers.js';
@@ -202,6 +203,33 @@ describe('composed answers as Markdown', () => {
     assert.match(text, /^\| `LampError` \| the lamp answered with a fault code \| .*\|$/m);
     const lines = text.split('\n').filter((l) => l.length > 20);
     assert.equal(new Set(lines).size, lines.length, text);
+  });
+});
+
+describe('excerpts', () => {
+  it('turns a table too wide to quote into readable lines, keeping the matching rows in table order', () => {
+    const rows = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `| \`Error${i}\` | something ${i} went wrong in a long and winding way | \`cause${i}\` |`,
+    );
+    const chunk = ['| error | when | carries |', '| --- | --- | --- |', ...rows].join('\n');
+    const text = excerpt(chunk, terms('what carries cause5'), 200);
+    const lines = text.split('\n');
+    assert.ok(
+      lines.some((l) => l.includes('`cause5`')),
+      text,
+    );
+    for (const line of lines) assert.match(line, /^- `Error\d` — when: .* — carries: `cause\d`$/);
+    assert.ok(text.length <= 200);
+  });
+
+  it('cleans markup debris out of an old, flattened chunk', () => {
+    const old =
+      'A delete counts as done. <!-- start:server --> <!-- end:server --> ## Development ```sh npm test # everything CI runs ``` --- Layout: tests mirror the sources.';
+    const text = excerpt(old, terms('development layout tests'));
+    assert.doesNotMatch(text, /<!--|```|##|---/);
+    assert.match(text, /Layout: tests mirror the sources\./);
   });
 });
 
