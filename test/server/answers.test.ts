@@ -230,6 +230,11 @@ describe('excerpts', () => {
     const text = excerpt(old, terms('development layout tests'));
     assert.doesNotMatch(text, /<!--|```|##|---/);
     assert.match(text, /Layout: tests mirror the sources\./);
+    // HTML inside a code span is code, not markup to strip.
+    assert.equal(
+      excerpt('Point an element at it: `<chatbot-chat base-url="x">`.', terms('element')),
+      'Point an element at it: `<chatbot-chat base-url="x">`.',
+    );
   });
 });
 

@@ -250,7 +250,9 @@ function composedText(
   for (const p of picked)
     if (!numbers.has(p.source.uuid)) numbers.set(p.source.uuid, numbers.size + 1);
   const paragraphs = picked.map((p, i) => {
-    const lead = leadIn(p.source.title, headings[i]!);
+    // Once one passage names its section, a passage without one must name at least its source,
+    // or it reads as the continuation of the passage above.
+    const lead = leadIn(p.source.title, headings[i]!, headings.some(Boolean));
     let body = p.text;
     if (showCitations) {
       const n = `[${numbers.get(p.source.uuid)}]`;
@@ -265,10 +267,10 @@ function composedText(
 
 const FIRST_PASSAGE_CHARS = 640;
 
-/** "From *chatbot-elements › Errors*:" — the source and the innermost section, when known. */
-function leadIn(title: string, heading: string): string {
+/** "From *chatbot-elements › Errors*:": the source and the innermost section, when known. */
+function leadIn(title: string, heading: string, always: boolean): string {
   const section = heading.split(' › ').pop()?.trim() ?? '';
-  if (!section) return '';
+  if (!section && !always) return '';
   const name = [title.trim(), section]
     .filter((part, i, all) => part && (i === 0 || part.toLowerCase() !== all[0]!.toLowerCase()))
     .join(' › ')
@@ -481,17 +483,23 @@ function truncate(text: string, max: number): string {
 function clean(sentence: string): string {
   return (
     sentence
-      .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
-      .replace(/<\/?[a-zA-Z][\w-]*(?:\s[^<>]*)?\/?>/g, ' ')
-      .replace(/^#{1,6}\s+/, '')
-      .replace(/(?:^|\s)#{1,6}(?=\s)/g, ' ')
+      // A fence inside a sentence is debris from a flattened chunk, not code.
       .replace(/`{3,}\w*/g, ' ')
+      // Code spans keep their text (`<chatbot-chat>`, `a|b`); only the prose around is cleaned.
+      .split(/(`[^`\n]*`)/)
+      .map((part, i) =>
+        i % 2 === 1
+          ? part
+          : part
+              .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+              .replace(/<\/?[a-zA-Z][\w-]*(?:\s[^<>]*)?\/?>/g, ' ')
+              .replace(/\|/g, ' '),
+      )
+      .join('')
+      .replace(/^\s*#{1,6}\s+/, '')
+      .replace(/(?:^|\s)#{1,6}(?=\s)/g, ' ')
       .replace(/(?:^|\s)(?:-{3,}|\*{3,}|_{3,})(?=\s|$)/g, ' ')
       .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
-      // Pipes left from flattened tables; inside code spans they are code (`a|b`).
-      .split(/(`[^`]*`)/)
-      .map((part, i) => (i % 2 === 1 ? part : part.replace(/\|/g, ' ')))
-      .join('')
       .replace(/\[(\d+)\]/g, '($1)')
       .replace(/\s+/g, ' ')
       .trim()

@@ -41,11 +41,13 @@ const PRUNE_FROM_CHUNKS = 200;
 const COMMON_SHARE = 0.02;
 
 /**
- * How much more a query term counts in a chunk's topic (its section path and the bold words that
- * open its paragraphs, "**Retries** are…") than in its text: a question naming a section should
- * find that section before passages that only mention the word in passing.
+ * The weight of a chunk's topic (its section path and the bold words that open its paragraphs,
+ * "**Retries** are…") beside its text. The topic field is a few words long, so BM25 already
+ * scores a match there well above one in a long text: a question naming a section finds it first.
+ * More than 1 let generic words in headings ("Running it" for "npm test run") beat the section
+ * whose text answers.
  */
-const TOPIC_BOOST = 2;
+const TOPIC_BOOST = 1;
 
 interface ChatbotIndex {
   search: MiniSearch<IndexedChunk>;
