@@ -107,9 +107,11 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
         // holds every streamed response back for a timer before its headers (it probes whether
         // the body ends at once), and each piece costs a pull, a read and a promise chain more;
         // with 200 answers at once that kept first bytes waiting behind other requests' work.
-        const head = c.body(null, 200).headers;
-        if (options.varyOrigin) head.append('Vary', 'Origin'); // what cors() adds after the handler
-        outgoing.writeHead(200, Object.fromEntries(head));
+        // `c.res` holds every header set so far, cors' included; no Response needs building.
+        // cors() adds Vary after the handler, when it is too late for this response: add it here.
+        const head = Object.fromEntries(c.res.headers);
+        if (options.varyOrigin) head.vary = head.vary ? `${head.vary}, Origin` : 'Origin';
+        outgoing.writeHead(200, head);
         const stop = () => {
           if (outgoing.writableFinished) return;
           controller.abort();
