@@ -76,13 +76,14 @@ function patchPositioner(host: Element | null): void {
 
 /**
  * The flow layout keeps 1,000 px of rows beyond each edge of the view (about 60 rows here), all
- * re-rendered on every scroll frame and all built anew after a jump. 320 px still covers more
- * than a fast frame's scroll, at half the rows.
+ * re-rendered on every scroll frame and all built anew after a jump; too little overhang makes a
+ * fast scroll build rows on every frame. 640 px is between the two; bench:admin on this loaded
+ * machine could not separate 320, 640 and 1,000 px beyond its noise.
  */
 class TableLayout extends FlowLayout {
   constructor(...args: ConstructorParameters<typeof FlowLayout>) {
     super(...args);
-    (this as unknown as { _overhang: number })._overhang = 320;
+    (this as unknown as { _overhang: number })._overhang = 640;
   }
 }
 
