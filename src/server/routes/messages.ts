@@ -21,6 +21,9 @@ import { messageRecord } from '../records.js';
  */
 const alreadySent = () => new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
 
+const QUIET_MS = 10;
+const HOLD_MAX_MS = 250;
+
 const queryBody = (fields: Fields) => ({
   query: fields.string('query', { required: true, max: 20_000 }),
 });
@@ -71,12 +74,39 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
     }
   };
 
+  /**
+   * First pieces before later ones. When many chats start at once, each waits for the work of
+   * those before it; the later pieces of answers already under way would take their share of the
+   * CPU (the server's and the client's), and push the newcomers' first bytes back. So a later
+   * piece waits while chats keep starting (one within QUIET_MS), on one shared timer, and an
+   * answer waits at most HOLD_MAX_MS in all, so a steady stream of new chats cannot stall it.
+   */
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let gate: Promise<void> | null = null;
+  const quiet = () => {
+    gate ??= new Promise<void>((resolve) => {
+      const opened = performance.now();
+      const check = () => {
+        const now = performance.now();
+        const wait = lastStart + QUIET_MS - now;
+        if (wait > 0 && now - opened < HOLD_MAX_MS) setTimeout(check, wait);
+        else {
+          gate = null;
+          resolve();
+        }
+      };
+      setTimeout(check, QUIET_MS);
+    });
+    return gate;
+  };
+
   return new Hono<AppEnv>()
     .get('/api/v1/session/:uuid/messages', (c) => {
       const session = ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
       return c.json(store.listMessages(session.uuid).map(messageRecord));
     })
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
+      lastStart = performance.now();
       const { query } = c.get('body');
       const started = await begin(c.get('auth'), c.req.param('uuid'), query);
       c.header('Content-Type', 'text/plain; charset=utf-8');
@@ -119,12 +149,19 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
           void pieces.return?.(undefined);
         };
         outgoing.once('close', stop);
+        let heldMs = 0;
         void (async () => {
           try {
             for (;;) {
               // The first piece is ready at once: it goes out in the same packet as the headers.
               const next = await pieces.next();
               if (next.done || controller.signal.aborted) break;
+              if (response && heldMs < HOLD_MAX_MS && performance.now() - lastStart < QUIET_MS) {
+                const t0 = performance.now();
+                await quiet();
+                heldMs += performance.now() - t0;
+                if (controller.signal.aborted) break;
+              }
               response += next.value;
               // Only as fast as the client reads: a slow reader holds the answer back.
               if (!outgoing.write(next.value))
