@@ -54,6 +54,8 @@ interface EditDraft {
   variables: AgentVariable[];
   /** List items carry no variables: sending [] would erase the agent's, so only send on edit. */
   variablesTouched: boolean;
+  /** False when the agent came only from the list, whose items omit its variables. */
+  variablesKnown: boolean;
   data_source_uuids: string[];
   escalation?: HumanEscalationSettings;
 }
@@ -102,6 +104,7 @@ function editDraftOf(agent: Agent): EditDraft {
       default_value: { ...v.default_value },
     })),
     variablesTouched: false,
+    variablesKnown: agent.variables !== undefined,
     data_source_uuids: [...(agent.data_source_uuids ?? [])],
     escalation:
       agent.type === 'human-escalation'
@@ -448,7 +451,13 @@ export class AdminAgentsPanel extends AdminPanel {
     const s = this.strings;
     return html`<fieldset>
       <legend>${s.variables}</legend>
-      ${d.variables.length === 0 ? html`<p class="empty">${s.noVariables}</p>` : nothing}
+      ${
+        d.variablesKnown
+          ? d.variables.length === 0
+            ? html`<p class="empty">${s.noVariables}</p>`
+            : nothing
+          : html`<p class="muted">${s.variablesUnknown}</p>`
+      }
       ${d.variables.map(
         (v, i) => html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
           <label>${s.variableName}<input part="input" name="variable-name" .value=${v.name} @input=${(e: Event) => this.patchVariable(i, { name: value(e) })} /></label>

@@ -28,6 +28,9 @@ const PANEL_PARTS =
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
  * settings, agents, data sources, tags, sessions, and a "Try it" chat.
  *
+ * @summary Manage chatbots, agents, data sources, tags and sessions from inside your own page.
+ * @tagname chatbot-admin
+ *
  * @fires chatbot-admin-change - Something was created, updated or deleted on the server.
  *   `detail: { kind, action, uuids }`.
  * @fires chatbot-admin-error - A request failed; the message is also shown in place.

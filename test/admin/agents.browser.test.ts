@@ -193,6 +193,18 @@ describe('<chatbot-admin> agents', () => {
     expect(row.querySelector('h3')!.textContent).to.equal('Front desk');
   });
 
+  it('should say variables are unknown for an agent known only from the list, not that it has none', async () => {
+    const { panel } = await agentsPanel();
+    const row = await card(panel, 'Assistant');
+    button(row, 'Edit Assistant')!.click();
+    const form = await until(() => row.querySelector('form'));
+    const legend = [...form.querySelectorAll('legend')].find((l) => l.textContent === 'Variables')!;
+    const text = legend.parentElement!.textContent ?? '';
+    expect(text).to.include('cannot be shown');
+    expect(text).to.include('replace them when you save');
+    expect(text).not.to.include('No variables.');
+  });
+
   it('should edit the human-escalation settings of a human-escalation agent', async () => {
     const { client, bot, panel } = await agentsPanel();
     await client.agents.create(bot.uuid, { name: 'Humans', type: 'human-escalation' });

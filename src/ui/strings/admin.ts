@@ -82,6 +82,8 @@ const en = {
   defaultValue: 'Default value',
   addVariable: 'Add variable',
   noVariables: 'No variables.',
+  variablesUnknown:
+    "The service's agent list does not include variables, so this agent's current variables cannot be shown. Variables you add here replace them when you save.",
   answersFrom: 'Data sources it answers from',
   noSourcesYet: 'This chatbot has no data sources yet.',
   escalation: 'Human escalation',
@@ -306,6 +308,8 @@ const de: AdminStrings = {
   variableType: 'Variablentyp',
   defaultValue: 'Standardwert',
   noVariables: 'Keine Variablen.',
+  variablesUnknown:
+    'Die Agentenliste des Dienstes enthält keine Variablen, daher können die aktuellen Variablen dieses Agenten nicht angezeigt werden. Hier hinzugefügte Variablen ersetzen sie beim Speichern.',
   noSourcesYet: 'Dieser Chatbot hat noch keine Datenquellen.',
   humanRequestedMessage: 'Nachricht, wenn ein Mensch angefordert wird',
   liveChatStart: 'Ansage zu Beginn des Live-Chats',
