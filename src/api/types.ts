@@ -131,6 +131,8 @@ export interface AgentCreate extends AgentMeta {
   description?: string;
   prompt?: string;
   meta?: AgentMeta;
+  /** The sources the agent answers from. */
+  data_source_uuids?: string[];
 }
 
 export interface AgentUpdate {
