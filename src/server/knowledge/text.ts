@@ -145,8 +145,12 @@ function splitLong(sentence: string, size: number): string[] {
 export function titleFrom(text: string, fallback: string): string {
   const heading = /^#{1,6}\s+(.+)$/m.exec(text)?.[1];
   const line = heading ?? text.split('\n').find((l) => l.trim().length > 0) ?? '';
+  // Only markdown syntax goes: a question such as "Is <b>x</b> free?" or a name like
+  // snake_case keeps every character it was written with (titles are shown as text).
   const clean = line
-    .replace(/[#*_`>]+/g, ' ')
+    .replace(/^\s*(?:>\s*)+/, '')
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/(\*\*|__|\*|_|`)(\S(?:.*?\S)?)\1/g, '$2')
     .replace(/\s+/g, ' ')
     .trim();
   if (!clean) return fallback;
