@@ -162,10 +162,20 @@ describe('npm start', () => {
     await page.close();
   });
 
-  it('shows the demo chatbot in the admin panel', async () => {
+  it('shows the demo chatbot and its seeded sources in the admin panel', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${base}/admin.html`);
-    await page.getByText('chatbot-elements guide').first().waitFor({ timeout: 30_000 });
+    await page.getByText('chatbot-elements guide').first().click({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Data sources' }).click();
+    // A Q&A pair and the README (titled by its first heading), both processed.
+    const table = page.getByRole('table').first();
+    await table.getByText('What is chatbot-elements?').first().waitFor({ timeout: 30_000 });
+    await table.getByText('chatbot-elements', { exact: true }).first().waitFor({ timeout: 30_000 });
+    assert.equal(
+      await table.getByText('success', { exact: true }).count(),
+      9,
+      'all nine sources processed',
+    );
     await page.screenshot({ path: join(output, 'demo-admin.png') });
     await page.close();
   });
