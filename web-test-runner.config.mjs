@@ -7,12 +7,11 @@ import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { handleFixture } from './test/api/fixture-server.mjs';
+import { chromiumArgs, chromiumPath, missingChromium } from './test/chromium.mjs';
 
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
-if (!existsSync(executablePath)) {
-  console.error(
-    `Chromium not found at ${executablePath}: install it with "apt-get install -y chromium" or set CHROME_PATH to a Chromium or Chrome binary.`,
-  );
+const missing = missingChromium();
+if (missing) {
+  console.error(missing);
   process.exit(1);
 }
 
@@ -97,19 +96,7 @@ export default {
   ],
   browsers: [
     chromeLauncher({
-      launchOptions: {
-        executablePath,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
+      launchOptions: { executablePath: chromiumPath, headless: true, args: chromiumArgs },
     }),
   ],
 };

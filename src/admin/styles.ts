@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { baseStyles } from '../ui/tokens.js';
 
 /**
  * Styles of every panel. Panels live inside <chatbot-admin>'s shadow root and inherit its
@@ -12,21 +13,7 @@ export const panelStyles = css`
     font-family: var(--_font);
     font-size: var(--_font-size);
   }
-  :host *:focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
-    border: 0;
-  }
+  ${baseStyles}
   h2,
   h3,
   h4 {

@@ -6,6 +6,29 @@ import { css } from 'lit';
  * Dark values apply under `prefers-color-scheme: dark`, or when the element has `theme="dark"`;
  * `theme="light"` forces light.
  */
+/**
+ * The focus ring and the visually-hidden helper, for every shadow root of both elements,
+ * including the admin's nested panels, which inherit the tokens instead of declaring them.
+ */
+export const baseStyles = css`
+  :host *:focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+`;
+
 const dark = css`
       --_accent: var(--chatbot-accent, #60a5fa);
       --_accent-text: var(--chatbot-accent-text, #0b1220);
@@ -55,20 +78,5 @@ export const tokens = css`
     ${dark}
   }
 
-  :host *:focus-visible {
-    outline: 2px solid var(--_focus);
-    outline-offset: 2px;
-  }
-
-  .visually-hidden {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
-    border: 0;
-  }
+  ${baseStyles}
 `;

@@ -167,7 +167,9 @@ try {
     const heapAfter = await heapUsed(page);
     const { frames, jumpFrames, rowsInDom } = await page.evaluate(() =>
       (
-        window as unknown as { __scroll(): Promise<{ frames: number[]; jumpFrames: number[]; rowsInDom: number }> }
+        window as unknown as {
+          __scroll(): Promise<{ frames: number[]; jumpFrames: number[]; rowsInDom: number }>;
+        }
       ).__scroll(),
     );
     await page.context().close();

@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const output = join(root, 'test/output');
@@ -51,8 +52,11 @@ function start(port: number, args: string[] = []): Promise<Started> {
     out: '',
     code: new Promise((done) => child.once('exit', (code) => done(code))),
   };
-  child.stdout!.on('data', (data) => (started.out += data));
-  child.stderr!.on('data', (data) => (started.out += data));
+  const collect = (data: Buffer) => {
+    started.out += data;
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   return new Promise((done, fail) => {
     const timer = setTimeout(
       () => fail(new Error(`npm start printed no demo key in 120 s:\n${started.out}`)),
@@ -96,18 +100,7 @@ describe('npm start', () => {
     port = await freePort();
     first = await start(port);
     base = `http://127.0.0.1:${port}`;
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   });
 
   after(async () => {

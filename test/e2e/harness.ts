@@ -25,6 +25,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/main.js';
+import { chromiumArgs, chromiumPath, missingChromium } from '../chromium.mjs';
 
 export const root = resolve(import.meta.dirname, '../..');
 export const ADMIN_KEY = 'e2e-admin-key';
@@ -93,27 +94,12 @@ export function ensureBuilt(modes: string[]): void {
   }
 }
 
-export const chromiumPath = process.env.CHROME_PATH || '/usr/bin/chromium';
+export { chromiumPath };
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(
-      `Chromium not found at ${chromiumPath}: install it with "apt-get install -y chromium" or set CHROME_PATH.`,
-    );
-  }
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const missing = missingChromium();
+  if (missing) throw new Error(missing);
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../e2e/harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -165,18 +165,7 @@ console.log(createClient, bot, chat, admin);
     after(() => server?.close());
 
     it('defines both elements once, with no page error, and renders them', async () => {
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      const browser = await launchBrowser();
       try {
         const page = await browser.newPage();
         const errors: string[] = [];
