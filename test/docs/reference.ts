@@ -98,6 +98,9 @@ function element(declaration: Declaration): string {
     (m) =>
       m.kind === 'method' && !m.static && (m.privacy ?? 'public') === 'public' && m.description,
   );
+  // Only the events the class documents with @fires: the analyzer also reports the generic
+  // name of an emit(type, …) helper.
+  const events = (declaration.events ?? []).filter((e) => e.description);
   const sections = [
     `### \`<${tag}>\``,
     cell(declaration.summary ?? declaration.description),
@@ -122,14 +125,10 @@ function element(declaration: Declaration): string {
       ['method', 'description'],
       methods.map((m) => [code(`${m.name}()`), cell(m.description)]),
     ),
-    declaration.events?.length ? '**Events** (bubbling, composed)' : '',
+    events.length ? '**Events** (bubbling, composed)' : '',
     table(
-      ['event', 'detail', 'description'],
-      (declaration.events ?? []).map((e) => [
-        code(e.name),
-        code(e.type?.text),
-        cell(e.description),
-      ]),
+      ['event', 'description'],
+      events.map((e) => [code(e.name), cell(e.description)]),
     ),
     declaration.cssProperties?.length ? '**CSS custom properties**' : '',
     table(
