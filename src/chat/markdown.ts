@@ -126,8 +126,10 @@ export class MarkdownView {
   readonly root: HTMLDivElement;
   private readonly open: HTMLDivElement;
   private readonly options: MarkdownViewOptions;
-  /** The text rendered so far; a new text that does not extend it starts over. */
+  /** The text rendered so far, line endings normalized. */
   private text = '';
+  /** The text as given; a new text that does not extend it starts over. */
+  private raw = '';
   /** Characters of `text` that belong to committed, never re-parsed blocks. */
   private committed = 0;
 
@@ -148,12 +150,16 @@ export class MarkdownView {
     return view;
   }
 
-  update(text: string): void {
-    text = text.replace(/\r\n?/g, '\n');
-    if (!text.startsWith(this.text)) this.reset();
-    if (text === this.text) return;
-    this.text = text;
-    const pending = text.slice(this.committed);
+  update(raw: string): void {
+    if (!raw.startsWith(this.raw)) this.reset();
+    if (raw.length === this.raw.length) return;
+    // Normalize only what was added, so a frame costs the new text, not the whole answer;
+    // a '\r' that ended the previous text already became the '\n' of a split '\r\n'.
+    let added = raw.slice(this.raw.length);
+    if (this.raw.endsWith('\r') && added.startsWith('\n')) added = added.slice(1);
+    this.raw = raw;
+    this.text += added.replace(/\r\n?/g, '\n');
+    const pending = this.text.slice(this.committed);
     const tokens = new Lexer(markedOptions).lex(pending);
     const blocks = tokens.map((token, index) => ({ token, index })).filter(notSpace);
     let keepFrom = 0;
@@ -196,6 +202,7 @@ export class MarkdownView {
 
   private reset(): void {
     this.text = '';
+    this.raw = '';
     this.committed = 0;
     this.open.replaceChildren();
     this.root.replaceChildren(this.open);

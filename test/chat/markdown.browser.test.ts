@@ -44,6 +44,19 @@ describe('markdown', () => {
     }
   });
 
+  it('should read CRLF and CR line endings as LF, also when a CRLF is split between chunks', () => {
+    const whole = MarkdownView.render(SAMPLE);
+    const crlf = SAMPLE.replace(/\n/g, '\r\n');
+    for (const size of [1, 2, 5]) {
+      const view = new MarkdownView();
+      streamInto(view, crlf, size);
+      expect(normalized(view), `CRLF, chunk size ${size}`).to.equal(normalized(whole));
+    }
+    const view = new MarkdownView();
+    streamInto(view, SAMPLE.replace(/\n/g, '\r'), 3);
+    expect(normalized(view), 'CR').to.equal(normalized(whole));
+  });
+
   it('should keep completed blocks as the same nodes while the answer grows', () => {
     const view = new MarkdownView();
     view.update('# Heading\n\nFirst paragraph.\n\nSecond');
