@@ -1,5 +1,5 @@
-import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
 import {
   AGENT_TYPES,
   type Agent,
@@ -118,9 +118,6 @@ const checked = (e: Event) => (e.target as HTMLInputElement).checked;
 
 /** The agents of the selected chatbot: list, enable, create by type, edit, delete. */
 export class AdminAgentsPanel extends AdminPanel {
-  /** Set while the tab is shown; becoming active again refreshes the lists. */
-  @property({ type: Boolean }) active = false;
-
   @state() private agents: Agent[] = [];
   @state() private sources: DataSource[] = [];
   @state() private editing: string | null = null;
@@ -144,13 +141,8 @@ export class AdminAgentsPanel extends AdminPanel {
     },
   );
 
-  protected override willUpdate(changed: PropertyValues): void {
-    super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
-  }
-
   /** Reloads the agents and the sources they may answer from. */
-  refresh(): void {
+  override refresh(): void {
     void this.agentsTask.run();
     void this.sourcesTask.run();
   }

@@ -29,6 +29,9 @@ export class AdminPanel extends LitElement {
   /** BCP 47 tag used to format dates and numbers. */
   @property() override lang = 'en';
 
+  /** Set while the panel's tab is shown; becoming active again calls `refresh()`. */
+  @property({ type: Boolean }) active = false;
+
   /** Failure messages keyed by the form or row they belong to. */
   @state() protected errors: Record<string, string> = {};
 
@@ -55,7 +58,11 @@ export class AdminPanel extends LitElement {
     });
   }
 
+  /** Reloads what the panel lists; called when its tab is shown again. */
+  refresh(): void {}
+
   protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
     if (
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid

@@ -1,6 +1,6 @@
 import { Task } from '@lit/task';
 import { css, html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { state } from 'lit/decorators.js';
 import type { Chatbot, CiteData, Message, SessionSummary } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { formatDate, parseJson } from './format.js';
@@ -77,9 +77,6 @@ export class AdminSessionsPanel extends AdminPanel {
     `,
   ];
 
-  /** Set while the tab is shown; becoming active again refreshes the list. */
-  @property({ type: Boolean }) active = false;
-
   @state() private sessions: SessionSummary[] = [];
   @state() private openUuid: string | null = null;
   @state() private messages: Message[] = [];
@@ -114,11 +111,10 @@ export class AdminSessionsPanel extends AdminPanel {
     ) {
       this.openUuid = null;
     }
-    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
   }
 
   /** Reloads the sessions and the open transcript. */
-  refresh(): void {
+  override refresh(): void {
     void this.sessionsTask.run();
     if (this.openUuid) void this.detailTask.run();
   }

@@ -199,9 +199,6 @@ export class AdminSourcesPanel extends AdminPanel {
     `,
   ];
 
-  /** Set while the tab is shown; becoming active again refreshes the list. */
-  @property({ type: Boolean }) active = false;
-
   /** Uuid of the tag the table is filtered by, or '' for all. */
   @property({ attribute: false }) tagFilter = '';
 
@@ -273,7 +270,7 @@ export class AdminSourcesPanel extends AdminPanel {
   }
 
   /** Reloads the sources and the tags they are filtered by. */
-  refresh(): void {
+  override refresh(): void {
     void this.sourcesTask.run();
     void this.tagsTask.run();
   }
@@ -285,7 +282,6 @@ export class AdminSourcesPanel extends AdminPanel {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
     if (
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid

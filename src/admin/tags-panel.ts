@@ -1,5 +1,5 @@
-import { html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
 import type { DataSource, SourceTag } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { HEX_COLOR, swatch } from './format.js';
@@ -22,9 +22,6 @@ const newDraft = (): TagDraft => ({ uuid: null, name: '', color: '#2563eb', memb
  * @fires admin-show-tag - (internal) Show the sources of a tag; `detail` is its uuid.
  */
 export class AdminTagsPanel extends AdminPanel {
-  /** Set while the tab is shown; becoming active again refreshes the lists. */
-  @property({ type: Boolean }) active = false;
-
   @state() private tags: SourceTag[] = [];
   @state() private sources: DataSource[] = [];
   @state() private draft: TagDraft = newDraft();
@@ -45,13 +42,8 @@ export class AdminTagsPanel extends AdminPanel {
     },
   );
 
-  protected override willUpdate(changed: PropertyValues): void {
-    super.willUpdate(changed);
-    if (changed.has('active') && this.active && changed.get('active') === false) this.refresh();
-  }
-
   /** Reloads the tags and the sources they may hold. */
-  refresh(): void {
+  override refresh(): void {
     void this.tagsTask.run();
     void this.sourcesTask.run();
   }
