@@ -1,4 +1,4 @@
-import { notFound } from './http.js';
+import { badInput, notFound } from './http.js';
 import type { Knowledge } from './knowledge/knowledge.js';
 import type { RateLimiter } from './rate-limit.js';
 import type {
@@ -92,4 +92,21 @@ export function findOwnedMessage(
 function owns(ctx: ServerContext, auth: Auth, chatbotUuid: string): boolean {
   if (auth.chatOnly !== null && auth.chatOnly !== chatbotUuid) return false;
   return ctx.store.getChatbot(chatbotUuid)?.userId === auth.userId;
+}
+
+/**
+ * `data_source_uuids` of an agent or tag, checked to be sources of the chatbot (a 400 names the
+ * first that is not), without repeats; undefined stays undefined (the member was not sent).
+ */
+export function ownSourceUuids(
+  ctx: ServerContext,
+  chatbotUuid: string,
+  uuids: string[] | undefined,
+): string[] | undefined {
+  if (!uuids) return undefined;
+  const own = new Set(ctx.store.listSources(chatbotUuid).map((s) => s.uuid));
+  uuids.forEach((u, i) => {
+    if (!own.has(u)) throw badInput(`data_source_uuids[${i}] is not a data source of this chatbot`);
+  });
+  return [...new Set(uuids)];
 }

@@ -7,7 +7,13 @@ import {
   type AgentVariable,
   type HumanEscalationSettings,
 } from '../../api/types.js';
-import { type AppEnv, ownedAgent, ownedChatbot, type ServerContext } from '../context.js';
+import {
+  type AppEnv,
+  ownedAgent,
+  ownedChatbot,
+  ownSourceUuids,
+  type ServerContext,
+} from '../context.js';
 import { badInput, Fields, jsonBody, newUuid, now } from '../http.js';
 import { agentRecord, defaultEscalationSettings, defaultMeta, META_MEMBERS } from '../records.js';
 import type { AgentRow } from '../store/types.js';
@@ -143,16 +149,6 @@ const updateBody = (fields: Fields) => {
 export function agentRoutes(ctx: ServerContext) {
   const { store } = ctx;
 
-  const checkSources = (chatbotUuid: string, uuids: string[] | undefined) => {
-    if (!uuids) return undefined;
-    const own = new Set(store.listSources(chatbotUuid).map((s) => s.uuid));
-    uuids.forEach((u, i) => {
-      if (!own.has(u))
-        throw badInput(`data_source_uuids[${i}] is not a data source of this chatbot`);
-    });
-    return [...new Set(uuids)];
-  };
-
   return new Hono<AppEnv>()
     .post('/api/v1/chatbot/:uuid/agent/create', jsonBody(createBody), (c) => {
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
@@ -170,7 +166,7 @@ export function agentRoutes(ctx: ServerContext) {
         meta: { ...base.meta, ...body.meta },
         human_escalation_settings: escalation ?? base.human_escalation_settings,
         variables: body.variables ?? [],
-        data_source_uuids: checkSources(chatbot.uuid, body.data_source_uuids) ?? [],
+        data_source_uuids: ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids) ?? [],
       };
       store.createAgent(row);
       return c.json(agentRecord(store.getAgent(row.uuid)!, 'create'));
@@ -188,7 +184,7 @@ export function agentRoutes(ctx: ServerContext) {
       const prompt = fields.string('prompt');
       const enabled = fields.flag('enabled');
       const variables = parseVariables(fields);
-      const sources = checkSources(agent.chatbotUuid, fields.strings('data_source_uuids'));
+      const sources = ownSourceUuids(ctx, agent.chatbotUuid, fields.strings('data_source_uuids'));
       const escalation =
         agent.type === 'human-escalation' && agent.human_escalation_settings
           ? parseEscalation(fields, agent.human_escalation_settings)

@@ -1,6 +1,12 @@
 import { Hono } from 'hono';
-import { type AppEnv, ownedChatbot, ownedTag, type ServerContext } from '../context.js';
-import { badInput, type Fields, jsonBody, newUuid, now } from '../http.js';
+import {
+  type AppEnv,
+  ownedChatbot,
+  ownedTag,
+  ownSourceUuids,
+  type ServerContext,
+} from '../context.js';
+import { type Fields, jsonBody, newUuid, now } from '../http.js';
 import { tagRecord } from '../records.js';
 
 const createBody = (fields: Fields) => ({
@@ -16,15 +22,6 @@ const updateBody = (fields: Fields) => ({
 
 export function tagRoutes(ctx: ServerContext) {
   const { store } = ctx;
-  const checkSources = (chatbotUuid: string, uuids: string[] | undefined) => {
-    if (!uuids) return undefined;
-    const own = new Set(store.listSources(chatbotUuid).map((s) => s.uuid));
-    uuids.forEach((u, i) => {
-      if (!own.has(u))
-        throw badInput(`data_source_uuids[${i}] is not a data source of this chatbot`);
-    });
-    return [...new Set(uuids)];
-  };
 
   return new Hono<AppEnv>()
     .get('/api/v1/chatbot/:uuid/source-tags', (c) => {
@@ -41,7 +38,7 @@ export function tagRoutes(ctx: ServerContext) {
         chatbotUuid: chatbot.uuid,
         name: body.name,
         color: body.color,
-        data_source_uuids: checkSources(chatbot.uuid, body.data_source_uuids) ?? [],
+        data_source_uuids: ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids) ?? [],
         created_at: t,
         modified_at: t,
       });
@@ -50,7 +47,7 @@ export function tagRoutes(ctx: ServerContext) {
     .post('/api/v1/source-tag/:uuid/update', jsonBody(updateBody), (c) => {
       const tag = ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
       const body = c.get('body');
-      const sources = checkSources(tag.chatbotUuid, body.data_source_uuids);
+      const sources = ownSourceUuids(ctx, tag.chatbotUuid, body.data_source_uuids);
       store.updateTag(
         tag.uuid,
         {
