@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SearchIndex } from '../../src/server/knowledge/search.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
+import { MiniSearchReference } from './minisearch-reference.js';
 
 /** The two store calls an index makes, over a fixed list of chunks. */
 function storeWith(chunks: ChunkRow[]): Store {
@@ -69,4 +70,93 @@ describe('the search index', () => {
     const { hits } = index.search('bot', 'Alice pizza');
     assert.equal(hits[0]?.chunkId, 402);
   });
+
+  it('ranks and scores exactly as the MiniSearch search it replaced', () => {
+    const { chunks, queries } = generated(1, 1500);
+    // Chunks that are the same text score the same: ties must fall the same way.
+    chunks.push({ ...chunks[10]!, id: 5001 }, { ...chunks[20]!, id: 5002, sourceUuid: 's4' });
+    const index = new SearchIndex(storeWith(chunks));
+    const reference = new MiniSearchReference(chunks);
+    for (const [i, query] of queries.entries()) {
+      const opts = {
+        limit: [5, 12, 40][i % 3],
+        sources: i % 4 === 0 ? new Set(['s1', 's3']) : undefined,
+      };
+      const expected = reference.find(query, opts);
+      const actual = index.search('bot', query, opts).hits;
+      assert.deepEqual(
+        actual.map((h) => [h.chunkId, h.score, [...h.matched].sort()]),
+        expected.map((h) => [h.chunkId, h.score, [...h.matched].sort()]),
+        query,
+      );
+    }
+  });
+
+  it('after sources are replaced, ranks as an index built from the remaining chunks', async () => {
+    const { chunks, queries } = generated(2, 900);
+    const replaced = chunks.filter((c) => c.sourceUuid === 's2');
+    const kept = chunks.filter((c) => c.sourceUuid !== 's2');
+    const fresh = generated(3, 300).chunks.map((c, i) => ({
+      ...c,
+      id: 10_000 + i,
+      sourceUuid: 's2',
+    }));
+    const index = new SearchIndex(storeWith(chunks));
+    await index.ready('bot');
+    index.setChunks(
+      'bot',
+      's2',
+      fresh,
+      replaced.map((c) => c.id),
+    );
+    index.removeChunks('bot', [kept[0]!.id, kept[1]!.id]);
+    const reference = new MiniSearchReference([...kept.slice(2), ...fresh]);
+    // The mean field lengths were updated step by step: equal up to rounding.
+    const rounded = (hits: Array<{ chunkId: number; score: number }>) =>
+      hits.map((h) => `${h.chunkId} ${h.score.toFixed(9)}`).sort();
+    for (const query of queries) {
+      assert.deepEqual(
+        rounded(index.search('bot', query, { limit: 12 }).hits),
+        rounded(reference.find(query, { limit: 12 })),
+        query,
+      );
+    }
+  });
 });
+
+/**
+ * Chunks over a Zipf-distributed vocabulary, some with a section path or bold leads (the topic
+ * field), some with numbers; and queries of one to four words, stop words and unknown words among
+ * them. Seeded, so a failure repeats.
+ */
+function generated(seed: number, count: number): { chunks: ChunkRow[]; queries: string[] } {
+  let state = seed;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  const words = Array.from({ length: 800 }, (_, i) => `w${i.toString(36)}ord${'aeiou'[i % 5]}`);
+  const zipf = () => words[Math.floor(words.length ** random()) - 1]!;
+  const sentence = () =>
+    `${Array.from({ length: 4 + Math.floor(random() * 12) }, () =>
+      random() < 0.1 ? String(Math.floor(random() * 50)) : zipf(),
+    ).join(' ')}.`;
+  const chunks: ChunkRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const lines = Array.from({ length: 1 + Math.floor(random() * 6) }, () =>
+      random() < 0.2 ? `- **${zipf()} ${zipf()}** ${sentence()}` : `The ${sentence()}`,
+    );
+    chunks.push({
+      id: i + 1,
+      sourceUuid: `s${i % 5}`,
+      text: lines.join('\n'),
+      heading: random() < 0.3 ? `Guide › ${zipf()} ${zipf()}` : '',
+    });
+  }
+  const queries = Array.from({ length: 300 }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 4) }, () =>
+      random() < 0.1 ? 'the' : random() < 0.05 ? 'unknownword' : zipf(),
+    ).join(' '),
+  );
+  return { chunks, queries };
+}

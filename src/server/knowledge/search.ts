@@ -1,4 +1,3 @@
-import MiniSearch from 'minisearch';
 import type { Store } from '../store/types.js';
 import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
@@ -8,10 +7,16 @@ interface IndexedChunk {
   text: string;
   /** Section path ("The API module › Errors"); empty for plain text. */
   heading?: string;
-  /** What the `topic` field indexes: the section path and bold paragraph leads. */
-  topic?: string;
-  /** Distinct processed terms: for document frequencies, and to score common terms cheaply. */
-  terms?: Set<string>;
+}
+
+interface Entry extends IndexedChunk {
+  heading: string;
+  /** Distinct processed terms of text and topic: for document frequencies and common terms. */
+  terms: Set<string>;
+  /** The distinct terms of each field, text and topic: the postings a removal visits. */
+  fieldTerms: [string[], string[]];
+  /** The chunk's place in the index's per-document arrays. */
+  slot: number;
 }
 
 export interface Hit {
@@ -33,9 +38,9 @@ export interface SearchResult {
 /**
  * Above this many chunks, a query term found in more than COMMON_SHARE of them does not take part
  * in the BM25 search when the query has rarer terms: scoring it would visit a large part of the
- * index (tens of milliseconds at 10,000 chunks) for a term with a low IDF. Instead the chunks the
- * rarer terms found get its IDF added when they contain it (as if it occurred once), which keeps
- * "Alice pizza" ranking Alice's pizza passage first when pizza is everywhere.
+ * index for a term with a low IDF. Instead the chunks the rarer terms found get its IDF added when
+ * they contain it (as if it occurred once), which keeps "Alice pizza" ranking Alice's pizza
+ * passage first when pizza is everywhere.
  */
 const PRUNE_FROM_CHUNKS = 200;
 const COMMON_SHARE = 0.02;
@@ -49,11 +54,40 @@ const COMMON_SHARE = 0.02;
  */
 const TOPIC_BOOST = 1;
 
+/** BM25+ as MiniSearch scores it, whose ranking this index was built to keep. */
+const K = 1.2;
+const B = 0.7;
+const D = 0.5;
+
+/** The two fields, text and topic, each with its own lengths and postings. */
+const TEXT = 0;
+const TOPIC = 1;
+const FIELD_BOOSTS = [1, TOPIC_BOOST];
+
+/** The chunks holding one term in one field, in the order they were indexed. */
+interface Postings {
+  slots: number[];
+  /** How often the term occurs in each of those chunks' field. */
+  counts: number[];
+  /** Entries of chunks still in the index (removed ones are skipped, then compacted away). */
+  live: number;
+}
+
+interface Term {
+  fields: [Postings | undefined, Postings | undefined];
+  /** Chunks holding the term in either field. */
+  df: number;
+}
+
 interface ChatbotIndex {
-  search: MiniSearch<IndexedChunk>;
-  chunks: Map<number, IndexedChunk>;
-  /** Document frequency of each processed term. */
-  df: Map<string, number>;
+  chunks: Map<number, Entry>;
+  terms: Map<string, Term>;
+  /** Per slot: the chunk, or undefined once removed. */
+  slots: Array<Entry | undefined>;
+  /** Per field, per slot: distinct words in the field (stop words included). */
+  lengths: [number[], number[]];
+  /** Per field: the mean of `lengths`, kept up to date as chunks come and go. */
+  averages: [number, number];
   /** Chunks read from the store and not indexed yet, while the index is being built. */
   pending: IndexedChunk[];
   built: Promise<void>;
@@ -63,10 +97,60 @@ interface ChatbotIndex {
 const BUILD_BATCH = 200;
 
 /**
+ * Per-search scratch space, one entry per slot, shared by all indexes (searches run one at a
+ * time). `seen` and `marks` hold the search's and the term's stamp, so nothing needs clearing.
+ */
+const scratch = {
+  score: new Float64Array(0),
+  termScore: new Float64Array(0),
+  quality: new Int32Array(0),
+  seen: new Uint32Array(0),
+  marks: new Uint32Array(0),
+  stamp: 0,
+};
+
+function scratchFor(size: number) {
+  // Stamps grow by one per search and per term; long before they wrap, start the marks afresh.
+  if (scratch.stamp > 0xffff0000) {
+    scratch.seen.fill(0);
+    scratch.marks.fill(0);
+    scratch.stamp = 0;
+  }
+  if (scratch.score.length < size) {
+    const length = Math.max(size, scratch.score.length * 2, 1024);
+    scratch.score = new Float64Array(length);
+    scratch.termScore = new Float64Array(length);
+    scratch.quality = new Int32Array(length);
+    scratch.seen = new Uint32Array(length);
+    scratch.marks = new Uint32Array(length);
+    scratch.stamp = 0;
+  }
+  return scratch;
+}
+
+interface Candidate {
+  slot: number;
+  /** BM25 of the searched terms. */
+  base: number;
+  /** With the common terms' IDF added. */
+  score: number;
+  /** Order of first match: MiniSearch's order, which breaks ties. */
+  order: number;
+}
+
+const before = (a: Candidate, b: Candidate) =>
+  a.score !== b.score ? a.score > b.score : a.base !== b.base ? a.base > b.base : a.order < b.order;
+
+/**
  * BM25 indexes, one per chatbot, built from SQLite (in the background after a start, or on first
  * use) and kept in step as sources are ingested and deleted. Building goes in small batches, so a
  * large knowledge base does not stall every other request for seconds. Chunk texts stay in memory
  * beside the index so a search never touches the database.
+ *
+ * Postings are plain arrays per term and scoring keeps only the best `limit` chunks: a search
+ * costs a pass over the matching postings and no object per matching chunk. Scores are the ones
+ * MiniSearch gave (BM25+ with its parameters, summed in its order, times the number of query terms
+ * found), so rankings are the same; test/server/search.test.ts compares the two.
  */
 export class SearchIndex {
   private readonly indexes = new Map<string, ChatbotIndex>();
@@ -77,20 +161,11 @@ export class SearchIndex {
     let index = this.indexes.get(chatbotUuid);
     if (!index) {
       index = {
-        search: new MiniSearch<IndexedChunk>({
-          fields: ['text', 'topic'],
-          storeFields: [],
-          tokenize,
-          processTerm: (term) => processTerm(term) ?? false,
-          // Queries arrive already processed (see `search`).
-          searchOptions: {
-            tokenize: (text) => [text],
-            processTerm: (term) => term,
-            boost: { topic: TOPIC_BOOST },
-          },
-        }),
         chunks: new Map(),
-        df: new Map(),
+        terms: new Map(),
+        slots: [],
+        lengths: [[], []],
+        averages: [0, 0],
         pending: this.store.listChunks(chatbotUuid),
         built: Promise.resolve(),
       };
@@ -118,18 +193,52 @@ export class SearchIndex {
   }
 
   private add(index: ChatbotIndex, chunks: IndexedChunk[]): void {
-    const added = chunks.map((chunk) => {
+    for (const chunk of chunks) {
       const heading = chunk.heading ?? '';
       const leads = chunk.text.includes('**') ? boldLeads(chunk.text) : '';
       const topic = leads ? `${heading} ${leads}` : heading;
-      const distinct = terms(chunk.text);
-      if (topic) for (const term of terms(topic)) distinct.add(term);
-      const entry: IndexedChunk = { ...chunk, heading, topic, terms: distinct };
+      const slot = index.slots.length;
+      // A chunk indexed again (it cannot be, today) replaces itself rather than counting twice.
+      if (index.chunks.has(chunk.id)) this.remove(index, [chunk.id]);
+      const entry: Entry = { ...chunk, heading, terms: new Set(), fieldTerms: [[], []], slot };
+      index.slots.push(entry);
       index.chunks.set(chunk.id, entry);
-      for (const term of distinct) index.df.set(term, (index.df.get(term) ?? 0) + 1);
-      return entry;
-    });
-    index.search.addAll(added);
+      const count = index.chunks.size - 1;
+      this.addField(index, entry, TEXT, chunk.text, count);
+      this.addField(index, entry, TOPIC, topic, count);
+      for (const term of entry.terms) index.terms.get(term)!.df++;
+    }
+  }
+
+  private addField(index: ChatbotIndex, entry: Entry, field: 0 | 1, text: string, count: number) {
+    const words = tokenize(text);
+    // A field's length is its distinct words before stemming, and the mean is updated the way
+    // MiniSearch did, so that scores stay the same to the last bit.
+    const length = new Set(words).size;
+    index.lengths[field][entry.slot] = length;
+    index.averages[field] = (index.averages[field] * count + length) / (count + 1);
+    const counts = new Map<string, number>();
+    for (const word of words) {
+      const term = processTerm(word);
+      if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+    for (const [term, n] of counts) {
+      entry.terms.add(term);
+      entry.fieldTerms[field].push(term);
+      let known = index.terms.get(term);
+      if (!known) {
+        known = { fields: [undefined, undefined], df: 0 };
+        index.terms.set(term, known);
+      }
+      let postings = known.fields[field];
+      if (!postings) {
+        postings = { slots: [], counts: [], live: 0 };
+        known.fields[field] = postings;
+      }
+      postings.slots.push(entry.slot);
+      postings.counts.push(n);
+      postings.live++;
+    }
   }
 
   private remove(index: ChatbotIndex, ids: number[]): void {
@@ -138,14 +247,27 @@ export class SearchIndex {
       index.pending = index.pending.filter((c) => !gone.has(c.id));
     }
     for (const id of ids) {
-      const chunk = index.chunks.get(id);
-      if (!chunk) continue;
+      const entry = index.chunks.get(id);
+      if (!entry) continue;
+      const count = index.chunks.size;
+      for (const field of [TEXT, TOPIC] as const) {
+        const length = index.lengths[field][entry.slot]!;
+        index.averages[field] =
+          count === 1 ? 0 : (index.averages[field] * count - length) / (count - 1);
+      }
       index.chunks.delete(id);
-      index.search.discard(id);
-      for (const term of chunk.terms ?? []) {
-        const n = (index.df.get(term) ?? 1) - 1;
-        if (n > 0) index.df.set(term, n);
-        else index.df.delete(term);
+      index.slots[entry.slot] = undefined;
+      for (const field of [TEXT, TOPIC] as const) {
+        for (const term of entry.fieldTerms[field]) {
+          const postings = index.terms.get(term)!.fields[field]!;
+          postings.live--;
+          // Removed entries are skipped by searches; drop them once they are half the list.
+          if (postings.live * 2 < postings.slots.length) compact(postings, index.slots);
+        }
+      }
+      for (const term of entry.terms) {
+        const known = index.terms.get(term)!;
+        if (--known.df === 0) index.terms.delete(term);
       }
     }
   }
@@ -187,7 +309,7 @@ export class SearchIndex {
     const { sources, limit = 5 } = opts;
     const all = [...terms(query)];
     const total = index.chunks.size;
-    const df = (t: string) => index.df.get(t) ?? 0;
+    const df = (t: string) => index.terms.get(t)?.df ?? 0;
     let used = all;
     let common: string[] = [];
     if (total >= PRUNE_FROM_CHUNKS && all.length > 1) {
@@ -195,40 +317,104 @@ export class SearchIndex {
       used = rare.length > 0 ? rare : [all.reduce((a, b) => (df(a) <= df(b) ? a : b))];
       common = all.filter((t) => !used.includes(t));
     }
-    if (used.length === 0) return { hits: [], terms: all };
-    const results = index.search.search(
-      { combineWith: 'OR', queries: used },
-      sources
-        ? { filter: (r) => sources.has(index.chunks.get(r.id as number)?.sourceUuid ?? '') }
-        : {},
-    );
+    if (used.length === 0 || limit <= 0) return { hits: [], terms: all };
+
+    const s = scratchFor(index.slots.length);
+    const searchStamp = ++s.stamp;
+    // Chunks in the order they first matched, as MiniSearch's result map held them.
+    const matched: number[] = [];
+    for (const term of used) {
+      const known = index.terms.get(term);
+      if (!known) continue;
+      const termStamp = ++s.stamp;
+      // A term's score in a chunk is its text part plus its topic part, added to the chunk's
+      // score in one step: the same order of additions as MiniSearch, so the same sums.
+      const touched: number[] = [];
+      for (const field of [TEXT, TOPIC] as const) {
+        const postings: Postings | undefined = known.fields[field];
+        if (!postings || postings.live === 0) continue;
+        const n = postings.live;
+        const idf = Math.log(1 + (total - n + 0.5) / (n + 0.5));
+        const boost = FIELD_BOOSTS[field]!;
+        const average = index.averages[field];
+        const lengths = index.lengths[field];
+        const slots: number[] = postings.slots;
+        const counts: number[] = postings.counts;
+        for (let i = 0; i < slots.length; i++) {
+          const slot: number = slots[i]!;
+          if (index.slots[slot] === undefined) continue;
+          const tf = counts[i]!;
+          const raw =
+            idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[slot]!) / average)));
+          const weighted = boost * raw;
+          if (s.marks[slot] === termStamp) s.termScore[slot]! += weighted;
+          else {
+            s.marks[slot] = termStamp;
+            s.termScore[slot] = weighted;
+            touched.push(slot);
+          }
+        }
+      }
+      for (const slot of touched) {
+        if (s.seen[slot] === searchStamp) {
+          s.score[slot] = s.score[slot]! + s.termScore[slot]!;
+          s.quality[slot] = s.quality[slot]! + 1;
+        } else {
+          s.seen[slot] = searchStamp;
+          s.score[slot] = s.termScore[slot]!;
+          s.quality[slot] = 1;
+          matched.push(slot);
+        }
+      }
+    }
+
     const idf = (t: string) => Math.log(1 + (total - df(t) + 0.5) / (df(t) + 0.5));
     const commonIdf = common.map(idf);
-    const scored =
-      common.length === 0
-        ? results.slice(0, limit).map((result) => ({ result, score: result.score }))
-        : results
-            .map((result) => {
-              const chunkTerms = index.chunks.get(result.id as number)?.terms;
-              let score = result.score;
-              common.forEach((t, i) => {
-                if (chunkTerms?.has(t)) score += commonIdf[i]!;
-              });
-              return { result, score };
-            })
-            .sort((a, b) => b.score - a.score)
-            .slice(0, limit);
-    const hits = scored.map(({ result, score }): Hit => {
-      const chunk = index.chunks.get(result.id as number)!;
+    // The best `limit` so far, best first; most chunks fall short of the last and are dropped.
+    const best: Candidate[] = [];
+    for (let order = 0; order < matched.length; order++) {
+      const slot = matched[order]!;
+      const entry = index.slots[slot]!;
+      if (sources && !sources.has(entry.sourceUuid)) continue;
+      const base = s.score[slot]! * s.quality[slot]!;
+      let score = base;
+      for (let i = 0; i < common.length; i++) {
+        if (entry.terms.has(common[i]!)) score += commonIdf[i]!;
+      }
+      const candidate = { slot, base, score, order };
+      if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
+      let at = best.length === limit ? limit - 1 : best.length;
+      while (at > 0 && before(candidate, best[at - 1]!)) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = candidate;
+    }
+    const hits = best.map(({ slot, score }): Hit => {
+      const entry = index.slots[slot]!;
       return {
-        chunkId: chunk.id,
-        sourceUuid: chunk.sourceUuid,
-        text: chunk.text,
-        heading: chunk.heading ?? '',
+        chunkId: entry.id,
+        sourceUuid: entry.sourceUuid,
+        text: entry.text,
+        heading: entry.heading,
         score,
-        matched: [...result.terms, ...common.filter((t) => chunk.terms?.has(t))],
+        matched: all.filter((t) => entry.terms.has(t)),
       };
     });
     return { hits, terms: all };
   }
+}
+
+function compact(postings: Postings, slots: Array<Entry | undefined>): void {
+  let kept = 0;
+  for (let i = 0; i < postings.slots.length; i++) {
+    const slot = postings.slots[i]!;
+    if (slots[slot] === undefined) continue;
+    postings.slots[kept] = slot;
+    postings.counts[kept] = postings.counts[i]!;
+    kept++;
+  }
+  postings.slots.length = kept;
+  postings.counts.length = kept;
+  postings.live = kept;
 }
