@@ -1,9 +1,10 @@
 import type { Citation, CiteData } from '../../api/types.js';
 import type { AgentRow, ChatbotRow, SessionRow, SourceRow, Store } from '../store/types.js';
 import { type ChatMessage, LlmError, type LlmOptions, streamCompletion } from './llm.js';
+import { quotableUnits, type Unit } from './quotable.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
 import type { Hit, SearchIndex } from './search.js';
-import { sentences, terms } from './text.js';
+import { terms } from './text.js';
 
 export const NOT_COVERED =
   "I'm sorry, I couldn't find anything about that in the information I have, so I can't answer it reliably. Could you ask in other words, or about something else?";
@@ -233,7 +234,7 @@ function composedText(
     const source = sources.get(hit.sourceUuid);
     if (!source) continue;
     const text = quote(
-      hit.text,
+      hit.units,
       queryTerms,
       picked.length === 0 ? FIRST_PASSAGE_CHARS : EXCERPT_CHARS,
       quoted,
@@ -278,84 +279,23 @@ function leadIn(title: string, heading: string, always: boolean): string {
   return name ? `From *${name}*:` : '';
 }
 
-type UnitKind = 'sentence' | 'item' | 'code' | 'table' | 'quote';
-
-interface Unit {
-  kind: UnitKind;
-  text: string;
-  /** Sentences of one paragraph share it: they are joined by single line breaks. */
-  block: number;
-}
-
-/**
- * A chunk as quotable units: fenced code and tables whole, list items and quote lines one each,
- * paragraphs as sentences. Headings are left out (the lead-in names the section), and so is
- * markup debris from older, flattened chunks.
- */
-function units(chunk: string): Unit[] {
-  const out: Unit[] = [];
-  const lines = chunk.replace(/<!--[\s\S]*?(?:-->|$)/g, '').split('\n');
-  let block = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    block++;
-    const open = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
-    if (open) {
-      const body = [line.trim()];
-      let j = i + 1;
-      while (j < lines.length && !lines[j]!.trim().startsWith(open)) body.push(lines[j++]!);
-      body.push(open);
-      i = j;
-      if (body.length > 2) out.push({ kind: 'code', text: body.join('\n'), block });
-      continue;
-    }
-    if (/^\s*\|.*\|\s*$/.test(line)) {
-      const rows = [line.trim()];
-      while (i + 1 < lines.length && /^\s*\|.*\|\s*$/.test(lines[i + 1]!))
-        rows.push(lines[++i]!.trim());
-      out.push({ kind: 'table', text: rows.join('\n'), block });
-      continue;
-    }
-    if (/^\s*#{1,6}\s/.test(line) || !line.trim()) continue;
-    const item = /^(\s*)(?:[-*+•]|(\d+)[.)])\s+(.*)$/.exec(line);
-    if (item) {
-      const text = clean(item[3]!);
-      const indent = item[1]!.replace(/\t/g, '  ');
-      if (text)
-        out.push({
-          kind: 'item',
-          text: `${indent}${item[2] ? `${item[2]}.` : '-'} ${text}`,
-          block,
-        });
-      continue;
-    }
-    if (/^\s*>/.test(line)) {
-      const text = clean(line.replace(/^\s*>\s?/, ''));
-      if (text) out.push({ kind: 'quote', text: `> ${text}`, block });
-      continue;
-    }
-    for (const sentence of sentences(line)) {
-      const text = clean(sentence);
-      if (text) out.push({ kind: 'sentence', text, block });
-    }
-  }
-  return out;
-}
-
 export function excerpt(chunk: string, queryTerms: Set<string>, max = EXCERPT_CHARS): string {
-  return quote(chunk, queryTerms, max, new Set());
+  return quote(quotableUnits(chunk), queryTerms, max, new Set());
 }
 
 /**
  * The excerpt of one chunk; `quoted` holds the units earlier passages quoted (chunks overlap, and
  * a sentence said once is enough), and receives this one's.
  */
-function quote(chunk: string, queryTerms: Set<string>, max: number, quoted: Set<string>): string {
-  const all = units(chunk).filter((u) => !quoted.has(u.text));
+function quote(
+  units: readonly Unit[],
+  queryTerms: Set<string>,
+  max: number,
+  quoted: Set<string>,
+): string {
+  const all = units.filter((u) => !quoted.has(u.text));
   if (all.length === 0) return '';
-  const scores = all.map(
-    (u) => matches(u.text, queryTerms) + matches(boldLead(u.text), queryTerms),
-  );
+  const scores = all.map((u) => matches(u.terms, queryTerms) + matches(u.leadTerms, queryTerms));
   let best = 0;
   for (let i = 1; i < all.length; i++) if (scores[i]! > scores[best]!) best = i;
   const picked = new Map<number, string>([[best, fit(all[best]!, max, queryTerms)]]);
@@ -414,11 +354,12 @@ function quote(chunk: string, queryTerms: Set<string>, max: number, quoted: Set<
   return text;
 }
 
-const matches = (text: string, queryTerms: Set<string>) =>
-  text ? [...terms(text)].filter((t) => queryTerms.has(t)).length : 0;
-
-/** "**Retries** are…": a bold lead names what its paragraph is about, so it counts twice. */
-const boldLead = (text: string) => /^(?:[-+]\s+|\d+\.\s+)?\*\*([^*\n]+)\*\*/.exec(text)?.[1] ?? '';
+/** How many of the question's terms a unit holds (its terms are distinct). */
+function matches(unitTerms: readonly string[], queryTerms: Set<string>): number {
+  let n = 0;
+  for (const term of unitTerms) if (queryTerms.has(term)) n++;
+  return n;
+}
 
 /** One unit cut to `max` characters without leaving a fence, table or inline markup open. */
 function fit(unit: Unit, max: number, queryTerms: Set<string>): string {
@@ -477,33 +418,6 @@ function truncate(text: string, max: number): string {
   if ((out.match(/`/g) ?? []).length % 2 === 1) out = out.replace(/…$/, '`…');
   if ((out.match(/\*\*/g) ?? []).length % 2 === 1) out = out.replace(/…$/, '**…');
   return out;
-}
-
-/** Prose without markup debris: stray heading marks, rules, fences, pipes and HTML. */
-function clean(sentence: string): string {
-  return (
-    sentence
-      // A fence inside a sentence is debris from a flattened chunk, not code.
-      .replace(/`{3,}\w*/g, ' ')
-      // Code spans keep their text (`<chatbot-chat>`, `a|b`); only the prose around is cleaned.
-      .split(/(`[^`\n]*`)/)
-      .map((part, i) =>
-        i % 2 === 1
-          ? part
-          : part
-              .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
-              .replace(/<\/?[a-zA-Z][\w-]*(?:\s[^<>]*)?\/?>/g, ' ')
-              .replace(/\|/g, ' '),
-      )
-      .join('')
-      .replace(/^\s*#{1,6}\s+/, '')
-      .replace(/(?:^|\s)#{1,6}(?=\s)/g, ' ')
-      .replace(/(?:^|\s)(?:-{3,}|\*{3,}|_{3,})(?=\s|$)/g, ' ')
-      .replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '')
-      .replace(/\[(\d+)\]/g, '($1)')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
 }
 
 function composed(

@@ -1,4 +1,5 @@
 import type { Store } from '../store/types.js';
+import { quotableUnits, type Unit } from './quotable.js';
 import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
 interface IndexedChunk {
@@ -17,6 +18,7 @@ interface Entry extends IndexedChunk {
   fieldTerms: [string[], string[]];
   /** The chunk's place in the index's per-document arrays. */
   slot: number;
+  units: readonly Unit[];
 }
 
 export interface Hit {
@@ -27,6 +29,8 @@ export interface Hit {
   score: number;
   /** Query terms (processed) found in the chunk. */
   matched: string[];
+  /** The chunk as an answer quotes it: split and stemmed once, when it was indexed. */
+  units: readonly Unit[];
 }
 
 export interface SearchResult {
@@ -104,6 +108,7 @@ const scratch = {
   score: new Float64Array(0),
   termScore: new Float64Array(0),
   quality: new Int32Array(0),
+  found: new Uint32Array(0),
   seen: new Uint32Array(0),
   marks: new Uint32Array(0),
   stamp: 0,
@@ -121,6 +126,7 @@ function scratchFor(size: number) {
     scratch.score = new Float64Array(length);
     scratch.termScore = new Float64Array(length);
     scratch.quality = new Int32Array(length);
+    scratch.found = new Uint32Array(length);
     scratch.seen = new Uint32Array(length);
     scratch.marks = new Uint32Array(length);
     scratch.stamp = 0;
@@ -200,7 +206,14 @@ export class SearchIndex {
       const slot = index.slots.length;
       // A chunk indexed again (it cannot be, today) replaces itself rather than counting twice.
       if (index.chunks.has(chunk.id)) this.remove(index, [chunk.id]);
-      const entry: Entry = { ...chunk, heading, terms: new Set(), fieldTerms: [[], []], slot };
+      const entry: Entry = {
+        ...chunk,
+        heading,
+        terms: new Set(),
+        fieldTerms: [[], []],
+        slot,
+        units: quotableUnits(chunk.text),
+      };
       index.slots.push(entry);
       index.chunks.set(chunk.id, entry);
       const count = index.chunks.size - 1;
@@ -321,12 +334,22 @@ export class SearchIndex {
 
     const s = scratchFor(index.slots.length);
     const searchStamp = ++s.stamp;
+    // Which query terms each matched chunk holds, one bit per term of `all`: a chunk's term set
+    // is a hash table somewhere in memory, and looking terms up in one per candidate cost more
+    // than all the scoring. Terms past the 32nd (long questions) are looked up after all.
+    const bit = (term: string) => {
+      const i = all.indexOf(term);
+      return i < 32 ? 2 ** i : 0;
+    };
+    const has = (slot: number, i: number) =>
+      i < 32 ? (s.found[slot]! & (2 ** i)) !== 0 : index.slots[slot]!.terms.has(all[i]!);
     // Chunks in the order they first matched, as MiniSearch's result map held them.
     const matched: number[] = [];
     for (const term of used) {
       const known = index.terms.get(term);
       if (!known) continue;
       const termStamp = ++s.stamp;
+      const termBit = bit(term);
       // A term's score in a chunk is its text part plus its topic part, added to the chunk's
       // score in one step: the same order of additions as MiniSearch, so the same sums.
       const touched: number[] = [];
@@ -359,27 +382,40 @@ export class SearchIndex {
         if (s.seen[slot] === searchStamp) {
           s.score[slot] = s.score[slot]! + s.termScore[slot]!;
           s.quality[slot] = s.quality[slot]! + 1;
+          s.found[slot] = s.found[slot]! | termBit;
         } else {
           s.seen[slot] = searchStamp;
           s.score[slot] = s.termScore[slot]!;
           s.quality[slot] = 1;
+          s.found[slot] = termBit;
           matched.push(slot);
+        }
+      }
+    }
+    // Common terms are not scored, only noted where they occur among the matched chunks.
+    for (const term of common) {
+      const termBit = bit(term);
+      if (termBit === 0) continue;
+      for (const postings of index.terms.get(term)!.fields) {
+        if (!postings) continue;
+        for (const slot of postings.slots) {
+          if (s.seen[slot] === searchStamp) s.found[slot] = s.found[slot]! | termBit;
         }
       }
     }
 
     const idf = (t: string) => Math.log(1 + (total - df(t) + 0.5) / (df(t) + 0.5));
     const commonIdf = common.map(idf);
+    const commonAt = common.map((t) => all.indexOf(t));
     // The best `limit` so far, best first; most chunks fall short of the last and are dropped.
     const best: Candidate[] = [];
     for (let order = 0; order < matched.length; order++) {
       const slot = matched[order]!;
-      const entry = index.slots[slot]!;
-      if (sources && !sources.has(entry.sourceUuid)) continue;
+      if (sources && !sources.has(index.slots[slot]!.sourceUuid)) continue;
       const base = s.score[slot]! * s.quality[slot]!;
       let score = base;
       for (let i = 0; i < common.length; i++) {
-        if (entry.terms.has(common[i]!)) score += commonIdf[i]!;
+        if (has(slot, commonAt[i]!)) score += commonIdf[i]!;
       }
       const candidate = { slot, base, score, order };
       if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
@@ -398,7 +434,8 @@ export class SearchIndex {
         text: entry.text,
         heading: entry.heading,
         score,
-        matched: all.filter((t) => entry.terms.has(t)),
+        matched: all.filter((_, i) => has(slot, i)),
+        units: entry.units,
       };
     });
     return { hits, terms: all };
