@@ -73,6 +73,8 @@ interface Postings {
   slots: number[];
   /** How often the term occurs in each of those chunks' field. */
   counts: number[];
+  /** Each of those chunks' field length, here rather than per chunk: a search reads it in order. */
+  lengths: number[];
   /** Entries of chunks still in the index (removed ones are skipped, then compacted away). */
   live: number;
 }
@@ -101,33 +103,31 @@ interface ChatbotIndex {
 const BUILD_BATCH = 200;
 
 /**
- * Per-search scratch space, one entry per slot, shared by all indexes (searches run one at a
- * time). `seen` and `marks` hold the search's and the term's stamp, so nothing needs clearing.
+ * Per-search scratch space shared by all indexes (searches run one at a time). Per slot, four
+ * numbers side by side, so a posting touches one cache line: the stamp of the search that last
+ * matched the chunk, its score so far, how many query terms it holds, and which (one bit per term
+ * of the query). Stamps make clearing unnecessary. `marks` and `termScore` hold a term's partial
+ * score while its text and topic postings are added up.
  */
+const STRIDE = 4;
 const scratch = {
-  score: new Float64Array(0),
+  chunks: new Float64Array(0),
   termScore: new Float64Array(0),
-  quality: new Int32Array(0),
-  found: new Uint32Array(0),
-  seen: new Uint32Array(0),
   marks: new Uint32Array(0),
   stamp: 0,
 };
 
 function scratchFor(size: number) {
-  // Stamps grow by one per search and per term; long before they wrap, start the marks afresh.
+  // Stamps grow by one per search and per term; long before they wrap, start afresh.
   if (scratch.stamp > 0xffff0000) {
-    scratch.seen.fill(0);
+    scratch.chunks.fill(0);
     scratch.marks.fill(0);
     scratch.stamp = 0;
   }
-  if (scratch.score.length < size) {
-    const length = Math.max(size, scratch.score.length * 2, 1024);
-    scratch.score = new Float64Array(length);
+  if (scratch.marks.length < size) {
+    const length = Math.max(size, scratch.marks.length * 2, 1024);
+    scratch.chunks = new Float64Array(length * STRIDE);
     scratch.termScore = new Float64Array(length);
-    scratch.quality = new Int32Array(length);
-    scratch.found = new Uint32Array(length);
-    scratch.seen = new Uint32Array(length);
     scratch.marks = new Uint32Array(length);
     scratch.stamp = 0;
   }
@@ -245,11 +245,12 @@ export class SearchIndex {
       }
       let postings = known.fields[field];
       if (!postings) {
-        postings = { slots: [], counts: [], live: 0 };
+        postings = { slots: [], counts: [], lengths: [], live: 0 };
         known.fields[field] = postings;
       }
       postings.slots.push(entry.slot);
       postings.counts.push(n);
+      postings.lengths.push(length);
       postings.live++;
     }
   }
@@ -310,6 +311,29 @@ export class SearchIndex {
     this.indexes.delete(chatbotUuid);
   }
 
+  /** BM25+ of one term in one field of each chunk holding it, as MiniSearch computes it. */
+  private score(
+    index: ChatbotIndex,
+    postings: Postings,
+    field: 0 | 1,
+    each: (slot: number, score: number) => void,
+  ): void {
+    const n = postings.live;
+    const idf = Math.log(1 + (index.chunks.size - n + 0.5) / (n + 0.5));
+    const boost = FIELD_BOOSTS[field]!;
+    const average = index.averages[field];
+    const { slots, counts, lengths } = postings;
+    // Removed chunks' entries are skipped; a list without any needs no check.
+    const removed = n < slots.length;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (removed && index.slots[slot] === undefined) continue;
+      const tf = counts[i]!;
+      const raw = idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[i]!) / average)));
+      each(slot, boost * raw);
+    }
+  }
+
   /** The best chunks for a query, restricted to `sources` when given. */
   search(
     chatbotUuid: string,
@@ -333,64 +357,61 @@ export class SearchIndex {
     if (used.length === 0 || limit <= 0) return { hits: [], terms: all };
 
     const s = scratchFor(index.slots.length);
+    const acc = s.chunks;
     const searchStamp = ++s.stamp;
     // Which query terms each matched chunk holds, one bit per term of `all`: a chunk's term set
     // is a hash table somewhere in memory, and looking terms up in one per candidate cost more
     // than all the scoring. Terms past the 32nd (long questions) are looked up after all.
     const bit = (term: string) => {
       const i = all.indexOf(term);
-      return i < 32 ? 2 ** i : 0;
+      return i < 32 ? 1 << i : 0;
     };
     const has = (slot: number, i: number) =>
-      i < 32 ? (s.found[slot]! & (2 ** i)) !== 0 : index.slots[slot]!.terms.has(all[i]!);
+      i < 32 ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0 : index.slots[slot]!.terms.has(all[i]!);
     // Chunks in the order they first matched, as MiniSearch's result map held them.
     const matched: number[] = [];
+    /** Adds a term's score in a chunk to the chunk's. */
+    const add = (slot: number, score: number, termBit: number) => {
+      const at = slot * STRIDE;
+      if (acc[at] === searchStamp) {
+        acc[at + 1] = acc[at + 1]! + score;
+        acc[at + 2] = acc[at + 2]! + 1;
+        acc[at + 3] = acc[at + 3]! | termBit;
+      } else {
+        acc[at] = searchStamp;
+        acc[at + 1] = score;
+        acc[at + 2] = 1;
+        acc[at + 3] = termBit;
+        matched.push(slot);
+      }
+    };
     for (const term of used) {
       const known = index.terms.get(term);
       if (!known) continue;
-      const termStamp = ++s.stamp;
       const termBit = bit(term);
+      const [text, topic] = known.fields;
       // A term's score in a chunk is its text part plus its topic part, added to the chunk's
-      // score in one step: the same order of additions as MiniSearch, so the same sums.
+      // score in one step: the same order of additions as MiniSearch, so the same sums. Most
+      // terms are in no topic, and their text part goes straight to the chunk.
+      if (!topic || topic.live === 0) {
+        if (text && text.live > 0) {
+          this.score(index, text, TEXT, (slot, score) => add(slot, score, termBit));
+        }
+        continue;
+      }
+      const termStamp = ++s.stamp;
       const touched: number[] = [];
-      for (const field of [TEXT, TOPIC] as const) {
-        const postings: Postings | undefined = known.fields[field];
-        if (!postings || postings.live === 0) continue;
-        const n = postings.live;
-        const idf = Math.log(1 + (total - n + 0.5) / (n + 0.5));
-        const boost = FIELD_BOOSTS[field]!;
-        const average = index.averages[field];
-        const lengths = index.lengths[field];
-        const slots: number[] = postings.slots;
-        const counts: number[] = postings.counts;
-        for (let i = 0; i < slots.length; i++) {
-          const slot: number = slots[i]!;
-          if (index.slots[slot] === undefined) continue;
-          const tf = counts[i]!;
-          const raw =
-            idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[slot]!) / average)));
-          const weighted = boost * raw;
-          if (s.marks[slot] === termStamp) s.termScore[slot]! += weighted;
-          else {
-            s.marks[slot] = termStamp;
-            s.termScore[slot] = weighted;
-            touched.push(slot);
-          }
+      const partial = (slot: number, score: number) => {
+        if (s.marks[slot] === termStamp) s.termScore[slot] = s.termScore[slot]! + score;
+        else {
+          s.marks[slot] = termStamp;
+          s.termScore[slot] = score;
+          touched.push(slot);
         }
-      }
-      for (const slot of touched) {
-        if (s.seen[slot] === searchStamp) {
-          s.score[slot] = s.score[slot]! + s.termScore[slot]!;
-          s.quality[slot] = s.quality[slot]! + 1;
-          s.found[slot] = s.found[slot]! | termBit;
-        } else {
-          s.seen[slot] = searchStamp;
-          s.score[slot] = s.termScore[slot]!;
-          s.quality[slot] = 1;
-          s.found[slot] = termBit;
-          matched.push(slot);
-        }
-      }
+      };
+      if (text && text.live > 0) this.score(index, text, TEXT, partial);
+      this.score(index, topic, TOPIC, partial);
+      for (const slot of touched) add(slot, s.termScore[slot]!, termBit);
     }
     // Common terms are not scored, only noted where they occur among the matched chunks.
     for (const term of common) {
@@ -399,7 +420,8 @@ export class SearchIndex {
       for (const postings of index.terms.get(term)!.fields) {
         if (!postings) continue;
         for (const slot of postings.slots) {
-          if (s.seen[slot] === searchStamp) s.found[slot] = s.found[slot]! | termBit;
+          const at = slot * STRIDE;
+          if (acc[at] === searchStamp) acc[at + 3] = acc[at + 3]! | termBit;
         }
       }
     }
@@ -412,7 +434,7 @@ export class SearchIndex {
     for (let order = 0; order < matched.length; order++) {
       const slot = matched[order]!;
       if (sources && !sources.has(index.slots[slot]!.sourceUuid)) continue;
-      const base = s.score[slot]! * s.quality[slot]!;
+      const base = acc[slot * STRIDE + 1]! * acc[slot * STRIDE + 2]!;
       let score = base;
       for (let i = 0; i < common.length; i++) {
         if (has(slot, commonAt[i]!)) score += commonIdf[i]!;
@@ -449,9 +471,11 @@ function compact(postings: Postings, slots: Array<Entry | undefined>): void {
     if (slots[slot] === undefined) continue;
     postings.slots[kept] = slot;
     postings.counts[kept] = postings.counts[i]!;
+    postings.lengths[kept] = postings.lengths[i]!;
     kept++;
   }
   postings.slots.length = kept;
   postings.counts.length = kept;
+  postings.lengths.length = kept;
   postings.live = kept;
 }
