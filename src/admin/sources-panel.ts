@@ -1,8 +1,6 @@
-// Imported statically (not left to the virtualizer's lazy import) so the bundle stays one file.
-import { FlowLayout } from '@lit-labs/virtualizer/layouts/flow.js';
-import { virtualize, virtualizerRef } from '@lit-labs/virtualizer/virtualize.js';
 import { css, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import {
   type Chatbot,
   type DataSource,
@@ -34,58 +32,8 @@ const TYPE_LABEL: Record<string, keyof AdminStrings> = {
   file: 'typeFile',
 };
 
-/**
- * @lit-labs/virtualizer 2.1.1 positions each rendered row by walking the host's children again
- * (`this._children[i]` inside a loop over the rows): quadratic in the rows on screen, and the
- * largest cost of a scroll frame in bench:admin. Walking them once gives the same result.
- */
-type Positions = Map<number, Record<string, number | undefined>>;
-interface Positioner {
-  _positionChildren?: (pos: Positions) => void;
-  _children: HTMLElement[];
-  _first: number;
-}
-let positionerPatched = false;
-
-/** Patches the virtualizer's class once, reached through its instance (the class is not exported). */
-function patchPositioner(host: Element | null): void {
-  const instance = (host as unknown as Record<symbol, Positioner | undefined> | null)?.[
-    virtualizerRef
-  ];
-  if (positionerPatched || !instance) return;
-  positionerPatched = true;
-  const proto = Object.getPrototypeOf(instance) as Positioner;
-  if (typeof proto._positionChildren !== 'function') return;
-  proto._positionChildren = function (this: Positioner, pos: Positions) {
-    if (!pos) return;
-    const children = this._children;
-    pos.forEach(({ top, left, width, height, xOffset, yOffset }, index) => {
-      const child = children[index - this._first];
-      if (!child) return;
-      const style = child.style;
-      style.position = 'absolute';
-      style.boxSizing = 'border-box';
-      style.transform = `translate(${left}px, ${top}px)`;
-      if (width !== undefined) style.width = `${width}px`;
-      if (height !== undefined) style.height = `${height}px`;
-      style.left = xOffset === undefined ? '' : `${xOffset}px`;
-      style.top = yOffset === undefined ? '' : `${yOffset}px`;
-    });
-  };
-}
-
-/**
- * The flow layout keeps 1,000 px of rows beyond each edge of the view (about 60 rows here), all
- * re-rendered on every scroll frame and all built anew after a jump; too little overhang makes a
- * fast scroll build rows on every frame. 640 px is between the two; bench:admin on this loaded
- * machine could not separate 320, 640 and 1,000 px beyond its noise.
- */
-class TableLayout extends FlowLayout {
-  constructor(...args: ConstructorParameters<typeof FlowLayout>) {
-    super(...args);
-    (this as unknown as { _overhang: number })._overhang = 640;
-  }
-}
+/** Rows rendered beyond each edge of the view, so a small scroll finds them already there. */
+const OVERSCAN = 8;
 
 const POLL_FIRST_MS = 1000;
 const POLL_MAX_MS = 15_000;
@@ -152,9 +100,12 @@ export class AdminSourcesPanel extends AdminPanel {
         height: var(--chatbot-admin-table-height, 28rem);
         overflow: auto;
         contain: strict;
+        /* The rows are placed by the table itself; the browser's scroll anchoring would move the
+           scroll position whenever a reused row's content shifts, and the two would chase. */
+        overflow-anchor: none;
       }
-      /* A fixed height and containment keep each row's layout to itself: scrolling 10,000 rows
-         then costs the rows that enter, not the table. */
+      /* One height for every row: the table works out from it which rows are on screen. With
+         containment, a row whose text changes lays out only itself. */
       .tbody .tr {
         height: 2.75em;
         contain: layout style paint;
@@ -238,12 +189,74 @@ export class AdminSourcesPanel extends AdminPanel {
     },
   );
 
+  /** The table body's scroll offset and height, which decide the rows rendered. */
+  @state() private tableScroll = 0;
+  @state() private viewportHeight = 600;
+  /** Every row has the same height (set in CSS), so the rows on screen are a matter of arithmetic. */
+  @state() private rowHeight = 44;
+  @query('.tbody') private tableBody?: HTMLElement;
+  private readonly bodyObserver = new ResizeObserver(() => this.measureTable());
+  private observedBody?: Element;
+  /** The source whose row held focus before an update, and which of its controls. */
+  private focusedRow?: { uuid: string; control: number };
+
+  private readonly handleTableScroll = (): void => {
+    const top = this.tableBody?.scrollTop ?? 0;
+    // Re-render only when the first rendered row changes, not on every scrolled pixel.
+    const row = (px: number) => Math.floor(px / this.rowHeight);
+    if (row(top) !== row(this.tableScroll)) this.tableScroll = top;
+  };
+
+  private measureTable(): void {
+    const body = this.tableBody;
+    if (!body) return;
+    this.viewportHeight = body.clientHeight;
+    this.tableScroll = body.scrollTop;
+    // Fractional: a rounded height would drift by pixels per thousand rows.
+    const height = body.querySelector('.tr')?.getBoundingClientRect().height;
+    if (height) this.rowHeight = height;
+  }
+
   protected override updated(): void {
-    if (!positionerPatched) patchPositioner(this.renderRoot.querySelector('.tbody'));
+    const body = this.tableBody;
+    if (body !== this.observedBody) {
+      if (this.observedBody) this.bodyObserver.unobserve(this.observedBody);
+      if (body) this.bodyObserver.observe(body);
+      this.observedBody = body;
+    }
+    this.restoreRowFocus();
+  }
+
+  /**
+   * Rows keep their DOM while the table scrolls and only their text changes, so a focused control
+   * would stay where it is while its row comes to show another source. Focus follows the source
+   * instead, or falls back to the table body once that source's row is no longer rendered.
+   */
+  private rememberRowFocus(): void {
+    const active = (this.renderRoot as ShadowRoot).activeElement;
+    const row = active?.closest('.tbody .tr');
+    const source = row && this.view[Number(row.getAttribute('aria-rowindex')) - 2];
+    this.focusedRow = source
+      ? { uuid: source.uuid, control: [...row.querySelectorAll('input, button')].indexOf(active!) }
+      : undefined;
+  }
+
+  private restoreRowFocus(): void {
+    const focused = this.focusedRow;
+    if (!focused) return;
+    this.focusedRow = undefined;
+    const index = this.view.findIndex((src) => src.uuid === focused.uuid);
+    const row = this.renderRoot.querySelector(`.tbody .tr[aria-rowindex="${index + 2}"]`);
+    const control = row?.querySelectorAll<HTMLElement>('input, button')[focused.control];
+    const active = (this.renderRoot as ShadowRoot).activeElement;
+    if (control && control !== active) control.focus({ preventScroll: true });
+    else if (!control && active?.closest('.tbody')) this.tableBody?.focus({ preventScroll: true });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.bodyObserver.disconnect();
+    this.observedBody = undefined;
     clearTimeout(this.pollTimer);
     this.pollTimer = undefined;
   }
@@ -282,6 +295,7 @@ export class AdminSourcesPanel extends AdminPanel {
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
+    this.rememberRowFocus();
     if (
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid
@@ -627,18 +641,29 @@ export class AdminSourcesPanel extends AdminPanel {
       ${
         view.length === 0
           ? html`<p class="empty padded">${this.sources.length ? s.noMatches : s.noSources}</p>`
-          : html`<div class="tbody" role="rowgroup">
-              ${virtualize({
-                items: view,
-                scroller: true,
-                layout: { type: TableLayout },
-                // The virtualizer may ask for a slot past the end while the list shrinks.
-                keyFunction: (src: DataSource | undefined) => src?.uuid,
-                renderItem: (src: DataSource | undefined, index: number) =>
-                  src ? this.renderRow(src, index) : html``,
-              })}
-            </div>`
+          : this.renderRows(view)
       }
+    </div>`;
+  }
+
+  /**
+   * Only the rows on screen (and a few beyond) are in the DOM, inside a sizer as tall as all of
+   * them. They are rendered by position, not keyed by source, so scrolling, even by a jump,
+   * changes the text of rows that exist rather than building new ones.
+   */
+  private renderRows(view: DataSource[]) {
+    const height = this.rowHeight;
+    const first = Math.max(0, Math.floor(this.tableScroll / height) - OVERSCAN);
+    const end = Math.min(
+      view.length,
+      Math.ceil((this.tableScroll + this.viewportHeight) / height) + OVERSCAN,
+    );
+    return html`<div class="tbody" role="rowgroup" tabindex="-1" @scroll=${this.handleTableScroll}>
+      <div class="sizer" style=${styleMap({ height: `${view.length * height}px` })}>
+        <div class="window" style=${styleMap({ transform: `translateY(${first * height}px)` })}>
+          ${view.slice(first, end).map((src, i) => this.renderRow(src, first + i))}
+        </div>
+      </div>
     </div>`;
   }
 
@@ -686,7 +711,7 @@ export class AdminSourcesPanel extends AdminPanel {
   }
 
   /**
-   * The virtualizer renders every row on screen on every scroll frame; formatting a date is the
+   * Scrolling re-renders every row on screen, often with another record; formatting a date is the
    * costliest part of a row, so each record's text is made once (records are replaced, not
    * mutated, so a changed record gets fresh text).
    */

@@ -24,7 +24,7 @@ async function sourcesPanel(client?: ChatbotClient) {
   return { client: real, bot, el, panel, add };
 }
 
-/** The rendered rows. The virtualizer renders only what is on screen, so the table is brought into view. */
+/** The rendered rows. Only rows on screen are rendered, so the table is brought into view. */
 function rows(panel: Element) {
   const body = deep(panel, '.tbody');
   if (body) {
@@ -33,7 +33,7 @@ function rows(panel: Element) {
   }
   return deepAll(panel, '.tbody [role=row]');
 }
-/** Titles in table order (the virtualizer's DOM order need not be the visual one). */
+/** Titles in table order, by row index. */
 const titles = (panel: Element) =>
   rows(panel)
     .sort(
@@ -313,7 +313,8 @@ describe('<chatbot-admin> data sources', () => {
     expect(location.hash).to.contain(`tag=${tag.uuid}`);
   });
 
-  it('should keep only the visible rows of 10,000 sources in the DOM', async () => {
+  /** A panel over 10,000 stand-in records: creating them on the server would only slow the test. */
+  async function bigTable() {
     const real = await apiClient();
     const many: DataSource[] = Array.from({ length: 10_000 }, (_, i) => ({
       uuid: `s${i}`,
@@ -327,14 +328,62 @@ describe('<chatbot-admin> data sources', () => {
       created_at: '2026-11-22T10:00:00Z',
       modified_at: '2026-11-22T10:00:00Z',
     }));
-    // 10,000 records are a stand-in list: creating them on the server would only slow the test.
-    const big = { ...real, sources: { ...real.sources, list: async () => many } };
-    const { panel } = await sourcesPanel(big);
+    const { panel } = await sourcesPanel({
+      ...real,
+      sources: { ...real.sources, list: async () => many },
+    });
     await until(() => rows(panel).length > 0);
+    const body = deep<HTMLElement>(panel, '.tbody')!;
+    const rowHeight = rows(panel)[0]!.getBoundingClientRect().height;
+    /** The title of the row drawn at the top edge of the table body. */
+    const topTitle = () => {
+      const edge = body.getBoundingClientRect().top;
+      return rows(panel)
+        .find((r) => Math.abs(r.getBoundingClientRect().top - edge) < rowHeight / 2)
+        ?.querySelector('.title')?.textContent;
+    };
+    const active = () => (panel.shadowRoot!.activeElement as HTMLElement | null) ?? null;
+    /** Scrolls the body and waits for the table to answer: the browser fires scroll in its next frame. */
+    const scrollTo = async (row: number) => {
+      body.scrollTop = row * rowHeight;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await panel.updateComplete;
+    };
+    return { panel, body, rowHeight, topTitle, active, scrollTo };
+  }
+
+  it('should keep only the visible rows of 10,000 sources in the DOM', async () => {
+    const { panel, body } = await bigTable();
     expect(rows(panel).length).to.be.lessThan(100);
     expect(deep(panel, '[role=table]')!.getAttribute('aria-rowcount')).to.equal('10001');
-    const body = deep(panel, '.tbody')!;
     body.scrollTop = body.scrollHeight;
     await until(() => titles(panel).includes('Source 00000'));
+  });
+
+  it('should draw the rows that belong at the scrolled position, after a jump too', async () => {
+    // Equal dates sort in list order, so the row at position n is Source n.
+    const { topTitle, scrollTo } = await bigTable();
+    expect(topTitle()).to.equal('Source 00000');
+    for (const row of [5000, 9980, 37, 38]) {
+      await scrollTo(row);
+      expect(topTitle()).to.equal(`Source ${String(row).padStart(5, '0')}`);
+    }
+  });
+
+  it("should keep focus on the same source's control while the table scrolls", async () => {
+    const { panel, body, topTitle, active, scrollTo } = await bigTable();
+    const remove = deepAll<HTMLButtonElement>(panel, '.tbody button').find(
+      (b) => b.getAttribute('aria-label') === 'Delete Source 00012',
+    )!;
+    remove.focus();
+    await scrollTo(15);
+    expect(topTitle()).to.equal('Source 00015');
+    // The rows' elements are reused for other sources; focus moves with Source 00012.
+    expect(active()?.getAttribute('aria-label')).to.equal('Delete Source 00012');
+    await scrollTo(6000);
+    expect(topTitle()).to.equal('Source 06000');
+    // Its row is gone: focus waits on the table body, never on another source's Delete.
+    // (Compared by role: a failed comparison of two elements makes the runner serialize them.)
+    expect(active()?.getAttribute('role')).to.equal('rowgroup');
   });
 });
