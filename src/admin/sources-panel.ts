@@ -1,6 +1,5 @@
 import { css, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import {
   type Chatbot,
   type DataSource,
@@ -197,6 +196,8 @@ export class AdminSourcesPanel extends AdminPanel {
   @query('.tbody') private tableBody?: HTMLElement;
   private readonly bodyObserver = new ResizeObserver(() => this.measureTable());
   private observedBody?: Element;
+  /** The rows' total height and the offset of the first rendered row, applied after render. */
+  private placement = { height: 0, top: 0 };
   /** The source whose row held focus before an update, and which of its controls. */
   private focusedRow?: { uuid: string; control: number };
 
@@ -218,6 +219,13 @@ export class AdminSourcesPanel extends AdminPanel {
   }
 
   protected override updated(): void {
+    // Set through the CSSOM, not a style attribute, which a strict Content-Security-Policy blocks.
+    const sizer = this.renderRoot.querySelector<HTMLElement>('.tbody .sizer');
+    if (sizer) {
+      sizer.style.height = `${this.placement.height}px`;
+      (sizer.firstElementChild as HTMLElement).style.transform =
+        `translateY(${this.placement.top}px)`;
+    }
     const body = this.tableBody;
     if (body !== this.observedBody) {
       if (this.observedBody) this.bodyObserver.unobserve(this.observedBody);
@@ -658,9 +666,10 @@ export class AdminSourcesPanel extends AdminPanel {
       view.length,
       Math.ceil((this.tableScroll + this.viewportHeight) / height) + OVERSCAN,
     );
+    this.placement = { height: view.length * height, top: first * height };
     return html`<div class="tbody" role="rowgroup" tabindex="-1" @scroll=${this.handleTableScroll}>
-      <div class="sizer" style=${styleMap({ height: `${view.length * height}px` })}>
-        <div class="window" style=${styleMap({ transform: `translateY(${first * height}px)` })}>
+      <div class="sizer">
+        <div class="window">
           ${view.slice(first, end).map((src, i) => this.renderRow(src, first + i))}
         </div>
       </div>
