@@ -371,7 +371,7 @@ describe('<chatbot-admin> data sources', () => {
   });
 
   it("should keep focus on the same source's control while the table scrolls", async () => {
-    const { panel, body, topTitle, active, scrollTo } = await bigTable();
+    const { panel, topTitle, active, scrollTo } = await bigTable();
     const remove = deepAll<HTMLButtonElement>(panel, '.tbody button').find(
       (b) => b.getAttribute('aria-label') === 'Delete Source 00012',
     )!;
