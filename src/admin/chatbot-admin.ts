@@ -4,7 +4,7 @@ import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
-import { fill, languageOf, localize } from '../ui/i18n.js';
+import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
 import { tokens } from '../ui/tokens.js';
 import { ADMIN_TABS, type AdminChangeEvent, type AdminTab, emit } from './events.js';
@@ -229,6 +229,14 @@ export class ChatbotAdmin extends LitElement {
   /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
   @state() private visited = new Set<AdminTab>();
   @state() private language = 'en';
+
+  constructor() {
+    super();
+    // Its own `lang` or the page's, which a language switcher may change at any time.
+    new LanguageObserver(this, () => {
+      this.language = languageOf(this);
+    });
+  }
 
   @query('dialog.create') private createDialog?: HTMLDialogElement;
 

@@ -3,7 +3,7 @@ import { property, query, state } from 'lit/decorators.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import { isApiError } from '../api/errors.js';
 import type { ChatSession, Citation, SessionData } from '../api/types.js';
-import { fill, languageOf, localize } from '../ui/i18n.js';
+import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
 import { type ChatStrings, chatStrings } from '../ui/strings/chat.js';
 import { styles } from './chatbot-chat.styles.js';
 import { renderComposer } from './composer.js';
@@ -184,6 +184,12 @@ export class ChatbotChat extends LitElement {
 
   /** Observed so that changing `lang` re-renders the strings; read through `languageOf`. */
   @property({ attribute: 'lang' }) private langAttribute?: string;
+
+  constructor() {
+    super();
+    // The page's language may change under the element: `<html lang>` set by a language switcher.
+    new LanguageObserver(this, () => this.requestUpdate());
+  }
 
   /** Overrides for any visible string (see `ChatStrings`). */
   @property({ attribute: false }) strings?: Partial<ChatStrings>;

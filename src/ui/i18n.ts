@@ -1,3 +1,5 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
 /**
  * The strings mechanism both elements share. Each element has one table per language
  * (src/ui/strings/<element>.ts); English is complete, other languages may be partial and fall
@@ -29,4 +31,42 @@ export function fill(template: string, values: Record<string, string | number>):
 export function languageOf(element: Element): string {
   const owner = element.closest('[lang]');
   return owner?.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en';
+}
+
+/**
+ * Calls `onChange` while its host is connected whenever a `lang` attribute changes anywhere in
+ * the document, such as a language switcher setting `<html lang>`, so the host's strings follow
+ * the page. One observer serves every host.
+ */
+export class LanguageObserver implements ReactiveController {
+  private static readonly hosts = new Set<LanguageObserver>();
+  private static observer?: MutationObserver;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly onChange: () => void,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    LanguageObserver.hosts.add(this);
+    if (!LanguageObserver.observer) {
+      LanguageObserver.observer = new MutationObserver(() => {
+        for (const observer of LanguageObserver.hosts) observer.onChange();
+      });
+      LanguageObserver.observer.observe(document.documentElement, {
+        attributeFilter: ['lang'],
+        subtree: true,
+      });
+    }
+  }
+
+  hostDisconnected(): void {
+    LanguageObserver.hosts.delete(this);
+    if (LanguageObserver.hosts.size === 0) {
+      LanguageObserver.observer?.disconnect();
+      LanguageObserver.observer = undefined;
+    }
+  }
 }

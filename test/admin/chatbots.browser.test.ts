@@ -124,6 +124,23 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(button(el, 'Bot anlegen')).to.not.equal(null);
   });
 
+  it("should follow the page when a language switcher changes an ancestor's lang", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    location.hash = `chatbot=${bot.uuid}&tab=agents`;
+    const { fixture, html } = await import('@open-wc/testing');
+    const wrapper = await fixture(
+      html`<div lang="en"><chatbot-admin .client=${client}></chatbot-admin></div>`,
+    );
+    const el = wrapper.querySelector('chatbot-admin')!;
+    const firstTab = () => deep(el, '[role=tab]')?.textContent?.trim();
+    await until(() => firstTab() === 'Agents');
+    wrapper.setAttribute('lang', 'de');
+    await until(() => firstTab() === 'Agenten');
+    wrapper.setAttribute('lang', 'en');
+    await until(() => firstTab() === 'Agents');
+  });
+
   it('should save settings with the rate limit explained and validated', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);

@@ -455,6 +455,33 @@ describe('<chatbot-chat>', () => {
     expect(button(el, 'Send')).to.exist;
   });
 
+  it("should follow the page's language when <html lang> or an ancestor's lang changes", async () => {
+    const page = document.documentElement;
+    const before = page.lang;
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div><chatbot-chat persist="none"></chatbot-chat></div>`,
+    );
+    const el = wrapper.querySelector<ChatbotChat>('chatbot-chat')!;
+    /** Lets the attribute change reach the element (a mutation record, then its update). */
+    const settled = async () => {
+      await new Promise((resolve) => setTimeout(resolve));
+      await el.updateComplete;
+    };
+    try {
+      page.lang = 'de';
+      await settled();
+      expect(input(el).getAttribute('aria-label')).to.equal('Nachricht');
+      wrapper.lang = 'en';
+      await settled();
+      expect(input(el).getAttribute('aria-label')).to.equal('Message');
+      wrapper.removeAttribute('lang');
+      await settled();
+      expect(input(el).getAttribute('aria-label')).to.equal('Nachricht');
+    } finally {
+      page.lang = before;
+    }
+  });
+
   it('should mark every message dir=auto for right-to-left text', async () => {
     const el = await chat(fakeService([{ chunks: ['مرحبا بك'] }]));
     await el.send('שלום');
