@@ -134,12 +134,9 @@ export class AdminAgentsPanel extends AdminPanel {
     },
   );
 
-  private readonly sourcesTask = this.chatbotList(
-    (client, uuid, signal) => client.sources.list(uuid, { signal }),
-    (sources) => {
-      this.sources = sources;
-    },
-  );
+  private readonly sourcesTask = this.sourceList((sources) => {
+    this.sources = sources;
+  });
 
   /** Reloads the agents and the sources they may answer from. */
   override refresh(): void {

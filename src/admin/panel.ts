@@ -3,7 +3,7 @@ import { type CSSResultGroup, html, LitElement, nothing, type PropertyValues } f
 import { property, state } from 'lit/decorators.js';
 import type { ChatbotClient } from '../api/client.js';
 import { isAbortError } from '../api/errors.js';
-import type { Chatbot } from '../api/types.js';
+import type { Chatbot, DataSource } from '../api/types.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
 import { ConfirmController } from './confirm-controller.js';
 import { type AdminChangeDetail, emit } from './events.js';
@@ -56,6 +56,14 @@ export class AdminPanel extends LitElement {
       onComplete,
       onError,
     });
+  }
+
+  /** The chatbot's data sources, for the panels that choose among them (agents, tags). */
+  protected sourceList(onComplete: (sources: DataSource[]) => void) {
+    return this.chatbotList(
+      (client, uuid, signal) => client.sources.list(uuid, { signal }),
+      onComplete,
+    );
   }
 
   /** Reloads what the panel lists; called when its tab is shown again. */

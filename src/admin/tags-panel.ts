@@ -35,12 +35,9 @@ export class AdminTagsPanel extends AdminPanel {
     },
   );
 
-  private readonly sourcesTask = this.chatbotList(
-    (client, uuid, signal) => client.sources.list(uuid, { signal }),
-    (sources) => {
-      this.sources = sources;
-    },
-  );
+  private readonly sourcesTask = this.sourceList((sources) => {
+    this.sources = sources;
+  });
 
   /** Reloads the tags and the sources they may hold. */
   override refresh(): void {
