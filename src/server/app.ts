@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate } from './auth.js';
 import type { AppEnv, ServerContext } from './context.js';
-import { HttpError, tooLarge } from './http.js';
+import { corsHeaders } from './cors.js';
+import { HttpError, requestHeader, tooLarge } from './http.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { messageRoutes } from './routes/messages.js';
@@ -47,8 +47,8 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
           .filter(Boolean);
   app.use(
     '/api/*',
-    cors({
-      origin: allowed,
+    corsHeaders({
+      origins: allowed,
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
       exposeHeaders: ['X-Message-Uuid', 'X-Citations', 'Retry-After'],
@@ -66,8 +66,8 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
     if (c.req.path.endsWith('/data-source/upload')) return next();
     // A declared length (or none: no body) is checked from the headers alone. bodyLimit reads
     // `c.req.raw.body`, which makes @hono/node-server build a whole web Request per request.
-    if (c.req.header('transfer-encoding') === undefined) {
-      const length = Number.parseInt(c.req.header('content-length') ?? '0', 10);
+    if (requestHeader(c, 'transfer-encoding') === undefined) {
+      const length = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10);
       if (length > JSON_LIMIT_BYTES)
         throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
       return next();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
-import { HttpError } from './http.js';
+import { HttpError, requestHeader } from './http.js';
 import type { Store } from './store/types.js';
 
 /**
@@ -80,7 +80,7 @@ function knownHash(key: string): string {
 
 export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const header = c.req.header('authorization') ?? '';
+    const header = requestHeader(c, 'authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {
       throw new HttpError(401, 'unauthorized', 'missing API key: send Authorization: Bearer <key>');

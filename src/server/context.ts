@@ -18,7 +18,8 @@ export interface Auth {
 }
 
 export interface AppEnv {
-  Variables: { auth: Auth };
+  /** `corsHeaders`: the CORS headers this request's response carries (see cors.ts). */
+  Variables: { auth: Auth; corsHeaders: Record<string, string> };
 }
 
 export interface ServerContext {

@@ -145,6 +145,34 @@ export class Fields {
 }
 
 /**
+ * A request header as `c.req.header()` reads it (repeated headers joined by ", "), taken from
+ * Node's raw headers when there are: `c.req.header()` makes @hono/node-server build a web
+ * Headers object of the whole request first. `name` is lower case.
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.rawHeaders;
+  if (!raw) return c.req.header(name);
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && key.toLowerCase() === name) {
+      value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+    }
+  }
+  return value;
+}
+
+/**
+ * What a handler returns when it wrote the response itself on Node, which tells
+ * @hono/node-server to leave it alone. One shared object: nothing adds to it, as middleware
+ * checks `isAlreadySent` before setting headers after the handler, and Hono copies a finished
+ * response before changing it.
+ */
+const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
+export const alreadySent = () => ALREADY_SENT;
+export const isAlreadySent = (response: Response) => response === ALREADY_SENT;
+
+/**
  * On Node, a body of declared length (checked against the limit already) is read from the
  * request stream itself: `c.req.text()` would first wrap it in a web Request and stream, the
  * largest part of what a small JSON request costs. A chunked body goes through `c.req`, which
@@ -152,7 +180,11 @@ export class Fields {
  */
 function bodyText(c: Context): Promise<string> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || c.req.header('transfer-encoding') !== undefined || incoming.readableDidRead) {
+  if (
+    !incoming ||
+    requestHeader(c, 'transfer-encoding') !== undefined ||
+    incoming.readableDidRead
+  ) {
     return c.req.text();
   }
   return new Promise((resolve, reject) => {

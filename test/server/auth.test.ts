@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { ask, type Harness, OTHER_KEY, startHarness } from './helpers.js';
+import { ADMIN_KEY, ask, type Harness, OTHER_KEY, startHarness } from './helpers.js';
 
 interface Route {
   method: 'GET' | 'POST' | 'DELETE';
@@ -255,6 +256,42 @@ describe('authentication and isolation', () => {
       assert.ok(list.includes(name), name);
   });
 
+  it('a streamed answer carries the CORS headers', async () => {
+    const response = await h.raw(`/api/v1/session/${ids.session}/message/stream`, {
+      method: 'POST',
+      headers: { Origin: 'http://page.test', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'Secret?' }),
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.match(response.headers.get('access-control-expose-headers') ?? '', /X-Citations/);
+    assert.equal(response.headers.get('vary'), null);
+    assert.equal(await response.text(), 'Yes.');
+  });
+
+  it('reads a repeated Authorization header as one value, which is no key', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${h.url}/api/v1/chatbots`, {
+        // A list of raw headers sends both lines (Node's client then adds no Host of its own).
+        headers: [
+          'Host',
+          new URL(h.url).host,
+          'Authorization',
+          `Bearer ${ADMIN_KEY}`,
+          'Authorization',
+          `Bearer ${ADMIN_KEY}`,
+        ],
+      });
+      req.once('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.once('error', reject);
+      req.end();
+    });
+    assert.equal(status, 401);
+  });
+
   it('an unknown API path answers 404 with the JSON error shape', async () => {
     await expectError(await h.raw('/api/v1/nothing-here'), 404, 'not_found');
   });
@@ -272,5 +309,26 @@ describe('CORS with a list of origins', () => {
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://also.test');
     const refused = await h.raw('/api/v1/chatbots', { headers: { Origin: 'http://evil.test' } });
     assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    assert.equal(refused.headers.get('vary'), 'Origin');
+  });
+
+  it('a streamed answer names the allowed origin and varies on it once, every time', async () => {
+    const bot = await h.api.chatbots.create({ name: 'Listed' });
+    const session = await h.api.sessions.create(bot.uuid);
+    for (let i = 0; i < 3; i++) {
+      const response = await h.raw(`/api/v1/session/${session.uuid}/message/stream`, {
+        method: 'POST',
+        headers: { Origin: 'http://allowed.test', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: 'anything at all' }),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), 'http://allowed.test');
+      assert.equal(response.headers.get('vary'), 'Origin');
+      await response.text();
+    }
+    const list = await h.raw(`/api/v1/session/${session.uuid}/messages`, {
+      headers: { Origin: 'http://allowed.test' },
+    });
+    assert.equal(list.headers.get('vary'), 'Origin');
   });
 });

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { decodeCitations } from '../../src/api/stream.js';
+import { decodeCitations, encodeCitations as encodeInBrowser } from '../../src/api/stream.js';
+import type { Citation } from '../../src/api/types.js';
+import { encodeCitations } from '../../src/server/routes/messages.js';
 import { ask, type Harness, startHarness, UUID } from './helpers.js';
 
 const LONG_TEXT = Array.from(
@@ -98,6 +100,16 @@ describe('the message stream', () => {
       'the stored answer should be partial',
     );
     assert.ok(full.response.startsWith(message.response));
+  });
+
+  it('encodes X-Citations as the client decodes them, non-ASCII titles included', () => {
+    const uuid = '5f0c9a3e-2b1d-4c8e-9f7a-0d1e2f3a4b5c';
+    const citations: Citation[] = [
+      { n: 1, data_source_uuid: uuid, title: 'Crème brûlée — 食谱 🍮', type: 'file' },
+      { n: 2, data_source_uuid: uuid, title: 'a?b>c', type: 'link', url: 'https://x.test/?q=ä' },
+    ];
+    assert.equal(encodeCitations(citations), encodeInBrowser(citations));
+    assert.deepEqual(decodeCitations(encodeCitations(citations)), citations);
   });
 
   it('answers 404 in JSON, not a stream, for an unknown session', async () => {

@@ -439,12 +439,15 @@ function composed(
 }
 
 /** Small pieces of a few words, each ending on a space or line break, so lines arrive whole. */
+const PIECE = /(?:\S+\s*){1,4}|\s+/g;
+
 export function pieces(text: string): string[] {
-  return text.match(/(?:\S+\s*){1,4}|\s+/g) ?? [];
+  return text.match(PIECE) ?? [];
 }
 
 async function* paced(text: string, delayMs: number, signal: AbortSignal): AsyncGenerator<string> {
-  for (const piece of pieces(text)) {
+  // One piece at a time: the first goes out before the rest of the text is even cut.
+  for (const [piece] of text.matchAll(PIECE)) {
     if (signal.aborted) return;
     yield piece;
     await new Promise((resolve) =>

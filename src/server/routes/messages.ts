@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { encodeCitations } from '../../api/stream.js';
+import type { Citation } from '../../api/types.js';
 import {
   type AppEnv,
   type Auth,
@@ -10,16 +10,9 @@ import {
   ownedSession,
   type ServerContext,
 } from '../context.js';
-import { type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { alreadySent, type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
 import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
 import { messageRecord } from '../records.js';
-
-/**
- * Tells @hono/node-server that the handler wrote the response itself. A new one each time, not
- * its shared RESPONSE_ALREADY_SENT: middleware that sets headers after the handler (cors' Vary)
- * would otherwise add to one object for ever.
- */
-const alreadySent = () => new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
 
 const QUIET_MS = 10;
 const HOLD_MAX_MS = 250;
@@ -109,12 +102,14 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       lastStart = performance.now();
       const { query } = c.get('body');
       const started = await begin(c.get('auth'), c.req.param('uuid'), query);
-      c.header('Content-Type', 'text/plain; charset=utf-8');
-      c.header('Cache-Control', 'no-store');
-      c.header('X-Content-Type-Options', 'nosniff');
-      c.header('X-Message-Uuid', started.uuid);
+      const head: Record<string, string> = {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-message-uuid': started.uuid,
+      };
       if (started.answer.citations.length > 0) {
-        c.header('X-Citations', encodeCitations(started.answer.citations));
+        head['x-citations'] = encodeCitations(started.answer.citations);
       }
       const controller = new AbortController();
       const pieces = started.answer.text(controller.signal)[Symbol.asyncIterator]();
@@ -137,10 +132,9 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
         // holds every streamed response back for a timer before its headers (it probes whether
         // the body ends at once), and each piece costs a pull, a read and a promise chain more;
         // with 200 answers at once that kept first bytes waiting behind other requests' work.
-        // `c.res` holds every header set so far, cors' included; no Response needs building.
-        // cors() adds Vary after the handler, when it is too late for this response: add it here.
-        const head = Object.fromEntries(c.res.headers);
-        if (options.varyOrigin) head.vary = head.vary ? `${head.vary}, Origin` : 'Origin';
+        // The head is a plain record: the CORS middleware's headers and this route's.
+        Object.assign(head, c.get('corsHeaders'));
+        if (options.varyOrigin) head.vary = 'Origin';
         outgoing.writeHead(200, head);
         const stop = () => {
           if (outgoing.writableFinished) return;
@@ -178,6 +172,7 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
 
       // Elsewhere (app.request), a pull-based body: the answer is produced only as fast as the
       // client reads it, and a client that goes away cancels it.
+      for (const [name, value] of Object.entries(head)) c.header(name, value);
       const encoder = new TextEncoder();
       const stop = () => {
         controller.abort();
@@ -238,3 +233,11 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       return c.json({ success: true });
     });
 }
+
+/**
+ * Citations for the `X-Citations` header: base64url of their JSON, unpadded, as the client's
+ * `decodeCitations` reads it. Buffer's encoder does in one call what the browser-side
+ * `encodeCitations` does byte by byte.
+ */
+export const encodeCitations = (citations: Citation[]) =>
+  Buffer.from(JSON.stringify(citations)).toString('base64url');
