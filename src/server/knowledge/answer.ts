@@ -75,20 +75,9 @@ export async function prepareAnswer(
   const agent = enabled('user-facing')[0];
   if (!agent) return fixed(NO_AGENT, { rule: 'no-agent' });
 
-  const sources = new Map(
-    deps.store
-      .listSources(chatbot.uuid)
-      .filter((s) => s.status === 'success')
-      .map((s) => [s.uuid, s]),
-  );
-  const allowed = agent.meta.use_all_sources
-    ? new Set(sources.keys())
-    : new Set(agent.data_source_uuids.filter((u) => sources.has(u)));
-
-  const qa = matchQa(
-    query,
-    [...allowed].map((u) => sources.get(u)!).filter((s) => s.type === 'qa'),
-  );
+  const { sources, allowed, qaSources } = scopeOf(deps.store.listSources(chatbot.uuid), agent);
+  const asked = terms(query);
+  const qa = matchQa(asked, qaSources);
   if (qa) {
     const cite = citationsFor([{ source: qa, text: String(qa.meta.answer ?? '') }]);
     return composed(
@@ -104,7 +93,7 @@ export async function prepareAnswer(
     );
   }
 
-  let queryTerms = terms(query);
+  let queryTerms = asked;
   let hits: Hit[] = [];
   if (allowed.size > 0 && queryTerms.size > 0) {
     await deps.index.ready(chatbot.uuid);
@@ -148,16 +137,53 @@ function agentMeta(agent: AgentRow, rule: string): Record<string, unknown> {
   return { rule, agent_uuid: agent.uuid, agent_type: agent.type };
 }
 
+/** What answering reads of a chatbot's sources, as its user-facing agent may use them. */
+interface Scope {
+  /** The sources ready to answer from, by uuid. */
+  sources: Map<string, SourceRow>;
+  /** Those the agent may use. */
+  allowed: Set<string>;
+  /** The allowed Q&A sources, in that order, with their questions' terms. */
+  qaSources: Array<{ source: SourceRow; question: Set<string> }>;
+}
+
+/**
+ * Scopes worked out per list of sources and agent. The store hands out the same frozen rows until
+ * something is written (store/cached.ts), so each message does not rebuild these maps and stem
+ * every Q&A question again; a store that reads afresh each time simply never hits.
+ */
+const scopes = new WeakMap<readonly SourceRow[], WeakMap<AgentRow, Scope>>();
+
+function scopeOf(rows: readonly SourceRow[], agent: AgentRow): Scope {
+  let byAgent = scopes.get(rows);
+  if (!byAgent) {
+    byAgent = new WeakMap();
+    scopes.set(rows, byAgent);
+  }
+  let scope = byAgent.get(agent);
+  if (!scope) {
+    const sources = new Map(rows.filter((s) => s.status === 'success').map((s) => [s.uuid, s]));
+    const allowed = agent.meta.use_all_sources
+      ? new Set(sources.keys())
+      : new Set(agent.data_source_uuids.filter((u) => sources.has(u)));
+    const qaSources = [...allowed]
+      .map((u) => sources.get(u)!)
+      .filter((s) => s.type === 'qa')
+      .map((source) => ({ source, question: terms(String(source.meta.question ?? '')) }));
+    scope = { sources, allowed, qaSources };
+    byAgent.set(agent, scope);
+  }
+  return scope;
+}
+
 /**
  * A Q&A source answers verbatim when its question and the user's share most of their topic
  * words: at least 60% of the question's and half of the user's (stemmed, stop words dropped).
  */
-function matchQa(query: string, candidates: SourceRow[]): SourceRow | undefined {
-  const asked = terms(query);
+function matchQa(asked: Set<string>, candidates: Scope['qaSources']): SourceRow | undefined {
   if (asked.size === 0) return undefined;
   let best: { source: SourceRow; score: number } | undefined;
-  for (const source of candidates) {
-    const question = terms(String(source.meta.question ?? ''));
+  for (const { source, question } of candidates) {
     if (question.size === 0) continue;
     const shared = [...question].filter((t) => asked.has(t)).length;
     const score = Math.min(shared / question.size / 0.6, shared / asked.size / 0.5);
