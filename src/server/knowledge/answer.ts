@@ -319,7 +319,8 @@ function quote(
   max: number,
   quoted: Set<string>,
 ): string {
-  const all = units.filter((u) => !quoted.has(u.text));
+  // The first passage has nothing quoted before it: no need to read every unit's text for that.
+  const all = quoted.size === 0 ? units : units.filter((u) => !quoted.has(u.text));
   if (all.length === 0) return '';
   const scores = all.map((u) => matches(u.terms, queryTerms) + matches(u.leadTerms, queryTerms));
   let best = 0;

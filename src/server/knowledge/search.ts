@@ -346,7 +346,9 @@ export class SearchIndex {
     const { sources, limit = 5 } = opts;
     const all = [...terms(query)];
     const total = index.chunks.size;
-    const df = (t: string) => index.terms.get(t)?.df ?? 0;
+    // Each term looked up once: the term map is large, and mostly not in cache.
+    const known = new Map(all.map((t) => [t, index.terms.get(t)]));
+    const df = (t: string) => known.get(t)?.df ?? 0;
     let used = all;
     let common: string[] = [];
     if (total >= PRUNE_FROM_CHUNKS && all.length > 1) {
@@ -386,10 +388,10 @@ export class SearchIndex {
       }
     };
     for (const term of used) {
-      const known = index.terms.get(term);
-      if (!known) continue;
+      const fields = known.get(term)?.fields;
+      if (!fields) continue;
       const termBit = bit(term);
-      const [text, topic] = known.fields;
+      const [text, topic] = fields;
       // A term's score in a chunk is its text part plus its topic part, added to the chunk's
       // score in one step: the same order of additions as MiniSearch, so the same sums. Most
       // terms are in no topic, and their text part goes straight to the chunk.
@@ -417,7 +419,7 @@ export class SearchIndex {
     for (const term of common) {
       const termBit = bit(term);
       if (termBit === 0) continue;
-      for (const postings of index.terms.get(term)!.fields) {
+      for (const postings of known.get(term)!.fields) {
         if (!postings) continue;
         for (const slot of postings.slots) {
           const at = slot * STRIDE;
