@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import { isApiError } from '../api/errors.js';
 import type { ChatSession, Citation, SessionData } from '../api/types.js';
@@ -32,6 +33,21 @@ function excerpt(text: string, max = 240): string {
   if (text.length <= max) return text;
   const cut = text.lastIndexOf(' ', max);
   return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
+}
+
+/** Exchanges rendered at once when a stored conversation loads; older ones follow in later tasks. */
+const RECENT_EXCHANGES = 10;
+/** How long one task may spend rendering older exchanges' markdown: well under a long task. */
+const REVEAL_BUDGET_MS = 8;
+
+/** The exchange at the top edge of the log's view. */
+function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
+  if (!log) return undefined;
+  const edge = log.getBoundingClientRect().top;
+  for (const exchange of log.querySelectorAll<HTMLElement>('.exchange')) {
+    if (exchange.getBoundingClientRect().bottom > edge) return exchange;
+  }
+  return undefined;
 }
 
 /** Reads `suggestions` as a JSON array, or as `|`-separated text. */
@@ -210,17 +226,36 @@ export class ChatbotChat extends LitElement {
   private ownClient?: { key: string; client: ChatClient };
   private store?: TranscriptStore;
   private loadedKey = '';
-  /** Whether the reader is at the bottom of the log, so new text should keep it there. */
-  private pinned = true;
+  private following = true;
+  /**
+   * Whether the log follows the newest answer. While the reader is elsewhere, the browser's scroll
+   * anchoring may keep their place (blocks above come into layout at their real height).
+   */
+  private get pinned(): boolean {
+    return this.following;
+  }
+  private set pinned(value: boolean) {
+    this.following = value;
+    this.logNode?.classList.toggle('reading', !value);
+  }
   private restoreRun = 0;
   private followFrame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
   private followTop = 0;
   private rateTimer?: ReturnType<typeof setTimeout>;
+  /** Exchanges before this index are not rendered yet (see `showLatest`). */
+  @state() private shownFrom = 0;
+  private revealTimer?: ReturnType<typeof setTimeout>;
   private noticeTimer?: ReturnType<typeof setTimeout>;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.scheduleReveal();
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    clearTimeout(this.revealTimer);
     clearTimeout(this.rateTimer);
     clearTimeout(this.noticeTimer);
   }
@@ -241,6 +276,7 @@ export class ChatbotChat extends LitElement {
   clear(): void {
     this.stream.stop();
     this.exchanges = [];
+    this.shownFrom = 0;
     this.views.clear();
     this.useSession('');
     this.shownError = undefined;
@@ -330,7 +366,11 @@ export class ChatbotChat extends LitElement {
           @click=${this.handleLogClick}
         >
           ${this.greeting ? html`<div class="message assistant greeting" part="message assistant-message greeting" dir="auto">${this.greeting}</div>` : nothing}
-          ${this.exchanges.map((exchange) => this.renderExchange(exchange, strings))}
+          ${repeat(
+            this.exchanges.slice(this.shownFrom),
+            (exchange) => exchange.id,
+            (exchange) => this.renderExchange(exchange, strings),
+          )}
           ${this.exchanges.length === 0 && this.suggestions.length ? this.renderSuggestions(strings) : nothing}
         </div>
         <div class="error" part="error" role="alert">${this.renderError(strings)}</div>
@@ -626,6 +666,7 @@ export class ChatbotChat extends LitElement {
     }
     if (!this.sessionUuid && stored.sessionUuid) this.sessionUuid = stored.sessionUuid;
     this.exchanges = stored.exchanges;
+    this.showLatest(RECENT_EXCHANGES);
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.loadedKey = this.configKey();
     if (client && this.sessionUuid) void this.restore(client, this.sessionUuid);
@@ -653,13 +694,51 @@ export class ChatbotChat extends LitElement {
         const kept = restored.find((e) => e.id === id) ?? unsent.find((e) => e.id === id);
         if (!kept || before.get(id) !== kept.response) this.views.delete(id);
       }
+      const shown = this.exchanges.length - this.shownFrom;
       this.exchanges = [...restored, ...unsent];
+      this.showLatest(shown);
       this.save();
     } catch {
       // No list (older service), or the session is gone: the remembered transcript stays, and
       // the next message finds out whether the session still exists.
     }
   }
+
+  /**
+   * Renders the last `count` exchanges now and older ones over the next tasks: a long stored
+   * conversation's markdown would otherwise hold the page in one long task as it loads.
+   */
+  private showLatest(count: number): void {
+    this.shownFrom = Math.max(0, this.exchanges.length - count);
+    this.scheduleReveal();
+  }
+
+  private scheduleReveal(): void {
+    clearTimeout(this.revealTimer);
+    this.revealTimer = this.shownFrom > 0 ? setTimeout(this.revealOlder) : undefined;
+  }
+
+  /** Adds as many older exchanges as a short task allows, keeping the reader's place. */
+  private readonly revealOlder = (): void => {
+    const began = performance.now();
+    let from = Math.min(this.shownFrom, this.exchanges.length);
+    while (from > 0 && performance.now() - began < REVEAL_BUDGET_MS) {
+      this.viewFor(this.exchanges[--from]!);
+    }
+    // The reader may have scrolled since the last scroll event was handled.
+    this.handleLogScroll();
+    // Following the newest answer, follow() keeps the log at the bottom. Otherwise what the
+    // reader is reading must stay put as content appears above it (browsers without scroll
+    // anchoring, or at the very top, where anchoring does not apply).
+    const log = this.logNode;
+    const read = this.pinned ? undefined : readingAt(log);
+    const before = read?.getBoundingClientRect().top ?? 0;
+    this.shownFrom = from;
+    void this.updateComplete.then(() => {
+      if (log && read?.isConnected) log.scrollTop += read.getBoundingClientRect().top - before;
+      this.scheduleReveal();
+    });
+  };
 
   private save(): void {
     this.store?.save({
@@ -732,6 +811,8 @@ export class ChatbotChat extends LitElement {
     if (corrections > 0 && this.followFrame === undefined) {
       this.followFrame = requestAnimationFrame(() => {
         this.followFrame = undefined;
+        // A reader who scrolled up since has not necessarily been reported by a scroll event yet.
+        this.handleLogScroll();
         if (log.scrollTop + log.clientHeight < log.scrollHeight - 2) this.follow(corrections - 1);
       });
     }
@@ -864,7 +945,7 @@ export class ChatbotChat extends LitElement {
     const log = this.logNode;
     if (!log) return;
     if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pinned = true;
-    // Layout settling never moves scrollTop (overflow-anchor is off), so this is the reader.
+    // Following, layout settling never moves scrollTop (anchoring is off then): this is the reader.
     else if (log.scrollTop < this.followTop - 4) this.pinned = false;
   };
 

@@ -233,6 +233,63 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).querySelector('.exchange')!.textContent).to.not.contain('Not answered.');
   });
 
+  /** A remembered conversation of `count` exchanges, each answer a little markdown. */
+  async function rememberedConversation(count: number) {
+    localStorage.setItem(
+      'chatbot-chat:v1:https://fake.test:bot-1',
+      JSON.stringify({
+        sessionUuid: 's-long',
+        exchanges: Array.from({ length: count }, (_, i) => ({
+          id: `x${i}`,
+          query: `question ${i}`,
+          response: `## Answer ${i}\n\n- **one**\n- two\n\n\`\`\`\ncode ${i}\n\`\`\``,
+          state: 'done',
+          messageUuid: `m${i}`,
+        })),
+      }),
+    );
+    const el = await fixture<ChatbotChat>(
+      html`<chatbot-chat chatbot-uuid="bot-1" .client=${fakeService().client}></chatbot-chat>`,
+    );
+    return { el, log: shadow(el).querySelector<HTMLElement>('[role=log]')! };
+  }
+  const questions = (count: number) => Array.from({ length: count }, (_, i) => `question ${i}`);
+
+  it('should show a long remembered conversation newest first, then all of it, in order', async () => {
+    const { el, log } = await rememberedConversation(120);
+    expect(userMessages(el).at(-1)).to.equal('question 119');
+    await until(() => userMessages(el).length === 120, 'the whole conversation');
+    expect(userMessages(el)).to.deep.equal(questions(120));
+    expect(answers(el)[0]!.querySelector('h2')?.textContent).to.equal('Answer 0');
+    await until(
+      () => log.scrollTop + log.clientHeight >= log.scrollHeight - 2,
+      'log at the bottom',
+    );
+  });
+
+  it("should keep the reader's place while older exchanges appear above", async () => {
+    const { el, log } = await rememberedConversation(120);
+    const frames = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await frames();
+    // The reader scrolls up; the browser reports it in its next frame.
+    log.scrollTop = 0;
+    await frames();
+    expect(userMessages(el).length).to.be.below(120);
+    expect(log.scrollTop + log.clientHeight, 'the reader is above the bottom').to.be.below(
+      log.scrollHeight - 100,
+    );
+    const edge = () => log.getBoundingClientRect().top;
+    // The first exchange wholly in view: what the reader reads.
+    const read = [...shadow(el).querySelectorAll<HTMLElement>('.exchange')].find(
+      (x) => x.getBoundingClientRect().top >= edge(),
+    )!;
+    const offset = () => read.getBoundingClientRect().top - edge();
+    const before = offset();
+    await until(() => userMessages(el).length === 120, 'the whole conversation');
+    expect(Math.abs(offset() - before)).to.be.below(2);
+  });
+
   it('should offer Retry after a 5xx', async () => {
     const service = fakeService([{ status: 503, message: 'busy' }, { chunks: ['fine'] }]);
     const el = await chat(service);
