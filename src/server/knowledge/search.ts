@@ -144,8 +144,9 @@ interface Candidate {
   order: number;
 }
 
-const before = (a: Candidate, b: Candidate) =>
-  a.score !== b.score ? a.score > b.score : a.base !== b.base ? a.base > b.base : a.order < b.order;
+/** Whether a chunk scored so ranks before candidate `b`. */
+const beats = (score: number, base: number, order: number, b: Candidate) =>
+  score !== b.score ? score > b.score : base !== b.base ? base > b.base : order < b.order;
 
 /**
  * BM25 indexes, one per chatbot, built from SQLite (in the background after a start, or on first
@@ -441,14 +442,14 @@ export class SearchIndex {
       for (let i = 0; i < common.length; i++) {
         if (has(slot, commonAt[i]!)) score += commonIdf[i]!;
       }
-      const candidate = { slot, base, score, order };
-      if (best.length === limit && !before(candidate, best[limit - 1]!)) continue;
+      // Most chunks fall short of the last kept one: no object for them.
+      if (best.length === limit && !beats(score, base, order, best[limit - 1]!)) continue;
       let at = best.length === limit ? limit - 1 : best.length;
-      while (at > 0 && before(candidate, best[at - 1]!)) {
+      while (at > 0 && beats(score, base, order, best[at - 1]!)) {
         best[at] = best[at - 1]!;
         at--;
       }
-      best[at] = candidate;
+      best[at] = { slot, base, score, order };
     }
     const hits = best.map(({ slot, score }): Hit => {
       const entry = index.slots[slot]!;
