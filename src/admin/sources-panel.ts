@@ -70,6 +70,7 @@ export class AdminSourcesPanel extends AdminPanel {
         border: 1px solid var(--_border);
         border-radius: calc(var(--_radius) / 2);
         overflow: hidden;
+        container-type: inline-size;
       }
       .tr {
         display: grid;
@@ -83,6 +84,36 @@ export class AdminSourcesPanel extends AdminPanel {
         width: 100%;
         box-sizing: border-box;
         min-height: 2.4em;
+      }
+      /*
+       * A narrow table (an admin panel in a dashboard's column) drops the columns least needed
+       * at a glance, so the title keeps room and every row's actions stay in view: first type,
+       * size and tokens, then the date, then the status. (Cells: 1 checkbox, 2 title, 3 type,
+       * 4 status, 5 size, 6 tokens, 7 date, 8 actions.)
+       */
+      @container (width < 54em) {
+        .tr {
+          grid-template-columns: 2.2em minmax(8em, 3fr) minmax(6em, 1fr) minmax(10.5em, 1.4fr) minmax(10em, 1.3fr);
+        }
+        .tr > :is(:nth-child(3), :nth-child(5), :nth-child(6)) {
+          display: none;
+        }
+      }
+      @container (width < 40em) {
+        .tr {
+          grid-template-columns: 2.2em minmax(8em, 3fr) minmax(6em, 1fr) minmax(10em, 1.3fr);
+        }
+        .tr > :nth-child(7) {
+          display: none;
+        }
+      }
+      @container (width < 30em) {
+        .tr {
+          grid-template-columns: 2.2em minmax(6em, 1fr) auto;
+        }
+        .tr > :nth-child(4) {
+          display: none;
+        }
       }
       .thead .tr {
         background: var(--_surface-2);

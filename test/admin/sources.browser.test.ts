@@ -184,6 +184,42 @@ describe('<chatbot-admin> data sources', () => {
     expect(results.textContent).to.contain('Harbour opening hours');
   });
 
+  it("should keep the title readable and every row's actions in view in a narrow panel", async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    await client.sources.createQa(bot.uuid, {
+      question: 'A question with a long title',
+      answer: 'a',
+    });
+    panel.refresh();
+    const row = await until(() => rows(panel)[0]);
+    const visibleHeaders = () =>
+      deepAll<HTMLElement>(panel, '[role=columnheader]')
+        .filter((h) => h.checkVisibility())
+        .map((h) => h.textContent?.replace(/[▲▼]/g, '').trim());
+    const table = deep<HTMLElement>(panel, '[role=table]')!;
+    const cases = [
+      {
+        width: 1100,
+        headers: ['', 'Title', 'Type', 'Status', 'Size', 'Tokens', 'Date', 'Actions'],
+      },
+      { width: 720, headers: ['', 'Title', 'Status', 'Date', 'Actions'] },
+      { width: 520, headers: ['', 'Title', 'Status', 'Actions'] },
+      { width: 400, headers: ['', 'Title', 'Actions'] },
+    ];
+    for (const { width, headers } of cases) {
+      panel.style.width = `${width}px`;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(visibleHeaders(), `headers at ${width}px`).to.deep.equal(headers);
+      const remove = row.querySelector<HTMLElement>('button.danger')!.getBoundingClientRect();
+      expect(remove.right, `Delete in view at ${width}px`).to.be.at.most(
+        table.getBoundingClientRect().right,
+      );
+      const title = row.querySelector<HTMLElement>('.title')!.getBoundingClientRect();
+      expect(title.width, `title width at ${width}px`).to.be.at.least(90);
+    }
+    panel.style.width = '';
+  });
+
   it('should sort by each column and filter by type, status and text', async () => {
     const { client, bot, panel } = await sourcesPanel();
     await client.sources.createQa(bot.uuid, { question: 'Bravo question', answer: 'b' });
