@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SearchIndex } from '../../src/server/knowledge/search.js';
+import { terms } from '../../src/server/knowledge/text.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
 import { MiniSearchReference } from './minisearch-reference.js';
 
@@ -75,6 +76,9 @@ describe('the search index', () => {
     const { chunks, queries } = generated(1, 1500);
     // Chunks that are the same text score the same: ties must fall the same way.
     chunks.push({ ...chunks[10]!, id: 5001 }, { ...chunks[20]!, id: 5002, sourceUuid: 's4' });
+    // Questions of more than 32 distinct terms, whose later terms take another path.
+    for (let i = 0; i < 12; i++) queries.push(queries.slice(i * 24, i * 24 + 24).join(' '));
+    assert.ok(queries.filter((q) => terms(q).size > 32).length >= 6);
     const index = new SearchIndex(storeWith(chunks));
     const reference = new MiniSearchReference(chunks);
     for (const [i, query] of queries.entries()) {

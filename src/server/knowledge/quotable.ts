@@ -14,6 +14,9 @@ export interface Unit {
   leadTerms: readonly string[];
 }
 
+/** Most units have no bold lead: one shared empty list for them (there are ~10 per chunk). */
+const NO_TERMS: readonly string[] = Object.freeze([]);
+
 /**
  * A chunk as quotable units: fenced code and tables whole, list items and quote lines one each,
  * paragraphs as sentences. Headings are left out (the lead-in names the section), and so is
@@ -28,7 +31,7 @@ export function quotableUnits(chunk: string): Unit[] {
       text,
       block,
       terms: [...terms(text)],
-      leadTerms: [...terms(boldLead(text))],
+      leadTerms: text.includes('**') ? [...terms(boldLead(text))] : NO_TERMS,
     });
   const lines = (
     chunk.includes('<!--') ? chunk.replace(/<!--[\s\S]*?(?:-->|$)/g, '') : chunk

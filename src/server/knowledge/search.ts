@@ -12,9 +12,11 @@ interface IndexedChunk {
 
 interface Entry extends IndexedChunk {
   heading: string;
-  /** Distinct processed terms of text and topic: for document frequencies and common terms. */
-  terms: Set<string>;
-  /** The distinct terms of each field, text and topic: the postings a removal visits. */
+  /**
+   * The distinct terms of each field, text and topic: the postings a removal visits, and (see
+   * `termsOf`) the chunk's terms. Lists, not sets: a set per chunk cost more memory than the
+   * postings, for lookups only queries of over 32 terms make.
+   */
   fieldTerms: [string[], string[]];
   /** The chunk's place in the index's per-document arrays. */
   slot: number;
@@ -210,7 +212,6 @@ export class SearchIndex {
       const entry: Entry = {
         ...chunk,
         heading,
-        terms: new Set(),
         fieldTerms: [[], []],
         slot,
         units: quotableUnits(chunk.text),
@@ -220,7 +221,7 @@ export class SearchIndex {
       const count = index.chunks.size - 1;
       this.addField(index, entry, TEXT, chunk.text, count);
       this.addField(index, entry, TOPIC, topic, count);
-      for (const term of entry.terms) index.terms.get(term)!.df++;
+      for (const term of termsOf(entry)) index.terms.get(term)!.df++;
     }
   }
 
@@ -237,7 +238,6 @@ export class SearchIndex {
       if (term) counts.set(term, (counts.get(term) ?? 0) + 1);
     }
     for (const [term, n] of counts) {
-      entry.terms.add(term);
       entry.fieldTerms[field].push(term);
       let known = index.terms.get(term);
       if (!known) {
@@ -280,7 +280,7 @@ export class SearchIndex {
           if (postings.live * 2 < postings.slots.length) compact(postings, index.slots);
         }
       }
-      for (const term of entry.terms) {
+      for (const term of termsOf(entry)) {
         const known = index.terms.get(term)!;
         if (--known.df === 0) index.terms.delete(term);
       }
@@ -370,7 +370,9 @@ export class SearchIndex {
       return i < 32 ? 1 << i : 0;
     };
     const has = (slot: number, i: number) =>
-      i < 32 ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0 : index.slots[slot]!.terms.has(all[i]!);
+      i < 32
+        ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0
+        : index.slots[slot]!.fieldTerms.some((terms) => terms.includes(all[i]!));
     // Chunks in the order they first matched, as MiniSearch's result map held them.
     const matched: number[] = [];
     /** Adds a term's score in a chunk to the chunk's. */
@@ -465,6 +467,12 @@ export class SearchIndex {
     });
     return { hits, terms: all };
   }
+}
+
+/** A chunk's distinct terms, text and topic together. */
+function termsOf(entry: Entry): readonly string[] {
+  const [text, topic] = entry.fieldTerms;
+  return topic.length === 0 ? text : [...text, ...topic.filter((t) => !text.includes(t))];
 }
 
 function compact(postings: Postings, slots: Array<Entry | undefined>): void {
