@@ -362,9 +362,9 @@ export class SearchIndex {
     const s = scratchFor(index.slots.length);
     const acc = s.chunks;
     const searchStamp = ++s.stamp;
-    // Which query terms each matched chunk holds, one bit per term of `all`: a chunk's term set
-    // is a hash table somewhere in memory, and looking terms up in one per candidate cost more
-    // than all the scoring. Terms past the 32nd (long questions) are looked up after all.
+    // Which query terms each matched chunk holds, one bit per term of `all`: looking them up in
+    // each candidate's own terms (somewhere else in memory, mostly not in cache) cost more than
+    // all the scoring. Terms past the 32nd (long questions) are looked up after all.
     const bit = (term: string) => {
       const i = all.indexOf(term);
       return i < 32 ? 1 << i : 0;
