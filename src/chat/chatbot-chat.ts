@@ -35,10 +35,13 @@ function excerpt(text: string, max = 240): string {
   return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
 }
 
-/** Exchanges rendered at once when a stored conversation loads; older ones follow in later tasks. */
-const RECENT_EXCHANGES = 10;
-/** How long one task may spend rendering older exchanges' markdown: well under a long task. */
+/**
+ * How long one task may spend rendering a remembered conversation's markdown (the newest
+ * exchanges when it loads, then older ones a task at a time): well under a long task.
+ */
 const REVEAL_BUDGET_MS = 8;
+/** Exchanges shown at once when a conversation loads, however long their markdown takes. */
+const FIRST_EXCHANGES = 3;
 
 /** The exchange at the top edge of the log's view. */
 function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
@@ -243,7 +246,7 @@ export class ChatbotChat extends LitElement {
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
   private followTop = 0;
   private rateTimer?: ReturnType<typeof setTimeout>;
-  /** Exchanges before this index are not rendered yet (see `showLatest`). */
+  /** Exchanges before this index are not rendered yet (see `prepareViews`). */
   @state() private shownFrom = 0;
   private revealTimer?: ReturnType<typeof setTimeout>;
   private noticeTimer?: ReturnType<typeof setTimeout>;
@@ -666,7 +669,8 @@ export class ChatbotChat extends LitElement {
     }
     if (!this.sessionUuid && stored.sessionUuid) this.sessionUuid = stored.sessionUuid;
     this.exchanges = stored.exchanges;
-    this.showLatest(RECENT_EXCHANGES);
+    this.shownFrom = this.prepareViews(this.exchanges.length, FIRST_EXCHANGES);
+    this.scheduleReveal();
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.loadedKey = this.configKey();
     if (client && this.sessionUuid) void this.restore(client, this.sessionUuid);
@@ -696,7 +700,8 @@ export class ChatbotChat extends LitElement {
       }
       const shown = this.exchanges.length - this.shownFrom;
       this.exchanges = [...restored, ...unsent];
-      this.showLatest(shown);
+      this.shownFrom = Math.max(0, this.exchanges.length - shown);
+      this.scheduleReveal();
       this.save();
     } catch {
       // No list (older service), or the session is gone: the remembered transcript stays, and
@@ -705,12 +710,17 @@ export class ChatbotChat extends LitElement {
   }
 
   /**
-   * Renders the last `count` exchanges now and older ones over the next tasks: a long stored
-   * conversation's markdown would otherwise hold the page in one long task as it loads.
+   * Renders the markdown of the exchanges before `from`, newest first, while a short task allows
+   * (and at least `least` of them); returns the index of the oldest one ready. A long remembered
+   * conversation would otherwise hold the page in one long task as it loads.
    */
-  private showLatest(count: number): void {
-    this.shownFrom = Math.max(0, this.exchanges.length - count);
-    this.scheduleReveal();
+  private prepareViews(from: number, least = 1): number {
+    const began = performance.now();
+    const end = from;
+    while (from > 0 && (end - from < least || performance.now() - began < REVEAL_BUDGET_MS)) {
+      this.viewFor(this.exchanges[--from]!);
+    }
+    return from;
   }
 
   private scheduleReveal(): void {
@@ -720,11 +730,7 @@ export class ChatbotChat extends LitElement {
 
   /** Adds as many older exchanges as a short task allows, keeping the reader's place. */
   private readonly revealOlder = (): void => {
-    const began = performance.now();
-    let from = Math.min(this.shownFrom, this.exchanges.length);
-    while (from > 0 && performance.now() - began < REVEAL_BUDGET_MS) {
-      this.viewFor(this.exchanges[--from]!);
-    }
+    const from = this.prepareViews(Math.min(this.shownFrom, this.exchanges.length));
     // The reader may have scrolled since the last scroll event was handled.
     this.handleLogScroll();
     // Following the newest answer, follow() keeps the log at the bottom. Otherwise what the

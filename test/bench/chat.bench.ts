@@ -250,6 +250,9 @@ async function benchRestore(h: Harness, runCount: number) {
   const runs: Run[] = [];
   for (let i = 0; i < runCount; i++) runs.push(await run());
   await p.context().close();
+  if (process.env.BENCH_VERBOSE) {
+    for (const r of runs) console.error(`  longest ${ms(r.longestTaskMs)}: ${r.longestTaskParts}`);
+  }
   return {
     mainThreadMs: median(runs.map((r) => r.mainThreadMs)),
     longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
