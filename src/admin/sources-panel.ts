@@ -138,7 +138,7 @@ export class AdminSourcesPanel extends AdminPanel {
          containment, a row whose text changes lays out only itself. */
       .tbody .tr {
         height: 2.75em;
-        contain: layout style paint;
+        contain: strict;
       }
       .tbody .tr[aria-selected='true'] {
         background: color-mix(in srgb, var(--_accent) 10%, transparent);
