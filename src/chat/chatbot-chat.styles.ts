@@ -139,11 +139,6 @@ export const styles = [
       flex-direction: column;
       gap: var(--_gap);
     }
-    /* The reader scrolled away from the newest answer: anchoring keeps their place while blocks
-       above are laid out at their real height (see content-visibility below). */
-    .log.reading {
-      overflow-anchor: auto;
-    }
 
     .exchange {
       display: flex;

@@ -229,18 +229,8 @@ export class ChatbotChat extends LitElement {
   private ownClient?: { key: string; client: ChatClient };
   private store?: TranscriptStore;
   private loadedKey = '';
-  private following = true;
-  /**
-   * Whether the log follows the newest answer. While the reader is elsewhere, the browser's scroll
-   * anchoring may keep their place (blocks above come into layout at their real height).
-   */
-  private get pinned(): boolean {
-    return this.following;
-  }
-  private set pinned(value: boolean) {
-    this.following = value;
-    this.logNode?.classList.toggle('reading', !value);
-  }
+  /** Whether the reader is at the bottom of the log, so new text should keep it there. */
+  private pinned = true;
   private restoreRun = 0;
   private followFrame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
@@ -731,11 +721,10 @@ export class ChatbotChat extends LitElement {
   /** Adds as many older exchanges as a short task allows, keeping the reader's place. */
   private readonly revealOlder = (): void => {
     const from = this.prepareViews(Math.min(this.shownFrom, this.exchanges.length));
-    // The reader may have scrolled since the last scroll event was handled.
+    // At the bottom, follow() keeps the log there. Otherwise what the reader is reading must
+    // stay put as content appears above it (the log's scroll anchoring is off, as it would fight
+    // the following). The reader's last scroll may not have been reported yet.
     this.handleLogScroll();
-    // Following the newest answer, follow() keeps the log at the bottom. Otherwise what the
-    // reader is reading must stay put as content appears above it (browsers without scroll
-    // anchoring, or at the very top, where anchoring does not apply).
     const log = this.logNode;
     const read = this.pinned ? undefined : readingAt(log);
     const before = read?.getBoundingClientRect().top ?? 0;
@@ -951,7 +940,7 @@ export class ChatbotChat extends LitElement {
     const log = this.logNode;
     if (!log) return;
     if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pinned = true;
-    // Following, layout settling never moves scrollTop (anchoring is off then): this is the reader.
+    // Layout settling never moves scrollTop (overflow-anchor is off), so this is the reader.
     else if (log.scrollTop < this.followTop - 4) this.pinned = false;
   };
 
