@@ -250,6 +250,11 @@ async function benchRestore(h: Harness, runCount: number) {
   const runs: Run[] = [];
   for (let i = 0; i < runCount; i++) runs.push(await run());
   await p.context().close();
+  return summary(runs);
+}
+
+/** Medians of the runs, and the longest task of any; BENCH_VERBOSE says what each one's was. */
+function summary(runs: Run[]) {
   if (process.env.BENCH_VERBOSE) {
     for (const r of runs) console.error(`  longest ${ms(r.longestTaskMs)}: ${r.longestTaskParts}`);
   }
@@ -381,15 +386,7 @@ async function bench(h: Harness, url: string, text: string, runCount: number) {
   for (let i = 0; i < runCount; i++) runs.push(await measure(h.browser, p, text));
   const shape = await finalShape(p);
   await p.context().close();
-  if (process.env.BENCH_VERBOSE) {
-    for (const r of runs) console.error(`  longest ${ms(r.longestTaskMs)}: ${r.longestTaskParts}`);
-  }
-  return {
-    mainThreadMs: median(runs.map((r) => r.mainThreadMs)),
-    longestTaskMs: Math.max(...runs.map((r) => r.longestTaskMs)),
-    tasks: median(runs.map((r) => r.tasks)),
-    shape,
-  };
+  return { ...summary(runs), shape };
 }
 
 // --- report -----------------------------------------------------------------------------------
