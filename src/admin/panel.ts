@@ -3,7 +3,7 @@ import { type CSSResultGroup, html, LitElement, nothing, type PropertyValues } f
 import { property, state } from 'lit/decorators.js';
 import type { ChatbotClient } from '../api/client.js';
 import { isAbortError } from '../api/errors.js';
-import type { Chatbot, DataSource } from '../api/types.js';
+import type { Chatbot, DataSource, SourceTag } from '../api/types.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
 import { ConfirmController } from './confirm-controller.js';
 import { type AdminChangeDetail, emit } from './events.js';
@@ -58,10 +58,19 @@ export class AdminPanel extends LitElement {
     });
   }
 
-  /** The chatbot's data sources, for the panels that choose among them (agents, tags). */
-  protected sourceList(onComplete: (sources: DataSource[]) => void) {
+  /** The chatbot's data sources (listed, or chosen among by agents and tags). */
+  protected sourceList(onComplete: (sources: DataSource[]) => void, onError?: () => void) {
     return this.chatbotList(
       (client, uuid, signal) => client.sources.list(uuid, { signal }),
+      onComplete,
+      onError,
+    );
+  }
+
+  /** The chatbot's source tags (listed, or filtered by in the source table). */
+  protected tagList(onComplete: (tags: SourceTag[]) => void) {
+    return this.chatbotList(
+      (client, uuid, signal) => client.tags.list(uuid, { signal }),
       onComplete,
     );
   }

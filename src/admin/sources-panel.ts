@@ -203,8 +203,7 @@ export class AdminSourcesPanel extends AdminPanel {
   private pollDelay = POLL_FIRST_MS;
   private cellCache = new WeakMap<DataSource, { lang: string; size: string; date: string }>();
 
-  private readonly sourcesTask = this.chatbotList(
-    (client, uuid, signal) => client.sources.list(uuid, { signal }),
+  private readonly sourcesTask = this.sourceList(
     (sources) => {
       this.sources = sources;
       this.schedulePoll();
@@ -212,12 +211,9 @@ export class AdminSourcesPanel extends AdminPanel {
     () => this.schedulePoll(),
   );
 
-  private readonly tagsTask = this.chatbotList(
-    (client, uuid, signal) => client.tags.list(uuid, { signal }),
-    (tags) => {
-      this.tags = tags;
-    },
-  );
+  private readonly tagsTask = this.tagList((tags) => {
+    this.tags = tags;
+  });
 
   /** The table body's scroll offset and height, which decide the rows rendered. */
   @state() private tableScroll = 0;

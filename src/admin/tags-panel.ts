@@ -28,12 +28,9 @@ export class AdminTagsPanel extends AdminPanel {
   @state() private memberFilter = '';
   @state() private saved = false;
 
-  private readonly tagsTask = this.chatbotList(
-    (client, uuid, signal) => client.tags.list(uuid, { signal }),
-    (tags) => {
-      this.tags = tags;
-    },
-  );
+  private readonly tagsTask = this.tagList((tags) => {
+    this.tags = tags;
+  });
 
   private readonly sourcesTask = this.sourceList((sources) => {
     this.sources = sources;
