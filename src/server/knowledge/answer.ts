@@ -416,7 +416,7 @@ function fit(unit: Unit, max: number, queryTerms: Set<string>): string {
           .join('')}`,
     );
     const ranked = lines
-      .map((line, i) => ({ i, score: [...terms(line)].filter((t) => queryTerms.has(t)).length }))
+      .map((line, i) => ({ i, score: matches([...terms(line)], queryTerms) }))
       .sort((a, b) => b.score - a.score || a.i - b.i);
     const kept = new Set<number>();
     let length = 0;
