@@ -127,8 +127,11 @@ interface Ask {
   body: string;
 }
 
-/** One POST through node:http, resolving at the end of the body with its first-byte time. */
-function post({ url, body }: Ask): Promise<number> {
+/**
+ * One POST through node:http, resolving at the end of the body with its first-byte time; the
+ * time between one piece of the body and the next goes into `pauses`.
+ */
+function post({ url, body }: Ask, pauses?: number[]): Promise<number> {
   return new Promise((resolve, reject) => {
     let t0 = performance.now();
     let firstByte = -1;
@@ -141,8 +144,12 @@ function post({ url, body }: Ask): Promise<number> {
           response.resume();
           return;
         }
+        let last = 0;
         response.on('data', () => {
-          if (firstByte < 0) firstByte = performance.now() - t0;
+          const now = performance.now();
+          if (firstByte < 0) firstByte = now - t0;
+          else pauses?.push(now - last);
+          last = now;
         });
         response.on('end', () => resolve(firstByte));
         response.on('error', reject);
@@ -174,6 +181,8 @@ interface SustainedResult {
   answersPerSecond: number;
   /** Answers given in all, ramp included. */
   given: number;
+  /** Time between one piece of an answer and the next, as the visitor sees it. */
+  pauses: number[];
   /** Streams open at once, sampled through the measured window. */
   open: { min: number; mean: number };
 }
@@ -189,6 +198,7 @@ async function sustained(ask: (i: number) => Ask): Promise<SustainedResult> {
   const from = began + (RAMP_S + SETTLE_S) * 1000;
   const until = from + SUSTAINED_S * 1000;
   const firstByte: number[] = [];
+  const pauses: number[] = [];
   let answers = 0;
   let given = 0;
   let open = 0;
@@ -203,10 +213,11 @@ async function sustained(ask: (i: number) => Ask): Promise<SustainedResult> {
       while (performance.now() < until) {
         const askedAt = performance.now();
         open++;
-        const first = await post(ask(i)).finally(() => open--);
+        const measured = askedAt >= from && askedAt < until;
+        const first = await post(ask(i), measured ? pauses : undefined).finally(() => open--);
         const endedAt = performance.now();
         given++;
-        if (askedAt >= from && askedAt < until) firstByte.push(first);
+        if (measured) firstByte.push(first);
         if (endedAt >= from && endedAt < until) answers++;
       }
     }),
@@ -216,6 +227,7 @@ async function sustained(ask: (i: number) => Ask): Promise<SustainedResult> {
     firstByte,
     answersPerSecond: answers / SUSTAINED_S,
     given,
+    pauses,
     open: {
       min: Math.min(...samples),
       mean: samples.reduce((sum, n) => sum + n, 0) / samples.length,
@@ -412,6 +424,11 @@ async function main() {
   row('first byte p95', ms(percentile(steady.firstByte, 95)));
   row('first byte p99', ms(p99), `budget ≤ ${budget} ms  ${p99 <= budget ? 'OK' : 'OVER'}`);
   row('answers/s', steady.answersPerSecond.toFixed(0));
+  row(
+    'pause between pieces p50/p99/max',
+    `${percentile(steady.pauses, 50).toFixed(0)} / ${percentile(steady.pauses, 99).toFixed(0)} / ${Math.max(...steady.pauses).toFixed(0)} ms`,
+    '(paced 10 ms apart)',
+  );
   console.log(
     `burst: all ${CONCURRENCY} questions in the same instant, ${ROUNDS} rounds after a warm-up, the worst case; beside a server that does no work, measured the same way in turn`,
   );

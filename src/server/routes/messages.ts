@@ -16,6 +16,7 @@ import { messageRecord } from '../records.js';
 
 const QUIET_MS = 10;
 const HOLD_MAX_MS = 250;
+const BURST_STARTS = 8;
 
 const queryBody = (fields: Fields) => ({
   query: fields.string('query', { required: true, max: 20_000 }),
@@ -70,19 +71,26 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
   /**
    * First pieces before later ones. When many chats start at once, each waits for the work of
    * those before it; the later pieces of answers already under way would take their share of the
-   * CPU (the server's and the client's), and push the newcomers' first bytes back. So a later
-   * piece waits while chats keep starting (one within QUIET_MS), on one shared timer, and an
-   * answer waits at most HOLD_MAX_MS in all, so a steady stream of new chats cannot stall it.
+   * CPU (the server's and the client's), and push the newcomers' first bytes back. So while a burst
+   * is arriving (BURST_STARTS chats within QUIET_MS, faster than 200 open streams ask in steady
+   * use), a later piece waits, on one shared timer, and an answer waits at most HOLD_MAX_MS in all,
+   * so a steady stream of new chats cannot stall it. Chats arriving at a steady pace hold nothing:
+   * there is no queue for their pieces to jump, and holding would stall every open answer.
    */
-  let lastStart = Number.NEGATIVE_INFINITY;
+  const starts = new Float64Array(BURST_STARTS).fill(Number.NEGATIVE_INFINITY);
+  let slot = 0;
+  const chatStarted = () => {
+    starts[slot] = performance.now();
+    slot = (slot + 1) % BURST_STARTS;
+  };
+  // The oldest of the last BURST_STARTS starts is within QUIET_MS.
+  const bursting = () => performance.now() - starts[slot]! < QUIET_MS;
   let gate: Promise<void> | null = null;
   const quiet = () => {
     gate ??= new Promise<void>((resolve) => {
       const opened = performance.now();
       const check = () => {
-        const now = performance.now();
-        const wait = lastStart + QUIET_MS - now;
-        if (wait > 0 && now - opened < HOLD_MAX_MS) setTimeout(check, wait);
+        if (bursting() && performance.now() - opened < HOLD_MAX_MS) setTimeout(check, QUIET_MS);
         else {
           gate = null;
           resolve();
@@ -99,7 +107,7 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       return c.json(store.listMessages(session.uuid).map(messageRecord));
     })
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
-      lastStart = performance.now();
+      chatStarted();
       const { query } = c.get('body');
       const started = await begin(c.get('auth'), c.req.param('uuid'), query);
       const head: Record<string, string> = {
@@ -150,7 +158,7 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
               // The first piece is ready at once: it goes out in the same packet as the headers.
               const next = await pieces.next();
               if (next.done || controller.signal.aborted) break;
-              if (response && heldMs < HOLD_MAX_MS && performance.now() - lastStart < QUIET_MS) {
+              if (response && heldMs < HOLD_MAX_MS && bursting()) {
                 const t0 = performance.now();
                 await quiet();
                 heldMs += performance.now() - t0;
