@@ -1,5 +1,5 @@
 import minifyLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 /**
  * One build per entry (`vite build --mode <entry>`), so every bundle is self-contained:
@@ -13,6 +13,27 @@ const entries = {
   embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
 
+/**
+ * marked's module ends by building its `marked()` singleton and hanging its API on it, statements
+ * a bundler must keep, and they keep the whole `Marked` class with them: 1.7 KB of gzip in every
+ * bundle, for an API the elements never call (they import `Lexer` and `Parser`). This drops that
+ * tail and exports only those two. marked is pinned; a version whose tail reads differently fails
+ * the build here, and an import of anything else from 'marked' fails it at resolution.
+ */
+const markedWithoutSingleton: Plugin = {
+  name: 'marked-without-singleton',
+  transform(code, id) {
+    if (!id.replaceAll('\\', '/').endsWith('/node_modules/marked/lib/marked.esm.js')) return;
+    const tail = code.indexOf('var v=new ne;');
+    const exports = code.indexOf('export{', tail);
+    const exported = code.slice(exports, code.indexOf('}', exports));
+    if (tail < 0 || !exported.includes('w as Lexer') || !exported.includes('P as Parser')) {
+      throw new Error("marked's module changed: update markedWithoutSingleton in vite.config.ts");
+    }
+    return { code: `${code.slice(0, tail)}export{w as Lexer,P as Parser};`, map: null };
+  },
+};
+
 export default defineConfig(({ mode }) => {
   const target = entries[mode as keyof typeof entries];
   if (!target) {
@@ -20,6 +41,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     plugins: [
+      markedWithoutSingleton,
       // The output minifier leaves the markup and styles inside Lit's html`` and css`` literals
       // as written; this squeezes them. A template it cannot parse fails the build rather than
       // shipping unminified or, worse, altered. Only src/chat for now: src/ui/tokens.ts has a
