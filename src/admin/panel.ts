@@ -40,6 +40,9 @@ export class AdminPanel extends LitElement {
 
   protected readonly confirm = new ConfirmController(this, () => this.strings);
 
+  /** Requests through `run()` that succeeded: a list loaded across one of them may be stale. */
+  private requestsDone = 0;
+
   /**
    * A Task that loads one list of the selected chatbot: run again when the client or the chatbot
    * changes (and by `run()`), earlier runs aborted, empty while there is nothing to load.
@@ -50,8 +53,17 @@ export class AdminPanel extends LitElement {
     onError?: () => void,
   ): Task<readonly [ChatbotClient | undefined, string | undefined], T[]> {
     return new Task(this, {
-      task: async ([client, uuid], { signal }) =>
-        client && uuid ? load(client, uuid, signal) : ([] as T[]),
+      task: async ([client, uuid], { signal }) => {
+        if (!client || !uuid) return [] as T[];
+        for (;;) {
+          const before = this.requestsDone;
+          const list = await load(client, uuid, signal);
+          // A request of this panel that ended meanwhile may have changed what the server
+          // listed, and the panel applied that change already: this list would undo it (a
+          // deleted agent would come back, its Delete button now in another row). Ask again.
+          if (before === this.requestsDone) return list;
+        }
+      },
       args: () => [this.client, this.chatbot?.uuid] as const,
       onComplete,
       onError,
@@ -97,7 +109,9 @@ export class AdminPanel extends LitElement {
     const { [key]: _previous, ...rest } = this.errors;
     this.errors = rest;
     try {
-      return { ok: true as const, value: await work() };
+      const value = await work();
+      this.requestsDone++;
+      return { ok: true as const, value };
     } catch (error) {
       if (!isAbortError(error)) this.fail(key, operation, error);
       return { ok: false as const, error };
