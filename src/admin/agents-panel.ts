@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import {
   AGENT_TYPES,
   type Agent,
@@ -299,7 +300,12 @@ export class AdminAgentsPanel extends AdminPanel {
       <h2 class="visually-hidden">${s.agents}</h2>
       ${pending}
       <ul class="plain">
-        ${this.agents.map((agent) => html`<li>${this.renderAgent(agent)}</li>`)}
+        ${repeat(
+          this.agents,
+          // Keyed: each card's buttons stay its agent's while the list changes under a pointer.
+          (agent) => agent.uuid,
+          (agent) => html`<li>${this.renderAgent(agent)}</li>`,
+        )}
       </ul>
       ${this.renderCreateForm()} ${this.confirm.render()}
     `;
