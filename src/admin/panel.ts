@@ -40,8 +40,16 @@ export class AdminPanel extends LitElement {
 
   protected readonly confirm = new ConfirmController(this, () => this.strings);
 
-  /** Requests through `run()` that succeeded: a list loaded across one of them may be stale. */
-  private requestsDone = 0;
+  /** Changes applied on screen before the server's lists show them: see `changedLocally()`. */
+  private localChanges = 0;
+
+  /**
+   * Marks a change the panel applied itself (every request through `run()` that succeeded
+   * counts as one): a list that was loading meanwhile is asked for again instead of shown.
+   */
+  protected changedLocally(): void {
+    this.localChanges++;
+  }
 
   /**
    * A Task that loads one list of the selected chatbot: run again when the client or the chatbot
@@ -56,12 +64,12 @@ export class AdminPanel extends LitElement {
       task: async ([client, uuid], { signal }) => {
         if (!client || !uuid) return [] as T[];
         for (;;) {
-          const before = this.requestsDone;
+          const before = this.localChanges;
           const list = await load(client, uuid, signal);
-          // A request of this panel that ended meanwhile may have changed what the server
-          // listed, and the panel applied that change already: this list would undo it (a
-          // deleted agent would come back, its Delete button now in another row). Ask again.
-          if (before === this.requestsDone) return list;
+          // A change this panel made and applied meanwhile may be missing from this list, which
+          // would undo it on screen (a deleted agent would come back, a new source vanish). Ask
+          // again.
+          if (before === this.localChanges) return list;
         }
       },
       args: () => [this.client, this.chatbot?.uuid] as const,
@@ -110,7 +118,7 @@ export class AdminPanel extends LitElement {
     this.errors = rest;
     try {
       const value = await work();
-      this.requestsDone++;
+      this.changedLocally();
       return { ok: true as const, value };
     } catch (error) {
       if (!isAbortError(error)) this.fail(key, operation, error);

@@ -409,6 +409,7 @@ export class AdminSourcesPanel extends AdminPanel {
 
   private handleAdded(event: CustomEvent<DataSource[]>): void {
     const known = new Set(this.sources.map((s) => s.uuid));
+    this.changedLocally();
     this.sources = [...this.sources, ...event.detail.filter((s) => !known.has(s.uuid))];
     this.changed({ kind: 'source', action: 'create', uuids: event.detail.map((s) => s.uuid) });
     this.schedulePoll(true);

@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { createClient } from '../../src/api/client.js';
 import type { ChatbotClient } from '../../src/api/index.js';
 import type { DataSource } from '../../src/api/types.js';
 import {
@@ -9,6 +10,7 @@ import {
   deepAll,
   mountAdmin,
   newChatbot,
+  testEnv,
   type,
   until,
 } from './helpers.js';
@@ -98,6 +100,46 @@ describe('<chatbot-admin> data sources', () => {
     expect(panel.polling).to.equal(true);
     await until(() => row.isConnected && row.textContent?.includes('success'), 15_000);
     await until(() => !panel.polling);
+  });
+
+  it('should keep a source added while an older list is still on its way', async () => {
+    const { baseUrl, apiKey } = await testEnv();
+    // Real answers; while `held` is set, source lists reach the panel only when released.
+    let held: Array<() => void> | null = null;
+    const slow = createClient({
+      baseUrl,
+      apiKey,
+      retry: false,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if (held && (init?.method ?? 'GET') === 'GET' && url.endsWith('/data-sources')) {
+          await new Promise<void>((release) => held!.push(release));
+        }
+        return response;
+      },
+    });
+    const { client, bot, panel, add } = await sourcesPanel(slow);
+    held = [];
+    panel.refresh();
+    await until(() => held!.length > 0);
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+    type(form.querySelector('input[name=question]')!, 'When does the last ferry leave?');
+    type(form.querySelector('textarea[name=answer]')!, 'At eleven.');
+    button(form, 'Add Q&A')!.click();
+    await until(() => form.querySelector<HTMLInputElement>('input[name=question]')!.value === '');
+    const [stored] = await client.sources.list(bot.uuid);
+    await rowOf(panel, stored!.title);
+
+    const release = held;
+    held = null;
+    for (const answer of release) answer();
+    const { sourcesTask } = panel as unknown as { sourcesTask: { taskComplete: Promise<unknown> } };
+    await sourcesTask.taskComplete;
+    await panel.updateComplete;
+    expect(rows(panel).map((r) => r.querySelector('.title')?.textContent)).to.deep.equal([
+      stored!.title,
+    ]);
   });
 
   it('should upload several files at once, each with its own progress and its own error', async () => {
