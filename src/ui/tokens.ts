@@ -1,12 +1,6 @@
 import { css } from 'lit';
 
 /**
- * Design tokens shared by <chatbot-chat> and <chatbot-admin>. Every token is a `--chatbot-*`
- * custom property with a default, so a host page restyles both elements from `:root`.
- * Dark values apply under `prefers-color-scheme: dark`, or when the element has `theme="dark"`;
- * `theme="light"` forces light.
- */
-/**
  * The focus ring and the visually-hidden helper, for every shadow root of both elements,
  * including the admin's nested panels, which inherit the tokens instead of declaring them.
  */
@@ -44,6 +38,12 @@ const dark = css`
       color-scheme: dark;
 `;
 
+/**
+ * Design tokens shared by <chatbot-chat> and <chatbot-admin>. Every token is a `--chatbot-*`
+ * custom property with a default, so a host page restyles both elements from `:root`.
+ * Dark values apply under `prefers-color-scheme: dark`, or when the element has `theme="dark"`;
+ * `theme="light"` forces light.
+ */
 export const tokens = css`
   :host {
     --_accent: var(--chatbot-accent, #2563eb);
