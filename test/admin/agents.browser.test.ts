@@ -1,5 +1,4 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { createClient } from '../../src/api/client.js';
 import type { Agent, ToolFunction } from '../../src/api/types.js';
 import {
   apiClient,
@@ -10,7 +9,7 @@ import {
   deepText,
   mountAdmin,
   newChatbot,
-  testEnv,
+  slowListClient,
   type,
   until,
 } from './helpers.js';
@@ -280,37 +279,19 @@ describe('<chatbot-admin> agents', () => {
   });
 
   it('should not bring a deleted agent back when a list asked for before the delete answers after it', async () => {
-    const { baseUrl, apiKey } = await testEnv();
-    // The server's answers to agent lists are real; while `held` is set they reach the panel
-    // only when released, as over a slow network.
-    let held: Array<() => void> | null = null;
-    const client = createClient({
-      baseUrl,
-      apiKey,
-      retry: false,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        const url = input instanceof Request ? input.url : String(input);
-        if (held && (init?.method ?? 'GET') === 'GET' && url.endsWith('/agents')) {
-          await new Promise<void>((release) => held!.push(release));
-        }
-        return response;
-      },
-    });
+    const { client, hold, release } = await slowListClient('/agents');
     const bot = await newChatbot(client);
     const el = await mountAdmin(client, bot, 'agents');
     const panel = await until(() => deep(el, 'chatbot-admin-agents'));
     const row = await card(panel, 'Assistant');
-    held = [];
+    const held = hold();
     (panel as HTMLElement & { refresh(): void }).refresh();
-    await until(() => held!.length > 0);
+    await held;
     button(row, 'Delete Assistant')!.click();
     await confirmDialog(panel);
     await until(() => !deepAll(panel, 'article h3').some((h) => h.textContent === 'Assistant'));
 
-    const release = held;
-    held = null;
-    for (const answer of release) answer();
+    release();
     const { agentsTask } = panel as unknown as { agentsTask: { taskComplete: Promise<unknown> } };
     await agentsTask.taskComplete;
     await (panel as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;

@@ -25,6 +25,43 @@ export async function apiClient(): Promise<ChatbotClient> {
   return createClient({ baseUrl, apiKey, retry: false });
 }
 
+/**
+ * A client whose answers to GET requests ending in `listPath` are the server's own, but reach
+ * the caller only when released while `hold()` is on, as over a slow network: for a list that
+ * arrives after something the user did meanwhile.
+ */
+export async function slowListClient(listPath: string) {
+  const { baseUrl, apiKey } = await testEnv();
+  let held: Array<() => void> | null = null;
+  const client = createClient({
+    baseUrl,
+    apiKey,
+    retry: false,
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      const url = input instanceof Request ? input.url : String(input);
+      if (held && (init?.method ?? 'GET') === 'GET' && url.endsWith(listPath)) {
+        await new Promise<void>((release) => held!.push(release));
+      }
+      return response;
+    },
+  });
+  return {
+    client,
+    /** Holds every such answer from now on; resolves once one is held. */
+    async hold(): Promise<void> {
+      held = [];
+      await until(() => held!.length > 0);
+    },
+    /** Lets the held answers through, and later ones at once. */
+    release(): void {
+      const waiting = held ?? [];
+      held = null;
+      for (const answer of waiting) answer();
+    },
+  };
+}
+
 let counter = 0;
 /** A fresh chatbot per test, so tests never see each other's records. */
 export async function newChatbot(client: ChatbotClient, name = 'Test bot'): Promise<Chatbot> {

@@ -1,5 +1,4 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { createClient } from '../../src/api/client.js';
 import type { ChatbotClient } from '../../src/api/index.js';
 import type { DataSource } from '../../src/api/types.js';
 import {
@@ -10,7 +9,7 @@ import {
   deepAll,
   mountAdmin,
   newChatbot,
-  testEnv,
+  slowListClient,
   type,
   until,
 } from './helpers.js';
@@ -103,26 +102,11 @@ describe('<chatbot-admin> data sources', () => {
   });
 
   it('should keep a source added while an older list is still on its way', async () => {
-    const { baseUrl, apiKey } = await testEnv();
-    // Real answers; while `held` is set, source lists reach the panel only when released.
-    let held: Array<() => void> | null = null;
-    const slow = createClient({
-      baseUrl,
-      apiKey,
-      retry: false,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        const url = input instanceof Request ? input.url : String(input);
-        if (held && (init?.method ?? 'GET') === 'GET' && url.endsWith('/data-sources')) {
-          await new Promise<void>((release) => held!.push(release));
-        }
-        return response;
-      },
-    });
-    const { client, bot, panel, add } = await sourcesPanel(slow);
-    held = [];
+    const slow = await slowListClient('/data-sources');
+    const { client, bot, panel, add } = await sourcesPanel(slow.client);
+    const held = slow.hold();
     panel.refresh();
-    await until(() => held!.length > 0);
+    await held;
     const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
     type(form.querySelector('input[name=question]')!, 'When does the last ferry leave?');
     type(form.querySelector('textarea[name=answer]')!, 'At eleven.');
@@ -131,9 +115,7 @@ describe('<chatbot-admin> data sources', () => {
     const [stored] = await client.sources.list(bot.uuid);
     await rowOf(panel, stored!.title);
 
-    const release = held;
-    held = null;
-    for (const answer of release) answer();
+    slow.release();
     const { sourcesTask } = panel as unknown as { sourcesTask: { taskComplete: Promise<unknown> } };
     await sourcesTask.taskComplete;
     await panel.updateComplete;
