@@ -52,6 +52,19 @@ export class AdminPanel extends LitElement {
   }
 
   /**
+   * What `load` answers, asked again while this panel applied a change of its own meanwhile:
+   * that answer may predate the change and would undo it on screen (a deleted agent would come
+   * back, a new source vanish).
+   */
+  protected async settled<T>(load: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const before = this.localChanges;
+      const value = await load();
+      if (before === this.localChanges) return value;
+    }
+  }
+
+  /**
    * A Task that loads one list of the selected chatbot: run again when the client or the chatbot
    * changes (and by `run()`), earlier runs aborted, empty while there is nothing to load.
    */
@@ -63,14 +76,7 @@ export class AdminPanel extends LitElement {
     return new Task(this, {
       task: async ([client, uuid], { signal }) => {
         if (!client || !uuid) return [] as T[];
-        for (;;) {
-          const before = this.localChanges;
-          const list = await load(client, uuid, signal);
-          // A change this panel made and applied meanwhile may be missing from this list, which
-          // would undo it on screen (a deleted agent would come back, a new source vanish). Ask
-          // again.
-          if (before === this.localChanges) return list;
-        }
+        return this.settled(() => load(client, uuid, signal));
       },
       args: () => [this.client, this.chatbot?.uuid] as const,
       onComplete,

@@ -1,7 +1,8 @@
 import { Task } from '@lit/task';
 import { css, html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
-import type { Chatbot, CiteData, Message, SessionSummary } from '../api/types.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { Chatbot, ChatSession, CiteData, Message, SessionSummary } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { formatDate, parseJson } from './format.js';
 import { AdminPanel } from './panel.js';
@@ -80,6 +81,8 @@ export class AdminSessionsPanel extends AdminPanel {
   @state() private sessions: SessionSummary[] = [];
   @state() private openUuid: string | null = null;
   @state() private messages: Message[] = [];
+  /** The open session as last loaded: kept on screen while it loads again. */
+  @state() private session?: ChatSession;
 
   private readonly sessionsTask = this.chatbotList(
     (client, uuid, signal) => client.sessions.list(uuid, { signal }),
@@ -91,14 +94,17 @@ export class AdminSessionsPanel extends AdminPanel {
   private readonly detailTask = new Task(this, {
     task: async ([client, uuid], { signal }) => {
       if (!client || !uuid) return undefined;
-      const [session, messages] = await Promise.all([
-        client.sessions.get(uuid, { signal }),
-        client.messages.list(uuid, { signal }),
-      ]);
+      const [session, messages] = await this.settled(() =>
+        Promise.all([
+          client.sessions.get(uuid, { signal }),
+          client.messages.list(uuid, { signal }),
+        ]),
+      );
       return { session, messages };
     },
     args: () => [this.client, this.openUuid] as const,
     onComplete: (detail) => {
+      this.session = detail?.session;
       this.messages = detail?.messages ?? [];
     },
   });
@@ -168,7 +174,11 @@ export class AdminSessionsPanel extends AdminPanel {
           <h2 id="sessions-heading">${s.sessions}</h2>
           ${status} ${this.renderError('sessions')}
           <ul class="plain sessions">
-            ${this.sessions.map((session) => this.renderSession(session))}
+            ${repeat(
+              this.sessions,
+              (session) => session.uuid,
+              (session) => this.renderSession(session),
+            )}
           </ul>
         </section>
         ${this.openUuid ? this.renderDetail() : nothing}
@@ -212,46 +222,62 @@ export class AdminSessionsPanel extends AdminPanel {
     return html`<section class="card" part="card" aria-labelledby="detail-heading">
       <h2 id="detail-heading">${s.transcript}</h2>
       ${this.detailTask.render({
-        pending: () => this.renderPending(),
+        pending: () => (this.shownSession() ? nothing : this.renderPending()),
         error: (error) => this.renderLoadError(error, () => this.detailTask.run()),
-        complete: (detail) => {
-          if (!detail) return nothing;
-          const data = Object.entries(detail.session.meta ?? {});
-          return html`
-            <h3>${s.storedData}</h3>
-            ${
-              data.length
-                ? html`<dl class="data">
-                    ${data.map(
-                      ([k, v]) => html`<dt class="user-text">${k}</dt>
-                        <dd class="user-text">${String(v)}</dd>`,
-                    )}
-                  </dl>`
-                : html`<p class="empty">${s.noStoredData}</p>`
-            }
-            <h3>${s.transcript}</h3>
-            ${this.renderError('transcript')}
-            <div part="transcript" role="log" aria-label=${s.transcript}>
-              ${this.messages.length ? this.messages.map((m) => this.renderExchange(m)) : html`<p class="empty">${s.noMessages}</p>`}
-            </div>
-            <div class="actions">
-              <button
-                type="button"
-                class="danger"
-                part="button danger"
-                @click=${() => {
-                  const summary =
-                    this.sessions.find((x) => x.uuid === detail.session.uuid) ?? detail.session;
-                  void this.handleDeleteSession(summary);
-                }}
-              >
-                ${s.deleteSession}
-              </button>
-            </div>
-          `;
-        },
       })}
+      ${this.renderTranscript()}
     </section>`;
+  }
+
+  /** The loaded session, if it is the open one. */
+  private shownSession(): ChatSession | undefined {
+    return this.session?.uuid === this.openUuid ? this.session : undefined;
+  }
+
+  private renderTranscript() {
+    const s = this.strings;
+    const session = this.shownSession();
+    if (!session) return nothing;
+    const data = Object.entries(session.meta ?? {});
+    return html`
+      <h3>${s.storedData}</h3>
+      ${
+        data.length
+          ? html`<dl class="data">
+              ${data.map(
+                ([k, v]) => html`<dt class="user-text">${k}</dt>
+                  <dd class="user-text">${String(v)}</dd>`,
+              )}
+            </dl>`
+          : html`<p class="empty">${s.noStoredData}</p>`
+      }
+      <h3>${s.transcript}</h3>
+      ${this.renderError('transcript')}
+      <div part="transcript" role="log" aria-label=${s.transcript}>
+        ${
+          this.messages.length
+            ? repeat(
+                this.messages,
+                (m) => m.uuid,
+                (m) => this.renderExchange(m),
+              )
+            : html`<p class="empty">${s.noMessages}</p>`
+        }
+      </div>
+      <div class="actions">
+        <button
+          type="button"
+          class="danger"
+          part="button danger"
+          @click=${() => {
+            const summary = this.sessions.find((x) => x.uuid === session.uuid) ?? session;
+            void this.handleDeleteSession(summary);
+          }}
+        >
+          ${s.deleteSession}
+        </button>
+      </div>
+    `;
   }
 
   private renderExchange(message: Message) {

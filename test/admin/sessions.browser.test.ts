@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import type { ChatbotClient } from '../../src/api/client.js';
 import {
   apiClient,
   button,
@@ -8,13 +9,14 @@ import {
   deepText,
   mountAdmin,
   newChatbot,
+  slowListClient,
   until,
 } from './helpers.js';
 
 type Panel = HTMLElement & { updateComplete: Promise<unknown>; refresh(): void };
 
-async function sessionWithExchanges() {
-  const client = await apiClient();
+async function sessionWithExchanges(client?: ChatbotClient) {
+  client ??= await apiClient();
   const bot = await newChatbot(client);
   await client.sources.createQa(bot.uuid, {
     question: 'When does the ferry leave?',
@@ -70,6 +72,28 @@ describe('<chatbot-admin> sessions', () => {
     expect(transcript.querySelectorAll('article').length).to.equal(1);
     const left = await client.messages.list(session.uuid);
     expect(left.map((m) => m.query)).to.deep.equal(['Is there a <script>late</script> ferry?']);
+  });
+
+  it('should not bring a deleted exchange back when a transcript asked for before the delete answers after it', async () => {
+    const slow = await slowListClient('/messages');
+    const { client, session, panel } = await sessionWithExchanges(slow.client);
+    const transcript = await openFirst(panel);
+    const first = await until(() => transcript.querySelector('article'));
+    const held = slow.hold();
+    panel.refresh();
+    await held;
+    first.querySelector<HTMLButtonElement>('button')!.click();
+    await confirmDialog(panel);
+    await until(() => transcript.querySelectorAll('article').length === 1);
+
+    slow.release();
+    const { detailTask } = panel as unknown as { detailTask: { taskComplete: Promise<unknown> } };
+    await detailTask.taskComplete;
+    await panel.updateComplete;
+    const shown = deepAll(deep(panel, '[part=transcript]')!, 'article').map((a) => a.ariaLabel);
+    expect(shown).to.deep.equal(['Is there a <script>late</script> ferry?']);
+    const left = await client.messages.list(session.uuid);
+    expect(left.map((m) => m.query)).to.deep.equal(shown);
   });
 
   it('should put an exchange back when deleting it fails', async () => {
