@@ -2,6 +2,7 @@ import { Task, TaskStatus } from '@lit/task';
 import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
+import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
@@ -450,7 +451,9 @@ export class ChatbotAdmin extends LitElement {
       </div>
       ${status}
       <ul class="plain chatbot-list">
-        ${list.map(
+        ${repeat(
+          list,
+          (c) => c.uuid,
           (c) => html`<li>
             <button
               type="button"

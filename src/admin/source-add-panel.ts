@@ -1,5 +1,6 @@
 import { css, html, nothing } from 'lit';
 import { query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { errorText, formatBytes } from './format.js';
@@ -317,7 +318,9 @@ export class AdminSourceAddPanel extends AdminPanel {
           }}
       /></label>
       <ul class="plain uploads" aria-live="polite">
-        ${this.uploads.map(
+        ${repeat(
+          this.uploads,
+          (u) => u.id,
           (u) => html`<li>
             <span class="file-name user-text" title=${u.name}>${u.name}</span>
             <span class=${u.state}

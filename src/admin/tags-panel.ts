@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource, SourceTag } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { HEX_COLOR, swatch } from './format.js';
@@ -141,7 +142,11 @@ export class AdminTagsPanel extends AdminPanel {
       <h2 class="visually-hidden">${s.tags}</h2>
       ${status} ${this.renderError('list')}
       <ul class="plain">
-        ${this.tags.map((tag) => this.renderTag(tag))}
+        ${repeat(
+          this.tags,
+          (tag) => tag.uuid,
+          (tag) => this.renderTag(tag),
+        )}
       </ul>
       ${this.renderForm()} ${this.confirm.render()}
     `;

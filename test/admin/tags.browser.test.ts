@@ -147,6 +147,22 @@ describe('<chatbot-admin> tags', () => {
     expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
   });
 
+  it('should keep focus on a tag’s button when a tag above it goes away on reload', async () => {
+    const { client, bot, panel } = await tagsPanel();
+    const harbour = await client.tags.create(bot.uuid, { name: 'Harbour', color: '#aa3300' });
+    await client.tags.create(bot.uuid, { name: 'Prices', color: '#0033aa' });
+    panel.refresh();
+    const item = await tagItem(panel, 'Prices');
+    button(item, 'Edit Prices')!.focus();
+    await client.tags.delete(harbour.uuid);
+    panel.refresh();
+    await until(
+      () => !deepAll(panel, 'ul.plain > li strong').some((n) => n.textContent === 'Harbour'),
+    );
+    const focused = panel.shadowRoot!.activeElement;
+    expect(focused?.getAttribute('aria-label') ?? 'nothing focused').to.equal('Edit Prices');
+  });
+
   it('should open the source table filtered by a tag', async () => {
     const { client, bot, el, panel, first } = await tagsPanel();
     const tag = await client.tags.create(bot.uuid, {
