@@ -100,7 +100,36 @@ export function sanitize(html: string): DocumentFragment {
 
 const markedOptions = { gfm: true, breaks: false, async: false } as const;
 
+/**
+ * Shows each image as a link named by its alt text, never as an image. An answer can be steered
+ * by what it quotes, and an image loads as soon as it is shown: its address could carry the
+ * conversation to a third party (or track the visitor) without a click. A link needs one.
+ */
+function imagesAsLinks(tokens: Token[] | undefined): void {
+  if (!tokens) return;
+  tokens.forEach((token, i) => {
+    if (token.type === 'image') {
+      const text = token.text || token.href;
+      tokens[i] = {
+        type: 'link',
+        raw: token.raw,
+        href: token.href,
+        title: token.title,
+        text,
+        tokens: [{ type: 'text', raw: text, text, escaped: false }],
+      };
+      return;
+    }
+    if ('tokens' in token) imagesAsLinks(token.tokens);
+    if (token.type === 'list') for (const item of token.items) imagesAsLinks(item.tokens);
+    if (token.type === 'table') {
+      for (const cell of [token.header, ...token.rows].flat()) imagesAsLinks(cell.tokens);
+    }
+  });
+}
+
 function toHtml(tokens: Token[]): string {
+  imagesAsLinks(tokens);
   const list = tokens as TokensList;
   list.links = {};
   return Parser.parse(list, markedOptions);

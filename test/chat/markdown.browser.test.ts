@@ -82,6 +82,32 @@ describe('markdown', () => {
     }
   });
 
+  it('should show images as links named by their alt text, never loading them', () => {
+    const view = MarkdownView.render(
+      [
+        '![Harbour map](https://e.example/map.png "The map") in text',
+        '',
+        '- ![Relative](docs/shot.png)',
+        '',
+        '| a |',
+        '|---|',
+        '| ![](javascript:alert(1)) |',
+      ].join('\n'),
+    );
+    expect(view.root.querySelector('img')).to.equal(null);
+    const links = [...view.root.querySelectorAll('a')].map((a) => ({
+      text: a.textContent,
+      href: a.getAttribute('href'),
+      title: a.title,
+    }));
+    expect(links).to.deep.equal([
+      { text: 'Harbour map', href: 'https://e.example/map.png', title: 'The map' },
+      { text: 'Relative', href: null, title: '' },
+      { text: 'javascript:alert(1)', href: null, title: '' },
+    ]);
+    expect(view.plainText).to.equal('Harbour map in text Relative a javascript:alert(1)');
+  });
+
   it('should strip script, event handlers, styles and iframes from raw HTML', () => {
     const fragment = sanitize(
       '<p style="color:red" onclick="x()">a</p><script>x()</script><iframe src="https://e.com"></iframe><img src=x onerror=alert(1)><svg onload=alert(1)></svg>',
