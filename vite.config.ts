@@ -9,6 +9,8 @@ const entries = {
   api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
   chat: { entry: 'src/chat/index.ts', fileName: 'chatbot-chat', formats: ['es'] },
   admin: { entry: 'src/admin/index.ts', fileName: 'chatbot-admin', formats: ['es'] },
+  // marked and DOMPurify with the answer view: loaded by the others when an answer needs them.
+  markdown: { entry: 'src/chat/markdown.ts', fileName: 'chatbot-markdown', formats: ['es'] },
   // A classic script: it reads its own <script> tag through document.currentScript.
   embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
@@ -34,6 +36,22 @@ const markedWithoutSingleton: Plugin = {
   },
 };
 
+/**
+ * The elements load the markdown renderer with `import('./markdown.js')` (src/chat/renderer.ts).
+ * Every bundle but the renderer's own leaves that import to `dist/chatbot-markdown.js`, beside
+ * it, instead of inlining it or splitting a chunk per bundle: one file serves the ES bundles and
+ * the classic embed script, whose relative `import()` resolves against its own URL.
+ */
+const markdownBesideBundle = (mode: string): Plugin => ({
+  name: 'markdown-beside-bundle',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (mode === 'markdown' || source !== './markdown.js') return;
+    if (!importer?.replaceAll('\\', '/').endsWith('/src/chat/renderer.ts')) return;
+    return { id: './chatbot-markdown.js', external: true };
+  },
+});
+
 export default defineConfig(({ mode }) => {
   const target = entries[mode as keyof typeof entries];
   if (!target) {
@@ -41,6 +59,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     plugins: [
+      markdownBesideBundle(mode),
       markedWithoutSingleton,
       // The output minifier leaves the markup and styles inside Lit's html`` and css`` literals
       // as written; this squeezes them. A template it cannot parse fails the build rather than

@@ -29,6 +29,7 @@ const BUNDLES: Record<string, string> = {
   'chatbot-chat.js': 'chat',
   'chatbot-admin.js': 'admin',
   'chatbot-embed.js': 'embed',
+  'chatbot-markdown.js': 'markdown',
 };
 
 /** What the demo pages need to know, kept in data/demo.json between starts. */

@@ -5,6 +5,7 @@
  *   <script src="…/chatbot-embed.js" data-base-url="…" data-api-key="…" data-chatbot-uuid="…"></script>
  */
 import { ChatbotChat } from './chat/chatbot-chat.js';
+import { loadRendererFrom } from './chat/renderer.js';
 
 // Defined here rather than by importing the registration module for its side effect, which a
 // bundler honouring package.json's `sideEffects: false` would drop.
@@ -29,6 +30,9 @@ const ATTRIBUTES: Record<string, string> = {
 const script =
   (document.currentScript as HTMLScriptElement | null) ??
   document.querySelector<HTMLScriptElement>('script[src*="chatbot-embed"]');
+
+// The markdown renderer is the file beside this one (see src/chat/renderer.ts).
+if (script?.src) loadRendererFrom(new URL('chatbot-markdown.js', script.src).href);
 
 function mount(): void {
   if (!script) return;

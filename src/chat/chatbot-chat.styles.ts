@@ -222,6 +222,11 @@ export const styles = [
     .markdown {
       margin-bottom: -0.6em;
     }
+    /* Answers as plain text, when the markdown renderer could not be loaded. */
+    .markdown.plain {
+      white-space: pre-wrap;
+      margin-bottom: 0;
+    }
     .markdown > .block:first-child > :first-child {
       margin-top: 0;
     }

@@ -16,7 +16,8 @@ import type {
   ChatSessionCreatedDetail,
 } from './events.js';
 import { renderLauncher } from './launcher.js';
-import { MarkdownView, safeUrl } from './markdown.js';
+import { safeUrl } from './links.js';
+import { type AnswerView, answerViews, loadRenderer } from './renderer.js';
 import { StreamController, type StreamOutcome } from './stream-controller.js';
 import {
   type Exchange,
@@ -225,7 +226,7 @@ export class ChatbotChat extends LitElement {
   @state() private rateLimitedUntil = 0;
   @state() private notice = '';
 
-  private views = new Map<string, MarkdownView>();
+  private views = new Map<string, AnswerView>();
   private ownClient?: { key: string; client: ChatClient };
   private store?: TranscriptStore;
   private loadedKey = '';
@@ -243,6 +244,8 @@ export class ChatbotChat extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // A launcher that is never opened never needs the renderer; an inline chat soon will.
+    if (this.mode !== 'launcher') this.useRenderer();
     this.scheduleReveal();
   }
 
@@ -278,6 +281,7 @@ export class ChatbotChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('open') && this.open) this.useRenderer();
     if (changed.has('sessionData') && this.sessionData !== undefined) {
       try {
         checkSessionData(this.sessionData);
@@ -312,6 +316,7 @@ export class ChatbotChat extends LitElement {
               label: strings.openChat,
               open: this.open,
               onClick: this.handleLauncherClick,
+              onIntent: this.useRenderer,
               onKeyDown: this.handlePanelKeyDown,
             })
           : nothing
@@ -382,8 +387,12 @@ export class ChatbotChat extends LitElement {
   }
 
   private renderExchange(exchange: Exchange, strings: ChatStrings): TemplateResult {
+    const view = this.viewFor(exchange);
     const waiting =
-      exchange.state === 'pending' || (exchange.state === 'streaming' && !exchange.response);
+      exchange.state === 'pending' ||
+      (exchange.state === 'streaming' && !exchange.response) ||
+      // The renderer is still loading: the typing dots hold the place of the text.
+      (!view && exchange.state !== 'failed');
     const final = exchange.state === 'done' || exchange.state === 'stopped';
     const showAnswer = exchange.response || waiting || exchange.state !== 'failed';
     return html`<div class="exchange" part="exchange" data-id=${exchange.id}>
@@ -393,7 +402,7 @@ export class ChatbotChat extends LitElement {
           ? html`<div class="message assistant" part="message assistant-message" dir="auto" aria-busy=${waiting || exchange.state === 'streaming' ? 'true' : 'false'}>
             <span class="visually-hidden">${strings.assistant}: </span>
             ${waiting ? html`<span class="typing" part="typing" role="img" aria-label=${strings.typing}><span></span><span></span><span></span></span>` : nothing}
-            ${this.viewFor(exchange).root}
+            ${view?.root ?? nothing}
             ${exchange.state === 'stopped' ? html`<div class="status">${strings.stopped}</div>` : nothing}
             ${final ? this.renderSources(exchange, strings) : nothing}
           </div>`
@@ -559,8 +568,8 @@ export class ChatbotChat extends LitElement {
     session: string,
     exchange: Exchange,
   ): Promise<StreamOutcome> {
-    const view = this.viewFor(exchange);
-    view.update('');
+    this.useRenderer();
+    this.viewFor(exchange)?.update('');
     return this.stream.start(client, session, exchange.query, {
       onStart: ({ messageUuid, citations }) => {
         exchange.messageUuid = messageUuid;
@@ -571,7 +580,7 @@ export class ChatbotChat extends LitElement {
       onText: (text) => {
         const first = !exchange.response;
         exchange.response = text;
-        view.update(text);
+        this.viewFor(exchange)?.update(text);
         if (first) this.requestUpdate();
         this.follow();
       },
@@ -581,8 +590,8 @@ export class ChatbotChat extends LitElement {
   private finishExchange(exchange: Exchange, session: string, outcome: StreamOutcome): void {
     exchange.response = outcome.text;
     const view = this.viewFor(exchange);
-    view.update(outcome.text);
-    view.finish();
+    view?.update(outcome.text);
+    view?.finish();
     if (outcome.kind === 'failed') {
       this.failExchange(exchange, outcome.error);
       return;
@@ -590,7 +599,11 @@ export class ChatbotChat extends LitElement {
     exchange.state = outcome.kind === 'stopped' ? 'stopped' : 'done';
     this.exchanges = [...this.exchanges];
     this.save();
-    this.announce(fill(this.localStrings().answerReady, { text: excerpt(view.plainText) }));
+    this.announce(
+      fill(this.localStrings().answerReady, {
+        text: excerpt(view?.plainText ?? outcome.text.replace(/\s+/g, ' ').trim()),
+      }),
+    );
     this.emit<ChatAnswerFinishedDetail>('chatbot-answer-finished', {
       query: exchange.query,
       response: exchange.response,
@@ -603,7 +616,7 @@ export class ChatbotChat extends LitElement {
 
   private failExchange(exchange: Exchange, error: unknown): void {
     exchange.state = 'failed';
-    this.viewFor(exchange).finish();
+    this.viewFor(exchange)?.finish();
     this.exchanges = [...this.exchanges];
     this.failedId = exchange.id;
     this.save();
@@ -660,6 +673,7 @@ export class ChatbotChat extends LitElement {
     if (!this.sessionUuid && stored.sessionUuid) this.sessionUuid = stored.sessionUuid;
     this.exchanges = stored.exchanges;
     this.shownFrom = this.prepareViews(this.exchanges.length, FIRST_EXCHANGES);
+    if (this.exchanges.length && (this.mode !== 'launcher' || this.open)) this.useRenderer();
     this.scheduleReveal();
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.loadedKey = this.configKey();
@@ -705,6 +719,7 @@ export class ChatbotChat extends LitElement {
    * conversation would otherwise hold the page in one long task as it loads.
    */
   private prepareViews(from: number, least = 1): number {
+    if (!answerViews()) return from;
     const began = performance.now();
     const end = from;
     while (from > 0 && (end - from < least || performance.now() - began < REVEAL_BUDGET_MS)) {
@@ -715,7 +730,8 @@ export class ChatbotChat extends LitElement {
 
   private scheduleReveal(): void {
     clearTimeout(this.revealTimer);
-    this.revealTimer = this.shownFrom > 0 ? setTimeout(this.revealOlder) : undefined;
+    this.revealTimer =
+      this.shownFrom > 0 && answerViews() ? setTimeout(this.revealOlder) : undefined;
   }
 
   /** Adds as many older exchanges as a short task allows, keeping the reader's place. */
@@ -733,6 +749,22 @@ export class ChatbotChat extends LitElement {
       if (log && read?.isConnected) log.scrollTop += read.getBoundingClientRect().top - before;
       this.scheduleReveal();
     });
+  };
+
+  /**
+   * Loads the markdown renderer unless it is there; then shows the remembered exchanges that
+   * waited for it (see `prepareViews`) and the answers that came meanwhile.
+   */
+  private readonly useRenderer = (): void => {
+    if (answerViews()) return;
+    void loadRenderer().then(() =>
+      // A task of its own: the renderer's module has just run in this one.
+      setTimeout(() => {
+        this.shownFrom = this.prepareViews(this.shownFrom, FIRST_EXCHANGES);
+        this.scheduleReveal();
+        this.requestUpdate();
+      }),
+    );
   };
 
   private save(): void {
@@ -765,10 +797,12 @@ export class ChatbotChat extends LitElement {
     return localize(chatStrings, this.language(), this.strings);
   }
 
-  private viewFor(exchange: Exchange): MarkdownView {
+  /** The exchange's answer view; undefined while the renderer loads. */
+  private viewFor(exchange: Exchange): AnswerView | undefined {
     let view = this.views.get(exchange.id);
-    if (!view) {
-      view = new MarkdownView({
+    const create = answerViews();
+    if (!view && create) {
+      view = create({
         citations: () => exchange.citations,
         copyCodeLabel: () => this.localStrings().copyCode,
         idPrefix: exchange.id,

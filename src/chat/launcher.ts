@@ -4,6 +4,8 @@ export interface LauncherOptions {
   label: string;
   open: boolean;
   onClick: () => void;
+  /** A pointer over the button, or focus on it: the reader may be about to open the chat. */
+  onIntent: () => void;
   /** Escape on the launcher closes the panel too. */
   onKeyDown: (event: KeyboardEvent) => void;
 }
@@ -13,6 +15,7 @@ export function renderLauncher({
   label,
   open,
   onClick,
+  onIntent,
   onKeyDown,
 }: LauncherOptions): TemplateResult {
   return html`<button
@@ -23,6 +26,8 @@ export function renderLauncher({
     aria-expanded=${open ? 'true' : 'false'}
     aria-controls="panel"
     @click=${onClick}
+    @pointerenter=${onIntent}
+    @focus=${onIntent}
     @keydown=${onKeyDown}
   >
     <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">

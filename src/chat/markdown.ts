@@ -1,6 +1,7 @@
 import DOMPurify from 'dompurify';
 import { Lexer, Parser, type Token, type TokensList } from 'marked';
 import type { Citation } from '../api/types.js';
+import { SAFE_URL, safeUrl } from './links.js';
 
 /**
  * Markdown for answers: marked for parsing, DOMPurify with an allow-list for safety.
@@ -43,8 +44,6 @@ const ALLOWED_TAGS = [
   'ul',
 ];
 const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'colspan', 'rowspan', 'class', 'lang'];
-/** Only web, mail and phone links; relative and every other scheme are dropped. */
-const SAFE_URL = /^(?:https?:|mailto:|tel:)/i;
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
 
@@ -314,11 +313,6 @@ function citationMarker(citation: Citation, idPrefix: string): HTMLElement {
   } else link.href = `#${idPrefix}-source-${citation.n}`;
   sup.append(link);
   return sup;
-}
-
-/** The URL if it is a web, mail or phone link; otherwise undefined. */
-export function safeUrl(url: string | undefined): string | undefined {
-  return url && SAFE_URL.test(url.trim()) ? url.trim() : undefined;
 }
 
 function addCopyButtons(root: DocumentFragment, label: string): void {

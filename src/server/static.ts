@@ -27,6 +27,8 @@ const TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
+const SCRIPT = new Set(['.js', '.mjs']);
+
 export interface StaticDir {
   /** URL prefix, e.g. `/` or `/dist`. */
   prefix: string;
@@ -61,11 +63,16 @@ export function serveStatic(dirs: StaticDir[]): MiddlewareHandler {
         info = await stat(file).catch(() => null);
       }
       if (!info?.isFile()) continue;
-      const headers = {
-        'Content-Type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      const ext = extname(file).toLowerCase();
+      const headers: Record<string, string> = {
+        'Content-Type': TYPES[ext] ?? 'application/octet-stream',
         'Content-Length': String(info.size),
         'Cache-Control': 'no-cache',
       };
+      // A page on another origin that embeds the chat loads its markdown renderer with import(),
+      // which needs CORS. Only scripts: a page (the demo's holds keys) stays unreadable to other
+      // origins, which matters for a server on localhost that a visited site could ask.
+      if (SCRIPT.has(ext)) headers['Access-Control-Allow-Origin'] = '*';
       if (c.req.method === 'HEAD') return c.body(null, 200, headers);
       const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream;
       return c.body(body, 200, headers);

@@ -52,6 +52,27 @@ const activeInChat = (page: Page) =>
     return active?.getAttribute('aria-label') ?? active?.textContent?.trim() ?? '';
   });
 
+/** Sends `text` from the open panel and waits for the finished answer. */
+async function ask(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  await page.waitForFunction(() =>
+    document.querySelector('chatbot-chat')!.shadowRoot!.querySelector('.exchange .actions'),
+  );
+}
+
+/** The last answer's rendered markup, without the blocks that hold it. */
+const answerHtml = (page: Page) =>
+  inChat(page, (root) =>
+    [...root.querySelectorAll('.exchange .assistant .markdown > .block')]
+      .map((block) => block.innerHTML)
+      .join(''),
+  );
+
+const answerText = (page: Page) =>
+  inChat(page, (root) => root.querySelector('.exchange .assistant .markdown')?.textContent ?? '');
+
 describe('chatbot-embed.js', () => {
   it('mounts a launcher from its script tag that works from the keyboard alone', async () => {
     const page = await h.newPage();
@@ -102,6 +123,70 @@ describe('chatbot-embed.js', () => {
     }));
     assert.equal(pwned, 0);
     assert.deepEqual(violations, [], 'works under a strict CSP');
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
+  it('loads the markdown renderer only when the reader reaches for the launcher, once', async () => {
+    const page = await h.newPage();
+    const loads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/chatbot-markdown.js')) loads.push(request.url());
+    });
+    await page.goto(embedPage('embed-lazy.html'));
+    const launcher = page.getByRole('button', { name: 'Open chat' });
+    await launcher.waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(loads, [], 'a page whose launcher is not touched does not load it');
+
+    const loading = page.waitForRequest(/\/chatbot-markdown\.js$/);
+    await launcher.hover();
+    await loading;
+    await launcher.click();
+    await ask(page, 'When is the bakery open?');
+    assert.match(await answerHtml(page), /^<p>The bakery is open from 7 am to 6 pm/);
+    assert.deepEqual(loads, [`${h.url}/dist/chatbot-markdown.js`]);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
+  it('shows answers as plain text, never HTML, when the renderer cannot be loaded', async () => {
+    const page = await h.newPage();
+    await page.route('**/chatbot-markdown.js', (route) => route.abort());
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(embedPage('embed-no-renderer.html', 'data-open'));
+    await ask(page, 'When is the bakery open? <b>now</b>');
+    const shown = await inChat(page, (root) => {
+      const answer = root.querySelector('.exchange .assistant .markdown')!;
+      return { plain: answer.classList.contains('plain'), elements: answer.children.length };
+    });
+    assert.deepEqual(shown, { plain: true, elements: 0 });
+    assert.match(await answerText(page), /7 am to 6 pm/);
+    assert.equal(warnings.filter((w) => w.includes('chatbot-markdown.js')).length, 1);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
+  it('renders markdown when embedded from another origin', async () => {
+    const page = await h.newPage();
+    const url = h.page(
+      'embed-cross-origin.html',
+      testPage(
+        h.url,
+        `<main><h1>Bakery</h1></main>
+<script src="${h.url}/dist/chatbot-embed.js" data-base-url="${h.url}" data-api-key="${chatKey}" data-chatbot-uuid="${chatbotUuid}" data-open></script>`,
+        '',
+        false,
+      ),
+    );
+    const other = new URL(url);
+    other.hostname = 'localhost';
+    await page.goto(other.href);
+    await ask(page, 'When is the bakery open?');
+    assert.match(await answerHtml(page), /^<p>The bakery is open from 7 am to 6 pm/);
     assert.deepEqual(h.errors, []);
     await page.context().close();
   });

@@ -59,6 +59,8 @@ const BUILD_SOURCES: Record<string, { out: string; dirs: string[] }> = {
   chat: { out: 'dist/chatbot-chat.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
   embed: { out: 'dist/chatbot-embed.js', dirs: ['src/api', 'src/chat', 'src/ui', 'src/embed.ts'] },
   admin: { out: 'dist/chatbot-admin.js', dirs: ['src/api', 'src/chat', 'src/ui', 'src/admin'] },
+  // Loaded by the three elements' bundles from beside them.
+  markdown: { out: 'dist/chatbot-markdown.js', dirs: ['src/api', 'src/chat'] },
 };
 
 function newestMtime(path: string): number {
@@ -71,7 +73,8 @@ function newestMtime(path: string): number {
 
 /** Builds a bundle when it is missing or older than its sources: e2e tests test dist/. */
 export function ensureBuilt(modes: string[]): void {
-  for (const mode of modes) {
+  const elements = modes.some((mode) => mode !== 'api' && mode !== 'markdown');
+  for (const mode of elements ? [...new Set([...modes, 'markdown'])] : modes) {
     const spec = BUILD_SOURCES[mode];
     if (!spec) throw new Error(`unknown build mode ${mode}`);
     const built = newestMtime(spec.out);

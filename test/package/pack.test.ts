@@ -47,6 +47,7 @@ describe('the npm package', () => {
       'package/dist/chatbot-chat.js',
       'package/dist/chatbot-admin.js',
       'package/dist/chatbot-embed.js',
+      'package/dist/chatbot-markdown.js',
       'package/dist/custom-elements.json',
       'package/dist/types/api/index.d.ts',
       'package/README.md',
@@ -170,7 +171,20 @@ console.log(createClient, bot, chat, admin);
         const page = await browser.newPage();
         const errors: string[] = [];
         page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => {
+          // The browser's own line for the unreachable service is not the page's.
+          if (message.text().startsWith('Failed to load resource')) return;
+          if (message.type() === 'warning' || message.type() === 'error') {
+            errors.push(message.text());
+          }
+        });
+        // The inline chat asks for its markdown renderer at once; the site's bundler must have
+        // followed the package's import() of it.
+        const renderer = page.waitForResponse((response) =>
+          /chatbot-markdown[^/]*\.js$/.test(response.url()),
+        );
         await page.goto(url);
+        assert.equal((await renderer).status(), 200);
         await page.waitForFunction(
           () => (window as unknown as { __loaded?: string }).__loaded === 'function',
         );

@@ -45,6 +45,16 @@ describe('static directories', () => {
     }
   });
 
+  it('lets other origins import scripts, and only scripts', async () => {
+    const origin = { Origin: 'https://shop.example' };
+    const script = await fetch(`${h.url}/dist/chatbot-chat.js`, { headers: origin });
+    assert.equal(script.headers.get('access-control-allow-origin'), '*');
+    for (const path of ['/', '/style.css']) {
+      const response = await fetch(h.url + path, { headers: origin });
+      assert.equal(response.headers.get('access-control-allow-origin'), null, path);
+    }
+  });
+
   it('serves nothing outside its directories', async () => {
     for (const path of [
       '/../secret.txt',

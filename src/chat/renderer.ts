@@ -1,0 +1,78 @@
+import type { MarkdownViewOptions } from './markdown.js';
+
+/** One answer on screen: `update(text)` takes the whole text so far, `finish()` closes it. */
+export interface AnswerView {
+  readonly root: HTMLElement;
+  update(text: string): void;
+  finish(): void;
+  /** The answer as plain text, for announcements. */
+  readonly plainText: string;
+}
+
+export type CreateView = (options: MarkdownViewOptions) => AnswerView;
+
+let created: CreateView | undefined;
+let loading: Promise<CreateView> | undefined;
+let address: string | undefined;
+
+/** What makes answer views, once `loadRenderer()` has settled; undefined before. */
+export function answerViews(): CreateView | undefined {
+  return created;
+}
+
+/**
+ * Loads the renderer from `url` instead of beside this module. The embed needs it: a classic
+ * script from another origin resolves a relative `import()` against about:blank, so it passes
+ * the absolute address beside its own.
+ */
+export function loadRendererFrom(url: string): void {
+  address = url;
+}
+
+/**
+ * Loads the markdown renderer: marked and DOMPurify are more than half of the chat's code, and
+ * a page whose launcher is never opened never needs them, so they are a file of their own
+ * (`chatbot-markdown.js`, beside the element's file in `dist/`). Loaded once per page. If it
+ * cannot be loaded (the file was not deployed beside the element, or a cross-origin host does
+ * not allow it), answers show as plain text: readable, and still never HTML.
+ */
+export function loadRenderer(): Promise<CreateView> {
+  loading ??= load().then((create) => {
+    created = create;
+    return create;
+  });
+  return loading;
+}
+
+async function load(): Promise<CreateView> {
+  try {
+    const { MarkdownView }: typeof import('./markdown.js') = address
+      ? await import(/* @vite-ignore */ address)
+      : await import('./markdown.js');
+    return (options) => new MarkdownView(options);
+  } catch (error) {
+    console.warn(
+      'chatbot-chat: the markdown renderer (chatbot-markdown.js, beside the element) did not load; answers show as plain text.',
+      error,
+    );
+    return () => new PlainView();
+  }
+}
+
+class PlainView implements AnswerView {
+  readonly root = document.createElement('div');
+
+  constructor() {
+    this.root.className = 'markdown plain';
+  }
+
+  update(text: string): void {
+    this.root.textContent = text;
+  }
+
+  finish(): void {}
+
+  get plainText(): string {
+    return (this.root.textContent ?? '').replace(/\s+/g, ' ').trim();
+  }
+}
