@@ -2,8 +2,9 @@ import minifyLiterals from '@lit-labs/rollup-plugin-minify-html-literals';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
- * One build per entry (`vite build --mode <entry>`), so every bundle is self-contained:
- * a page that loads only the chat widget never fetches a chunk shared with the admin panel.
+ * One build per entry (`vite build --mode <entry>`), so no bundle shares a chunk with another:
+ * a page that loads only the chat widget never fetches code of the admin panel. The one file
+ * they do share is the markdown renderer, which each loads when an answer first needs it.
  */
 const entries = {
   api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
