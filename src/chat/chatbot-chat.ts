@@ -41,8 +41,12 @@ function excerpt(text: string, max = 240): string {
  * exchanges when it loads, then older ones a task at a time): well under a long task.
  */
 const REVEAL_BUDGET_MS = 8;
-/** Exchanges shown at once when a conversation loads, however long their markdown takes. */
-const FIRST_EXCHANGES = 3;
+/**
+ * Exchanges shown at once when a conversation loads, however long their markdown takes. One: a
+ * long answer fills the log by itself, and short ones come several to the task's budget anyway.
+ * Three made the mount task, the longest of a restore, about 10 ms longer.
+ */
+const FIRST_EXCHANGES = 1;
 
 /** The exchange at the top edge of the log's view. */
 function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
