@@ -676,9 +676,8 @@ export class ChatbotChat extends LitElement {
     }
     if (!this.sessionUuid && stored.sessionUuid) this.sessionUuid = stored.sessionUuid;
     this.exchanges = stored.exchanges;
-    this.shownFrom = this.prepareViews(this.exchanges.length, FIRST_EXCHANGES);
+    this.showNewest(this.exchanges.length);
     if (this.exchanges.length && (this.mode !== 'launcher' || this.open)) this.useRenderer();
-    this.scheduleReveal();
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.loadedKey = this.configKey();
     if (client && this.sessionUuid) void this.restore(client, this.sessionUuid);
@@ -732,6 +731,12 @@ export class ChatbotChat extends LitElement {
     return from;
   }
 
+  /** Shows the newest exchanges before `from` that a short task allows; older ones follow. */
+  private showNewest(from: number): void {
+    this.shownFrom = this.prepareViews(from, FIRST_EXCHANGES);
+    this.scheduleReveal();
+  }
+
   private scheduleReveal(): void {
     clearTimeout(this.revealTimer);
     this.revealTimer =
@@ -764,8 +769,7 @@ export class ChatbotChat extends LitElement {
     void loadRenderer().then(() =>
       // A task of its own: the renderer's module has just run in this one.
       setTimeout(() => {
-        this.shownFrom = this.prepareViews(this.shownFrom, FIRST_EXCHANGES);
-        this.scheduleReveal();
+        this.showNewest(this.shownFrom);
         this.requestUpdate();
       }),
     );
