@@ -7,6 +7,7 @@ import {
   deep,
   deepAll,
   deepText,
+  loaded,
   mountAdmin,
   newChatbot,
   slowListClient,
@@ -292,9 +293,7 @@ describe('<chatbot-admin> agents', () => {
     await until(() => !deepAll(panel, 'article h3').some((h) => h.textContent === 'Assistant'));
 
     release();
-    const { agentsTask } = panel as unknown as { agentsTask: { taskComplete: Promise<unknown> } };
-    await agentsTask.taskComplete;
-    await (panel as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete;
+    await loaded(panel, 'agentsTask');
     expect(deepAll(panel, 'article h3').map((h) => h.textContent)).to.deep.equal([]);
     expect(deepText(panel)).to.contain('No agents yet.');
   });

@@ -106,6 +106,16 @@ export function deepAll<T extends Element = HTMLElement>(
   return scope ? [...scope.querySelectorAll<T>(last)] : [];
 }
 
+/**
+ * Waits for a panel's loading Task (its private field `task`) to settle, and for the panel to
+ * render what it loaded.
+ */
+export async function loaded(panel: Element, task: string): Promise<void> {
+  const fields = panel as unknown as Record<string, { taskComplete: Promise<unknown> }>;
+  await fields[task]!.taskComplete;
+  await (panel as Element & { updateComplete: Promise<boolean> }).updateComplete;
+}
+
 /** Waits for a condition the UI reaches asynchronously (a request, a render); fails after `ms`. */
 export async function until<T>(
   check: () => T | null | undefined | false | Promise<T | null | undefined | false>,

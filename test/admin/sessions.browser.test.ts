@@ -7,6 +7,7 @@ import {
   deep,
   deepAll,
   deepText,
+  loaded,
   mountAdmin,
   newChatbot,
   slowListClient,
@@ -87,9 +88,7 @@ describe('<chatbot-admin> sessions', () => {
     await until(() => transcript.querySelectorAll('article').length === 1);
 
     slow.release();
-    const { detailTask } = panel as unknown as { detailTask: { taskComplete: Promise<unknown> } };
-    await detailTask.taskComplete;
-    await panel.updateComplete;
+    await loaded(panel, 'detailTask');
     const shown = deepAll(deep(panel, '[part=transcript]')!, 'article').map((a) => a.ariaLabel);
     expect(shown).to.deep.equal(['Is there a <script>late</script> ferry?']);
     const left = await client.messages.list(session.uuid);

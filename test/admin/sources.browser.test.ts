@@ -7,6 +7,7 @@ import {
   confirmDialog,
   deep,
   deepAll,
+  loaded,
   mountAdmin,
   newChatbot,
   slowListClient,
@@ -52,6 +53,15 @@ function select(panel: Element, label: string, value: string) {
   field.dispatchEvent(new Event('change'));
 }
 
+/** Fills the add panel's Q&A form and submits it; returns the form. */
+async function submitQa(add: Element, question: string, answer: string) {
+  const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+  type(form.querySelector('input[name=question]')!, question);
+  type(form.querySelector('textarea[name=answer]')!, answer);
+  button(form, 'Add Q&A')!.click();
+  return form;
+}
+
 const pageUrl = (name = 'page.html') => new URL(`fixtures/${name}`, import.meta.url).href;
 
 describe('<chatbot-admin> data sources', () => {
@@ -59,10 +69,7 @@ describe('<chatbot-admin> data sources', () => {
 
   it('should add a Q&A pair, show it in the table as text, and be accessible', async () => {
     const { client, bot, el, panel, add } = await sourcesPanel();
-    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
-    type(form.querySelector('input[name=question]')!, 'Is <b>parking</b> free?');
-    type(form.querySelector('textarea[name=answer]')!, 'Yes, after six.');
-    button(form, 'Add Q&A')!.click();
+    const form = await submitQa(add, 'Is <b>parking</b> free?', 'Yes, after six.');
     await until(() => form.querySelector<HTMLInputElement>('input[name=question]')!.value === '');
     const [stored] = await client.sources.list(bot.uuid);
     expect(stored!.type).to.equal('qa');
@@ -75,11 +82,8 @@ describe('<chatbot-admin> data sources', () => {
 
   it('should keep the Q&A form as typed when adding fails', async () => {
     const { client, bot, add } = await sourcesPanel();
-    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
     await client.chatbots.delete(bot.uuid);
-    type(form.querySelector('input[name=question]')!, 'Kept question');
-    type(form.querySelector('textarea[name=answer]')!, 'Kept answer');
-    button(form, 'Add Q&A')!.click();
+    const form = await submitQa(add, 'Kept question', 'Kept answer');
     await until(() => form.querySelector('[role=alert]'));
     expect(form.querySelector<HTMLInputElement>('input[name=question]')!.value).to.equal(
       'Kept question',
@@ -91,10 +95,7 @@ describe('<chatbot-admin> data sources', () => {
 
   it('should refresh statuses by itself until every source has settled', async () => {
     const { panel, add } = await sourcesPanel();
-    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
-    type(form.querySelector('input[name=question]')!, 'When is low tide?');
-    type(form.querySelector('textarea[name=answer]')!, 'At noon.');
-    button(form, 'Add Q&A')!.click();
+    await submitQa(add, 'When is low tide?', 'At noon.');
     const row = await rowOf(panel, 'When is low tide?');
     expect(panel.polling).to.equal(true);
     await until(() => row.isConnected && row.textContent?.includes('success'), 15_000);
@@ -107,18 +108,13 @@ describe('<chatbot-admin> data sources', () => {
     const held = slow.hold();
     panel.refresh();
     await held;
-    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
-    type(form.querySelector('input[name=question]')!, 'When does the last ferry leave?');
-    type(form.querySelector('textarea[name=answer]')!, 'At eleven.');
-    button(form, 'Add Q&A')!.click();
+    const form = await submitQa(add, 'When does the last ferry leave?', 'At eleven.');
     await until(() => form.querySelector<HTMLInputElement>('input[name=question]')!.value === '');
     const [stored] = await client.sources.list(bot.uuid);
     await rowOf(panel, stored!.title);
 
     slow.release();
-    const { sourcesTask } = panel as unknown as { sourcesTask: { taskComplete: Promise<unknown> } };
-    await sourcesTask.taskComplete;
-    await panel.updateComplete;
+    await loaded(panel, 'sourcesTask');
     expect(rows(panel).map((r) => r.querySelector('.title')?.textContent)).to.deep.equal([
       stored!.title,
     ]);
