@@ -572,14 +572,32 @@ describe('retries', () => {
 
   it('an abort during the backoff wait ends the call with AbortError', async () => {
     const controller = new AbortController();
-    const base = fixtureBase(origin, 'flaky', { id: 'abort-backoff', fail: 1, status: 503 });
-    const pending = client(base, {
-      retry: { limit: 2, baseDelayMs: 10_000, maxDelayMs: 10_000 },
-    }).chatbots.list({
-      signal: controller.signal,
+    // Retry-After fixes the wait at 5 s: a jittered backoff can be shorter than any fixed
+    // abort delay, and then the retry succeeds before the abort.
+    const base = fixtureBase(origin, 'flaky', {
+      id: 'abort-backoff',
+      fail: 1,
+      status: 503,
+      retryAfter: 5,
     });
+    let answered: () => void = () => {};
+    const firstAnswer = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const pending = client(base, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        answered();
+        return response;
+      },
+    }).chatbots.list({ signal: controller.signal });
+    await firstAnswer;
+    // The 503's small body is read at once; then the client sleeps.
     setTimeout(() => controller.abort(), 50);
-    assert.ok(isAbortError(await rejection(pending)));
+    const stillWaiting = new Promise((resolve) => setTimeout(resolve, 2_500, 'still waiting'));
+    const outcome = await Promise.race([rejection(pending), stillWaiting]);
+    assert.ok(isAbortError(outcome), 'the abort ends the 5 s wait at once');
+    assert.equal((await attempts('abort-backoff')).attempts, 1, 'no retry after the abort');
   });
 });
 
