@@ -48,6 +48,12 @@ const REVEAL_BUDGET_MS = 8;
  */
 const FIRST_EXCHANGES = 1;
 
+/** Runs `task` once the page is idle (within 2 s); Safari has no requestIdleCallback. */
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 2_000 });
+  else setTimeout(task, 1_000);
+}
+
 /** The exchange at the top edge of the log's view. */
 function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
   if (!log) return undefined;
@@ -677,7 +683,12 @@ export class ChatbotChat extends LitElement {
     if (!this.sessionUuid && stored.sessionUuid) this.sessionUuid = stored.sessionUuid;
     this.exchanges = stored.exchanges;
     this.showNewest(this.exchanges.length);
-    if (this.exchanges.length && (this.mode !== 'launcher' || this.open)) this.useRenderer();
+    if (this.exchanges.length) {
+      // A closed launcher with a remembered conversation is a returning visitor's: they are
+      // likely to open it, and it should show at once, so the renderer comes while the page idles.
+      if (this.mode !== 'launcher' || this.open) this.useRenderer();
+      else whenIdle(this.useRenderer);
+    }
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.loadedKey = this.configKey();
     if (client && this.sessionUuid) void this.restore(client, this.sessionUuid);

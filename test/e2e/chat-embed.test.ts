@@ -150,6 +150,26 @@ describe('chatbot-embed.js', () => {
     await page.context().close();
   });
 
+  it('loads the renderer unasked for a returning visitor, whose conversation shows at once on opening', async () => {
+    const page = await h.newPage();
+    await page.goto(embedPage('embed-first-visit.html', 'data-open'));
+    await ask(page, 'When is the bakery open?');
+
+    await page.goto(embedPage('embed-returning.html'));
+    const launcher = page.getByRole('button', { name: 'Open chat' });
+    await launcher.waitFor();
+    // The panel is closed and nothing was touched; the remembered answer renders behind it.
+    await page.waitForFunction(() =>
+      document
+        .querySelector('chatbot-chat')!
+        .shadowRoot!.querySelector('.exchange .assistant .markdown > .block'),
+    );
+    await launcher.click();
+    assert.match(await answerHtml(page), /^<p>The bakery is open from 7 am to 6 pm/);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
   it('shows answers as plain text, never HTML, when the renderer cannot be loaded', async () => {
     const page = await h.newPage();
     await page.route('**/chatbot-markdown.js', (route) => route.abort());
