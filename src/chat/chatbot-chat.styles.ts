@@ -139,6 +139,10 @@ export const styles = [
       flex-direction: column;
       gap: var(--_gap);
     }
+    /* A reader scrolled up: anchoring keeps their text still as blocks above render. */
+    .log.reading {
+      overflow-anchor: auto;
+    }
 
     .exchange {
       display: flex;

@@ -528,7 +528,7 @@ export class ChatbotChat extends LitElement {
     this.exchanges = [...this.exchanges];
     this.shownError = undefined;
     this.failedId = undefined;
-    this.pinned = true;
+    this.pin(true);
 
     let session: string;
     try {
@@ -992,10 +992,22 @@ export class ChatbotChat extends LitElement {
   private handleLogScroll = (): void => {
     const log = this.logNode;
     if (!log) return;
-    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pinned = true;
-    // Layout settling never moves scrollTop (overflow-anchor is off), so this is the reader.
-    else if (log.scrollTop < this.followTop - 4) this.pinned = false;
+    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pin(true);
+    // While following, layout settling never moves scrollTop (overflow-anchor is off), so this
+    // is the reader.
+    else if (log.scrollTop < this.followTop - 4) this.pin(false);
   };
+
+  /**
+   * Following the answer, or letting the reader read. A reader scrolling up through answers
+   * that render as they come into view (content-visibility) would see the text jump by their
+   * growth; the browser's scroll anchoring holds it still, but only while not following, as
+   * it would fight `follow()`.
+   */
+  private pin(pinned: boolean): void {
+    this.pinned = pinned;
+    this.logNode?.classList.toggle('reading', !pinned);
+  }
 
   private handleLogClick = async (event: MouseEvent): Promise<void> => {
     const target = event.target as HTMLElement;

@@ -297,6 +297,33 @@ describe('<chatbot-chat>', () => {
     expect(Math.abs(offset() - before)).to.be.below(5);
   });
 
+  it('should hold the text still for a reader scrolling up through answers that render as they come into view', async () => {
+    const { el, log } = await rememberedConversation(120);
+    await until(() => userMessages(el).length === 120, 'the whole conversation');
+    const frames = () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await frames();
+    const edge = () => log.getBoundingClientRect().top;
+    const jumps: number[] = [];
+    for (let step = 0; step < 20; step++) {
+      const read = [...shadow(el).querySelectorAll<HTMLElement>('.exchange')].find(
+        (x) => x.getBoundingClientRect().top >= edge(),
+      )!;
+      const before = read.getBoundingClientRect().top;
+      const top = log.scrollTop;
+      log.scrollTop -= 300;
+      const scrolled = top - log.scrollTop;
+      await frames();
+      // Off-screen blocks skip layout (content-visibility) until they come near: what the
+      // reader was reading moves by the scroll alone, not by the blocks' growth above it.
+      jumps.push(Math.round(read.getBoundingClientRect().top - before - scrolled));
+    }
+    expect(
+      jumps.every((jump) => Math.abs(jump) <= 2),
+      `jumps ${jumps}`,
+    ).to.equal(true);
+  });
+
   it('should offer Retry after a 5xx', async () => {
     const service = fakeService([{ status: 503, message: 'busy' }, { chunks: ['fine'] }]);
     const el = await chat(service);
