@@ -251,6 +251,10 @@ export class MarkdownView {
   private fragment(tokens: Token[], complete: boolean): DocumentFragment {
     const fragment = sanitize(toHtml(tokens));
     linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
+    // Code and tables scroll sideways when wide; a keyboard reader scrolls what has focus.
+    for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, table')) {
+      scroller.tabIndex = 0;
+    }
     if (complete) addCopyButtons(fragment, this.options.copyCodeLabel?.() ?? 'Copy code');
     return fragment;
   }

@@ -324,6 +324,20 @@ describe('<chatbot-chat>', () => {
     ).to.equal(true);
   });
 
+  it('should let a keyboard reader scroll a wide code block or table', async () => {
+    const wide = 'x'.repeat(400);
+    const cells = Array.from({ length: 30 }, (_, i) => `column ${i}`);
+    const table = `| ${cells.join(' | ')} |\n|${' --- |'.repeat(30)}\n| ${cells.join(' | ')} |`;
+    const el = await chat(fakeService([{ chunks: [`\`\`\`\n${wide}\n\`\`\`\n\n${table}\n`] }]));
+    await el.send('wide');
+    for (const scroller of answers(el)[0]!.querySelectorAll<HTMLElement>('pre, table')) {
+      expect(scroller.scrollWidth, scroller.localName).to.be.above(scroller.clientWidth);
+      scroller.focus();
+      expect(shadow(el).activeElement, `${scroller.localName} takes focus`).to.equal(scroller);
+    }
+    await expect(el).to.be.accessible();
+  });
+
   it('should offer Retry after a 5xx', async () => {
     const service = fakeService([{ status: 503, message: 'busy' }, { chunks: ['fine'] }]);
     const el = await chat(service);
