@@ -143,6 +143,30 @@ export const styles = [
     .log.reading {
       overflow-anchor: auto;
     }
+    /* Takes no room: the button floats over the bottom of the log. */
+    .latest {
+      position: relative;
+      height: 0;
+    }
+    .latest button {
+      position: absolute;
+      bottom: 8px;
+      left: 50%;
+      transform: translateX(-50%);
+      padding: 6px 12px;
+      border: 1px solid var(--_border);
+      border-radius: 999px;
+      background: var(--_surface);
+      color: var(--_text);
+      box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
+      font: inherit;
+      font-size: 0.875em;
+      white-space: nowrap;
+      cursor: pointer;
+    }
+    .latest button:hover {
+      background: var(--_surface-2);
+    }
 
     .exchange {
       display: flex;

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import { isApiError } from '../api/errors.js';
@@ -124,6 +125,7 @@ const jsonConverter = {
  * @csspart close-button - Closes the panel (launcher mode).
  * @csspart new-chat-button - Starts a new conversation.
  * @csspart log - The conversation (`role="log"`).
+ * @csspart latest-button - Shown when the reader has scrolled up: back to the newest message.
  * @csspart greeting - The greeting message.
  * @csspart suggestions - The list of suggested questions.
  * @csspart suggestion - One suggested question.
@@ -242,6 +244,8 @@ export class ChatbotChat extends LitElement {
   private loadedKey = '';
   /** Whether the reader is at the bottom of the log, so new text should keep it there. */
   private pinned = true;
+  /** Not following: the reader has scrolled up (see `pin`). */
+  @state() private reading = false;
   private restoreRun = 0;
   private followFrame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
@@ -288,6 +292,7 @@ export class ChatbotChat extends LitElement {
     this.shownError = undefined;
     this.failedId = undefined;
     this.store?.clear();
+    this.pin(true);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -364,7 +369,7 @@ export class ChatbotChat extends LitElement {
           }
         </header>
         <div
-          class="log"
+          class=${classMap({ log: true, reading: this.reading })}
           part="log"
           role="log"
           aria-live="off"
@@ -381,6 +386,15 @@ export class ChatbotChat extends LitElement {
           )}
           ${this.exchanges.length === 0 && this.suggestions.length ? this.renderSuggestions(strings) : nothing}
         </div>
+        ${
+          this.reading
+            ? html`<div class="latest">
+                <button type="button" part="latest-button" @click=${this.handleLatestClick}>
+                  <span aria-hidden="true">↓</span> ${strings.latest}
+                </button>
+              </div>`
+            : nothing
+        }
         <div class="error" part="error" role="alert">${this.renderError(strings)}</div>
         ${renderComposer({
           strings,
@@ -1006,8 +1020,15 @@ export class ChatbotChat extends LitElement {
    */
   private pin(pinned: boolean): void {
     this.pinned = pinned;
-    this.logNode?.classList.toggle('reading', !pinned);
+    this.reading = !pinned;
   }
+
+  private handleLatestClick = (): void => {
+    this.pin(true);
+    this.follow();
+    // The button goes away with the click; the reader carries on where they write.
+    this.input?.focus();
+  };
 
   private handleLogClick = async (event: MouseEvent): Promise<void> => {
     const target = event.target as HTMLElement;

@@ -324,6 +324,27 @@ describe('<chatbot-chat>', () => {
     ).to.equal(true);
   });
 
+  it('should offer a way back to the newest message once the reader has scrolled up', async () => {
+    const { el, log } = await rememberedConversation(40);
+    await until(() => userMessages(el).length === 40, 'the whole conversation');
+    const latest = () => shadow(el).querySelector<HTMLButtonElement>('[part=latest-button]');
+    await until(() => log.scrollTop + log.clientHeight >= log.scrollHeight - 2, 'at the bottom');
+    expect(latest(), 'not while following').to.equal(null);
+
+    log.scrollTop = 0;
+    await until(() => latest(), 'the button');
+    expect(latest()!.textContent).to.contain('Latest messages');
+    await expect(el).to.be.accessible();
+    latest()!.click();
+    await until(
+      () => log.scrollTop + log.clientHeight >= log.scrollHeight - 2,
+      'back at the bottom',
+    );
+    await el.updateComplete;
+    expect(latest()).to.equal(null);
+    expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
+  });
+
   it('should let a keyboard reader scroll a wide code block or table', async () => {
     const wide = 'x'.repeat(400);
     const cells = Array.from({ length: 30 }, (_, i) => `column ${i}`);

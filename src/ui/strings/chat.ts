@@ -12,6 +12,7 @@ export interface ChatStrings extends Record<string, string> {
   openChat: string;
   closeChat: string;
   newChat: string;
+  latest: string;
   you: string;
   assistant: string;
   typing: string;
@@ -52,6 +53,7 @@ const en: ChatStrings = {
   openChat: 'Open chat',
   closeChat: 'Close chat',
   newChat: 'New conversation',
+  latest: 'Latest messages',
   you: 'You',
   assistant: 'Assistant',
   typing: 'Writing an answer…',
@@ -92,6 +94,7 @@ const de: Partial<ChatStrings> = {
   openChat: 'Chat öffnen',
   closeChat: 'Chat schließen',
   newChat: 'Neue Unterhaltung',
+  latest: 'Neueste Nachrichten',
   you: 'Sie',
   assistant: 'Assistent',
   typing: 'Antwort wird geschrieben…',
