@@ -242,9 +242,13 @@ export class ChatbotChat extends LitElement {
   private ownClient?: { key: string; client: ChatClient };
   private store?: TranscriptStore;
   private loadedKey = '';
-  /** Whether the reader is at the bottom of the log, so new text should keep it there. */
-  private pinned = true;
-  /** Not following: the reader has scrolled up (see `pin`). */
+  /**
+   * The reader has scrolled up from the bottom of the log, so new text does not pull it down.
+   * Answers that render as they come into view (content-visibility) would make the text jump by
+   * their growth for a reader scrolling up; the browser's scroll anchoring holds it still, so it
+   * is on while reading (the `reading` class), and off while following, as it would fight
+   * `follow()`.
+   */
   @state() private reading = false;
   private restoreRun = 0;
   private followFrame?: number;
@@ -292,7 +296,7 @@ export class ChatbotChat extends LitElement {
     this.shownError = undefined;
     this.failedId = undefined;
     this.store?.clear();
-    this.pin(true);
+    this.reading = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -542,7 +546,7 @@ export class ChatbotChat extends LitElement {
     this.exchanges = [...this.exchanges];
     this.shownError = undefined;
     this.failedId = undefined;
-    this.pin(true);
+    this.reading = false;
 
     let session: string;
     try {
@@ -772,11 +776,12 @@ export class ChatbotChat extends LitElement {
   private readonly revealOlder = (): void => {
     const from = this.prepareViews(Math.min(this.shownFrom, this.exchanges.length));
     // At the bottom, follow() keeps the log there. Otherwise what the reader is reading must
-    // stay put as content appears above it (the log's scroll anchoring is off, as it would fight
-    // the following). The reader's last scroll may not have been reported yet.
+    // stay put as content appears above it: scroll anchoring does that where the browser has it
+    // (see `reading`), this where it has not (Safari). The reader's last scroll may not have been
+    // reported yet.
     this.handleLogScroll();
     const log = this.logNode;
-    const read = this.pinned ? undefined : readingAt(log);
+    const read = this.reading ? readingAt(log) : undefined;
     const before = read?.getBoundingClientRect().top ?? 0;
     this.shownFrom = from;
     void this.updateComplete.then(() => {
@@ -867,7 +872,7 @@ export class ChatbotChat extends LitElement {
    */
   private follow(corrections = 5): void {
     const log = this.logNode;
-    if (!log || !this.pinned) return;
+    if (!log || this.reading) return;
     log.scrollTop = log.scrollHeight;
     this.followTop = log.scrollTop;
     if (corrections > 0 && this.followFrame === undefined) {
@@ -1006,25 +1011,14 @@ export class ChatbotChat extends LitElement {
   private handleLogScroll = (): void => {
     const log = this.logNode;
     if (!log) return;
-    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.pin(true);
+    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.reading = false;
     // While following, layout settling never moves scrollTop (overflow-anchor is off), so this
     // is the reader.
-    else if (log.scrollTop < this.followTop - 4) this.pin(false);
+    else if (log.scrollTop < this.followTop - 4) this.reading = true;
   };
 
-  /**
-   * Following the answer, or letting the reader read. A reader scrolling up through answers
-   * that render as they come into view (content-visibility) would see the text jump by their
-   * growth; the browser's scroll anchoring holds it still, but only while not following, as
-   * it would fight `follow()`.
-   */
-  private pin(pinned: boolean): void {
-    this.pinned = pinned;
-    this.reading = !pinned;
-  }
-
   private handleLatestClick = (): void => {
-    this.pin(true);
+    this.reading = false;
     this.follow();
     // The button goes away with the click; the reader carries on where they write.
     this.input?.focus();
