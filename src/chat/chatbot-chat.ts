@@ -258,6 +258,8 @@ export class ChatbotChat extends LitElement {
   /** Exchanges before this index are not rendered yet (see `prepareViews`). */
   @state() private shownFrom = 0;
   private revealTimer?: ReturnType<typeof setTimeout>;
+  /** `useRenderer()` is waiting for the renderer to show what waited for it. */
+  private awaitingRenderer = false;
   private noticeTimer?: ReturnType<typeof setTimeout>;
 
   override connectedCallback(): void {
@@ -795,7 +797,9 @@ export class ChatbotChat extends LitElement {
    * waited for it (see `prepareViews`) and the answers that came meanwhile.
    */
   private readonly useRenderer = (): void => {
-    if (answerViews()) return;
+    // Asked for again on every hover, focus and send while it loads: one wait is enough.
+    if (answerViews() || this.awaitingRenderer) return;
+    this.awaitingRenderer = true;
     void loadRenderer().then(() =>
       // A task of its own: the renderer's module has just run in this one.
       setTimeout(() => {
