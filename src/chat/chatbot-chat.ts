@@ -31,7 +31,8 @@ import {
  * The start of an answer, for the live region: a long answer read out whole would hold the
  * screen reader for minutes; the full text is in the log.
  */
-function excerpt(text: string, max = 240): string {
+function excerpt(answer: string, max = 240): string {
+  const text = answer.replace(/\s+/g, ' ').trim();
   if (text.length <= max) return text;
   const cut = text.lastIndexOf(' ', max);
   return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
@@ -631,7 +632,7 @@ export class ChatbotChat extends LitElement {
     this.save();
     this.announce(
       fill(this.localStrings().answerReady, {
-        text: excerpt(view?.plainText ?? outcome.text.replace(/\s+/g, ' ').trim()),
+        text: excerpt(view?.plainText ?? outcome.text),
       }),
     );
     this.emit<ChatAnswerFinishedDetail>('chatbot-answer-finished', {
