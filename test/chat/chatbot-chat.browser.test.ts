@@ -6,6 +6,8 @@ import {
   answers,
   button,
   fakeService,
+  firstInView,
+  frames,
   gate,
   input,
   shadow,
@@ -107,9 +109,6 @@ describe('<chatbot-chat>', () => {
     el.style.setProperty('--chatbot-height', '300px');
     const sent = el.send('long please');
     const log = shadow(el).querySelector<HTMLElement>('.log')!;
-    const frames = async (n: number) => {
-      for (let i = 0; i < n; i++) await new Promise((r) => requestAnimationFrame(r));
-    };
     await until(() => answers(el)[0]?.textContent?.includes('Line 39'), 'first half');
     await frames(3);
     expect(log.scrollHeight).to.be.greaterThan(log.clientHeight * 2);
@@ -275,8 +274,6 @@ describe('<chatbot-chat>', () => {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync('.markdown > .block { content-visibility: visible !important; }');
     shadow(el).adoptedStyleSheets = [...shadow(el).adoptedStyleSheets, sheet];
-    const frames = () =>
-      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await frames();
     // The reader scrolls up; the browser reports it in its next frame.
     log.scrollTop = 0;
@@ -285,12 +282,8 @@ describe('<chatbot-chat>', () => {
     expect(log.scrollTop + log.clientHeight, 'the reader is above the bottom').to.be.below(
       log.scrollHeight - 100,
     );
-    const edge = () => log.getBoundingClientRect().top;
-    // The first exchange wholly in view: what the reader reads.
-    const read = [...shadow(el).querySelectorAll<HTMLElement>('.exchange')].find(
-      (x) => x.getBoundingClientRect().top >= edge(),
-    )!;
-    const offset = () => read.getBoundingClientRect().top - edge();
+    const read = firstInView(el, log);
+    const offset = () => read.getBoundingClientRect().top - log.getBoundingClientRect().top;
     const before = offset();
     await until(() => userMessages(el).length === 120, 'the whole conversation');
     // Within a few pixels: each of the many additions snaps the scroll position to a pixel.
@@ -300,15 +293,10 @@ describe('<chatbot-chat>', () => {
   it('should hold the text still for a reader scrolling up through answers that render as they come into view', async () => {
     const { el, log } = await rememberedConversation(120);
     await until(() => userMessages(el).length === 120, 'the whole conversation');
-    const frames = () =>
-      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await frames();
-    const edge = () => log.getBoundingClientRect().top;
     const jumps: number[] = [];
     for (let step = 0; step < 20; step++) {
-      const read = [...shadow(el).querySelectorAll<HTMLElement>('.exchange')].find(
-        (x) => x.getBoundingClientRect().top >= edge(),
-      )!;
+      const read = firstInView(el, log);
       const before = read.getBoundingClientRect().top;
       const top = log.scrollTop;
       log.scrollTop -= 300;

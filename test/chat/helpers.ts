@@ -168,6 +168,19 @@ export function button(el: ChatbotChat, name: string): HTMLButtonElement | undef
   );
 }
 
+/** Waits for `n` animation frames: what a scroll or a layout change shows after. */
+export async function frames(n = 2): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+/** The first exchange wholly in the log's view: what the reader is reading. */
+export function firstInView(el: ChatbotChat, log: HTMLElement): HTMLElement {
+  const edge = log.getBoundingClientRect().top;
+  return [...shadow(el).querySelectorAll<HTMLElement>('.exchange')].find(
+    (x) => x.getBoundingClientRect().top >= edge,
+  )!;
+}
+
 export async function until(check: () => unknown, what = 'condition', ms = 8000): Promise<void> {
   const end = performance.now() + ms;
   while (!check()) {

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { button, fakeService, input, shadow } from './helpers.js';
+import { button, fakeService, frames, input, shadow } from './helpers.js';
 
 describe('<chatbot-chat mode="launcher">', () => {
   async function launcher() {
@@ -29,7 +29,7 @@ describe('<chatbot-chat mode="launcher">', () => {
     const open = button(el, 'Open chat')!;
     open.click();
     await el.updateComplete;
-    await new Promise((r) => requestAnimationFrame(r));
+    await frames(1);
     expect(el.open).to.equal(true);
     expect(open.getAttribute('aria-expanded')).to.equal('true');
     expect(shadow(el).activeElement).to.equal(input(el));
@@ -39,7 +39,7 @@ describe('<chatbot-chat mode="launcher">', () => {
       new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
     );
     await el.updateComplete;
-    await new Promise((r) => requestAnimationFrame(r));
+    await frames(1);
     expect(el.open).to.equal(false);
     expect(shadow(el).activeElement).to.equal(open);
   });
@@ -63,7 +63,7 @@ describe('<chatbot-chat mode="launcher">', () => {
     await el.updateComplete;
     button(el, 'Close chat')!.click();
     await el.updateComplete;
-    await new Promise((r) => requestAnimationFrame(r));
+    await frames(1);
     expect(el.open).to.equal(false);
   });
 
