@@ -41,7 +41,8 @@ const markedWithoutSingleton: Plugin = {
  * The elements load the markdown renderer with `import('./markdown.js')` (src/chat/renderer.ts).
  * Every bundle but the renderer's own leaves that import to `dist/chatbot-markdown.js`, beside
  * it, instead of inlining it or splitting a chunk per bundle: one file serves the ES bundles and
- * the classic embed script, whose relative `import()` resolves against its own URL.
+ * the classic embed script (which names it by absolute URL, see src/embed.ts: a cross-origin
+ * classic script's relative `import()` does not resolve against the script's own URL).
  */
 const markdownBesideBundle = (mode: string): Plugin => ({
   name: 'markdown-beside-bundle',
