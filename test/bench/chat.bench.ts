@@ -234,23 +234,13 @@ async function benchRestore(h: Harness, runCount: number) {
   await p.goto(page(h, 'bench-restore', '', RESTORE));
   await p.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready);
   const exchanges = rememberedExchanges();
-  const cdp = await p.context().newCDPSession(p);
-  const run = async () => {
-    // A page that opens starts without the last run's 200 exchanges to collect.
-    await cdp.send('HeapProfiler.collectGarbage');
-    await h.browser.startTracing(p, {
-      categories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'blink.user_timing',
-      ],
-    });
-    await p.evaluate(
-      async (x) => (window as unknown as { __run: (x: unknown) => Promise<void> }).__run(x),
-      exchanges,
+  const run = () =>
+    measure(h.browser, p, () =>
+      p.evaluate(
+        async (x) => (window as unknown as { __run: (x: unknown) => Promise<void> }).__run(x),
+        exchanges,
+      ),
     );
-    return analyse(await h.browser.stopTracing());
-  };
   await run(); // warm-up, discarded
   const runs: Run[] = [];
   for (let i = 0; i < runCount; i++) runs.push(await run());
@@ -346,17 +336,31 @@ function analyse(trace: Buffer): Run {
   };
 }
 
-async function measure(browser: Browser, p: Page, text: string): Promise<Run> {
+/**
+ * Traces `work` in the page. Runs reuse one page, so each starts after a garbage collection:
+ * a page that opens has none of the last run's answers to collect, and a major collection of
+ * them (30-70 ms) would otherwise land in a measured task.
+ */
+async function measure(browser: Browser, p: Page, work: () => Promise<unknown>): Promise<Run> {
+  const cdp = await p.context().newCDPSession(p);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.detach();
   await browser.startTracing(p, {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
   });
-  await p.evaluate(
-    async ([t, size]) =>
-      (window as unknown as { __run: (t: string, s: number) => Promise<void> }).__run(t, size),
-    [text, CHUNK] as const,
-  );
+  await work();
   return analyse(await browser.stopTracing());
 }
+
+/** Streams `text` into the page's element in CHUNK-character pieces, traced. */
+const measureStream = (browser: Browser, p: Page, text: string) =>
+  measure(browser, p, () =>
+    p.evaluate(
+      async ([t, size]) =>
+        (window as unknown as { __run: (t: string, s: number) => Promise<void> }).__run(t, size),
+      [text, CHUNK] as const,
+    ),
+  );
 
 async function finalShape(p: Page): Promise<Shape> {
   // A string, not a function: tsx would wrap named arrow functions in a helper the page lacks.
@@ -386,9 +390,9 @@ async function bench(h: Harness, url: string, text: string, runCount: number) {
   await p.goto(url);
   await p.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready);
   // A discarded warm-up run: the first run pays for compiling the bundle's code paths.
-  await measure(h.browser, p, text.slice(0, 2000));
+  await measureStream(h.browser, p, text.slice(0, 2000));
   const runs: Run[] = [];
-  for (let i = 0; i < runCount; i++) runs.push(await measure(h.browser, p, text));
+  for (let i = 0; i < runCount; i++) runs.push(await measureStream(h.browser, p, text));
   const shape = await finalShape(p);
   await p.context().close();
   return { ...summary(runs), shape };
