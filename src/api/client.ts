@@ -1,11 +1,11 @@
 import {
   ApiError,
+  type ApiRequestInfo,
   abortError,
   errorFrom,
   isAbortError,
   NetworkError,
   parseRetryAfter,
-  type RequestInfo,
   TimeoutError,
 } from './errors.js';
 import { decodeCitations, type MessageStream, textDeltas } from './stream.js';
@@ -120,7 +120,7 @@ export function createTransport(options: ClientOptions) {
 
   /** One attempt: fetch with a timeout, mapping failures to the error family. */
   async function attempt(
-    request: RequestInfo,
+    request: ApiRequestInfo,
     init: RequestInit,
     call: RequestOptions,
     /** A stream's body outlives the fetch: the caller's signal must still reach it. */
@@ -158,7 +158,7 @@ export function createTransport(options: ClientOptions) {
   }
 
   async function send<T>(method: string, path: string, call: Call = {}): Promise<T> {
-    const request: RequestInfo = { method, path };
+    const request: ApiRequestInfo = { method, path };
     const headers: Record<string, string> = { Accept: 'application/json' };
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -268,7 +268,7 @@ export function sourcesApi({
       upload: UploadOptions = {},
     ): Promise<DataSource> => {
       const path = `/api/v1/chatbot/${enc(chatbotUuid)}/data-source/upload`;
-      const request: RequestInfo = { method: 'POST', path };
+      const request: ApiRequestInfo = { method: 'POST', path };
       const form = new FormData();
       const name = upload.fileName ?? (file as File).name ?? 'upload';
       form.append('file', file, name);
@@ -375,7 +375,7 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
       call: RequestOptions = {},
     ): Promise<MessageStream> => {
       const path = `/api/v1/session/${enc(sessionUuid)}/message/stream`;
-      const request: RequestInfo = { method: 'POST', path };
+      const request: ApiRequestInfo = { method: 'POST', path };
       const { response, controller } = await attempt(
         request,
         {
@@ -451,7 +451,7 @@ export function createChatClient(options: ClientOptions) {
 
 export type ChatClient = ReturnType<typeof createChatClient>;
 
-async function readJson(response: Response, request: RequestInfo): Promise<unknown> {
+async function readJson(response: Response, request: ApiRequestInfo): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   try {
@@ -467,7 +467,7 @@ async function readJson(response: Response, request: RequestInfo): Promise<unkno
   }
 }
 
-async function apiError(response: Response, request: RequestInfo): Promise<ApiError> {
+async function apiError(response: Response, request: ApiRequestInfo): Promise<ApiError> {
   let text = '';
   try {
     text = await response.text();

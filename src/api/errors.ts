@@ -1,18 +1,41 @@
 /**
- * The error family of the API module. Every failure of a call is one of these, except a caller's
- * own abort, which stays a DOMException named `AbortError` so it is never mistaken for a failure.
+ * The error family of the API module. Every failure of a call is a `ChatbotApiError`, except a
+ * caller's own abort, which stays a DOMException named `AbortError` so it is never mistaken for a
+ * failure.
  *
- * The guards check `name` and shape rather than `instanceof`, so they hold across realms
- * (an iframe, two copies of the bundle on one page).
+ * The guards check a brand, or a name and shape, rather than `instanceof`, so they hold across
+ * realms (an iframe, two copies of the bundle on one page).
  */
 
-export interface RequestInfo {
+/** The call an error is about. */
+export interface ApiRequestInfo {
   method: string;
   path: string;
 }
 
+// Symbol.for is shared by every realm and every copy of this module, unlike the class itself.
+const BRAND: unique symbol = Symbol.for('chatbot-elements.ChatbotApiError');
+
+/** Any failure of a call: catch this (or test `isChatbotApiError`) to handle all of them at once. */
+export class ChatbotApiError extends Error {
+  override readonly name: string = 'ChatbotApiError';
+  readonly method: string;
+  readonly path: string;
+
+  /** `detail` follows the method and path, so every message names the call that failed. */
+  constructor(request: ApiRequestInfo, detail: string, options?: ErrorOptions) {
+    super(`${request.method} ${request.path} ${detail}`, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+
+  get [BRAND](): true {
+    return true;
+  }
+}
+
 /** The server answered with a status other than 2xx. */
-export class ApiError extends Error {
+export class ApiError extends ChatbotApiError {
   override readonly name = 'ApiError';
   readonly status: number;
   /** `error.code` from the body's `{error: {code, message}}`, when present. */
@@ -21,8 +44,6 @@ export class ApiError extends Error {
   readonly serverMessage: string;
   /** Seconds to wait before trying again, from `Retry-After`. */
   readonly retryAfter: number | undefined;
-  readonly method: string;
-  readonly path: string;
   /** The parsed JSON body, or the text when it is not JSON. */
   readonly body: unknown;
 
@@ -31,53 +52,49 @@ export class ApiError extends Error {
     code?: string;
     serverMessage: string;
     retryAfter?: number;
-    request: RequestInfo;
+    request: ApiRequestInfo;
     body?: unknown;
   }) {
-    super(
-      `${init.request.method} ${init.request.path} failed with ${init.status}: ${init.serverMessage}`,
-    );
+    super(init.request, `failed with ${init.status}: ${init.serverMessage}`);
     this.status = init.status;
     this.code = init.code;
     this.serverMessage = init.serverMessage;
     this.retryAfter = init.retryAfter;
-    this.method = init.request.method;
-    this.path = init.request.path;
     this.body = init.body;
   }
 }
 
 /** The request never got an answer, or the answer was cut off (offline, DNS, reset, CORS). */
-export class NetworkError extends Error {
+export class NetworkError extends ChatbotApiError {
   override readonly name = 'NetworkError';
-  readonly method: string;
-  readonly path: string;
 
-  constructor(request: RequestInfo, cause: unknown, what = 'could not reach the server') {
+  constructor(request: ApiRequestInfo, cause: unknown, what = 'could not reach the server') {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`${request.method} ${request.path} ${what}: ${reason}`, { cause });
-    this.method = request.method;
-    this.path = request.path;
+    super(request, `${what}: ${reason}`, { cause });
   }
 }
 
 /** The request took longer than the client's `timeoutMs`. */
-export class TimeoutError extends Error {
+export class TimeoutError extends ChatbotApiError {
   override readonly name = 'TimeoutError';
-  readonly method: string;
-  readonly path: string;
   readonly timeoutMs: number;
 
-  constructor(request: RequestInfo, timeoutMs: number, what = 'got no answer') {
-    super(`${request.method} ${request.path} ${what} within ${timeoutMs} ms`);
-    this.method = request.method;
-    this.path = request.path;
+  constructor(request: ApiRequestInfo, timeoutMs: number, what = 'got no answer') {
+    super(request, `${what} within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }
 
 const named = (error: unknown, name: string): error is Error =>
   typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
+
+/**
+ * True for any failure of ours, whichever copy of this module threw it. A caller's abort is not
+ * one: test it with `isAbortError`.
+ */
+export const isChatbotApiError = (error: unknown): error is ChatbotApiError =>
+  error instanceof ChatbotApiError ||
+  (typeof error === 'object' && error !== null && (error as { [BRAND]?: unknown })[BRAND] === true);
 
 export const isApiError = (error: unknown): error is ApiError =>
   named(error, 'ApiError') && typeof (error as ApiError).status === 'number';
@@ -104,7 +121,7 @@ export function errorFrom(
   statusText: string,
   text: string,
   retryAfter: number | undefined,
-  request: RequestInfo,
+  request: ApiRequestInfo,
 ): ApiError {
   let body: unknown = text;
   let code: string | undefined;

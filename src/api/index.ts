@@ -9,8 +9,11 @@ export {
 } from './client.js';
 export {
   ApiError,
+  type ApiRequestInfo,
+  ChatbotApiError,
   isAbortError,
   isApiError,
+  isChatbotApiError,
   isNetworkError,
   isTimeoutError,
   NetworkError,

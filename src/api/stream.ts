@@ -1,4 +1,4 @@
-import { NetworkError, type RequestInfo, TimeoutError } from './errors.js';
+import { type ApiRequestInfo, NetworkError, TimeoutError } from './errors.js';
 import type { Citation } from './types.js';
 
 /** An answer being streamed: resolves once the response headers have arrived. */
@@ -107,7 +107,7 @@ export function encodeCitations(citations: Citation[]): string {
 }
 
 export interface TextDeltaOptions {
-  request: RequestInfo;
+  request: ApiRequestInfo;
   /** Aborts the underlying request. */
   abort: (reason?: unknown) => void;
   /** True once the caller stopped the answer (its signal or `abort()`): the iteration ends quietly. */

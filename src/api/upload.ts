@@ -1,8 +1,8 @@
 import {
+  type ApiRequestInfo,
   abortError,
   NetworkError,
   parseRetryAfter,
-  type RequestInfo,
   TimeoutError,
 } from './errors.js';
 
@@ -20,7 +20,7 @@ export interface XhrResult {
  */
 export function uploadWithProgress(init: {
   url: string;
-  request: RequestInfo;
+  request: ApiRequestInfo;
   form: FormData;
   authorization: string;
   signal: AbortSignal | undefined;
