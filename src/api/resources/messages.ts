@@ -1,0 +1,64 @@
+import type { ApiRequestInfo } from '../errors.js';
+import { decodeCitations, type MessageStream, textDeltas } from '../stream.js';
+import { apiError, enc, type RequestOptions, type Transport } from '../transport.js';
+import type { Message } from '../types.js';
+
+export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
+  return {
+    /** `GET /api/v1/session/{uuid}/messages`: the exchanges, oldest first. */
+    list: (sessionUuid: string, call?: RequestOptions) =>
+      get<Message[]>(`/api/v1/session/${enc(sessionUuid)}/messages`, call),
+    /**
+     * `POST /api/v1/session/{uuid}/message/stream`. Resolves when the headers arrive; the answer
+     * follows through `text`. Never retried: the server may already be answering.
+     */
+    stream: async (
+      sessionUuid: string,
+      query: string,
+      call: RequestOptions = {},
+    ): Promise<MessageStream> => {
+      const path = `/api/v1/session/${enc(sessionUuid)}/message/stream`;
+      const request: ApiRequestInfo = { method: 'POST', path };
+      const { response, controller } = await attempt(
+        request,
+        {
+          method: 'POST',
+          headers: { Accept: 'text/plain, text/event-stream', 'Content-Type': 'application/json' },
+          body: JSON.stringify({ query }),
+        },
+        call,
+        true,
+      );
+      if (!response.ok) throw await apiError(response, request);
+      let stopped = false;
+      const abort = () => {
+        stopped = true;
+        controller.abort();
+      };
+      return {
+        messageUuid: response.headers.get('x-message-uuid') ?? undefined,
+        citations: decodeCitations(response.headers.get('x-citations')),
+        text: textDeltas(response, {
+          request,
+          abort: () => controller.abort(),
+          stopped: () => stopped || call.signal?.aborted === true,
+          idleTimeoutMs: streamIdleTimeoutMs,
+        }),
+        abort,
+      };
+    },
+    /** `POST /api/v1/session/{uuid}/message/non-stream`: the whole answer at once. */
+    send: (sessionUuid: string, query: string, call?: RequestOptions) =>
+      post<{ response: string }>(
+        `/api/v1/session/${enc(sessionUuid)}/message/non-stream`,
+        { query },
+        call,
+      ),
+    /** `POST /api/v1/message/{uuid}/delete`: deletes the exchange. */
+    delete: (messageUuid: string, call?: RequestOptions) =>
+      remove(`/api/v1/message/${enc(messageUuid)}/delete`, 'POST', undefined, call),
+    /** `POST /api/v1/messages/delete` with `{uuids}` */
+    deleteMany: (uuids: string[], call?: RequestOptions) =>
+      remove('/api/v1/messages/delete', 'POST', { uuids }, call),
+  };
+}
