@@ -1,5 +1,5 @@
 import { Task, TaskStatus } from '@lit/task';
-import { css, html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -7,10 +7,9 @@ import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
-import { tokens } from '../ui/tokens.js';
+import { styles } from './chatbot-admin.styles.js';
 import { ADMIN_TABS, type AdminChangeEvent, type AdminTab, emit } from './events.js';
 import { errorText, formatDate } from './format.js';
-import { panelStyles } from './styles.js';
 
 const TAB_LABEL: Record<AdminTab, keyof AdminStrings> = {
   agents: 'tabAgents',
@@ -85,123 +84,7 @@ const PANEL_PARTS =
  * @cssproperty --chatbot-admin-table-height - Height of the data-source table. Default 28rem.
  */
 export class ChatbotAdmin extends LitElement {
-  static override styles = [
-    tokens,
-    panelStyles,
-    css`
-      :host {
-        display: block;
-        background: var(--_surface);
-        border: 1px solid var(--_border);
-        border-radius: var(--_radius);
-        overflow: hidden;
-      }
-      .layout {
-        display: grid;
-        grid-template-columns: var(--chatbot-admin-sidebar-width, 16rem) minmax(0, 1fr);
-        min-height: 24rem;
-      }
-      @media (max-width: 720px) {
-        .layout {
-          grid-template-columns: minmax(0, 1fr);
-        }
-      }
-      nav.sidebar {
-        background: var(--_surface-2);
-        border-right: 1px solid var(--_border);
-        padding: 12px;
-        min-width: 0;
-      }
-      .header {
-        display: flex;
-        gap: 8px;
-        align-items: center;
-        justify-content: space-between;
-        margin-bottom: 10px;
-      }
-      .header h2 {
-        margin: 0;
-      }
-      .chatbot-list li {
-        margin: 0 0 6px;
-      }
-      .chatbot-list button {
-        display: block;
-        width: 100%;
-        text-align: left;
-        white-space: normal;
-        background: var(--_surface);
-        padding: 8px 10px;
-      }
-      .chatbot-list button[aria-current='true'] {
-        border-color: var(--_accent);
-        box-shadow: inset 3px 0 0 var(--_accent);
-      }
-      .chatbot-list .name {
-        display: block;
-        font-weight: 600;
-        overflow-wrap: anywhere;
-      }
-      .chatbot-list .meta {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 4px;
-        margin-top: 4px;
-        font-size: 0.85em;
-        color: var(--_muted);
-      }
-      .main {
-        padding: 12px 16px;
-        min-width: 0;
-      }
-      [role='tablist'] {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 2px;
-        border-bottom: 1px solid var(--_border);
-        margin-bottom: 12px;
-      }
-      [role='tab'] {
-        border: 0;
-        border-bottom: 3px solid transparent;
-        border-radius: 0;
-        background: none;
-        padding: 8px 12px;
-      }
-      [role='tab'][aria-selected='true'] {
-        border-bottom-color: var(--_accent);
-        font-weight: 600;
-      }
-      .try {
-        display: grid;
-        grid-template-columns: minmax(14rem, 1fr) minmax(0, 2fr);
-        gap: 16px;
-        align-items: start;
-      }
-      @media (max-width: 900px) {
-        .try {
-          grid-template-columns: minmax(0, 1fr);
-        }
-      }
-      .try chatbot-chat {
-        display: block;
-        height: 32rem;
-      }
-      dl.summary {
-        display: grid;
-        grid-template-columns: auto 1fr;
-        gap: 4px 10px;
-        margin: 0;
-      }
-      dl.summary dt {
-        color: var(--_muted);
-      }
-      dl.summary dd {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
-    `,
-  ];
+  static override styles = styles;
 
   /** Base address of the service, e.g. `http://127.0.0.1:8787`. */
   @property({ attribute: 'base-url' }) baseUrl = '';
