@@ -5,10 +5,17 @@ import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
 import { styles } from './chatbot-admin.styles.js';
-import { ADMIN_TABS, type AdminChangeEvent, type AdminTab, emit } from './events.js';
+import {
+  ADMIN_TABS,
+  type AdminChangeEvent,
+  type AdminShowTagEvent,
+  type AdminTab,
+  type AdminTagFilterEvent,
+} from './events.js';
 import { errorText, formatDate } from './format.js';
 
 const TAB_LABEL: Record<AdminTab, keyof AdminStrings> = {
@@ -435,7 +442,7 @@ export class ChatbotAdmin extends LitElement {
           .active=${active}
           .tagFilter=${this.tagFilter}
           lang=${this.language}
-          @admin-tag-filter=${(e: CustomEvent<string>) => {
+          @admin-tag-filter=${(e: AdminTagFilterEvent) => {
             this.tagFilter = e.detail;
             this.writeHash();
           }}
@@ -448,7 +455,7 @@ export class ChatbotAdmin extends LitElement {
           .strings=${strings}
           .active=${active}
           lang=${this.language}
-          @admin-show-tag=${(e: CustomEvent<string>) => this.navigate(chatbot.uuid, 'sources', e.detail)}
+          @admin-show-tag=${(e: AdminShowTagEvent) => this.navigate(chatbot.uuid, 'sources', e.detail)}
         ></chatbot-admin-tags>`;
       case 'sessions':
         return html`<chatbot-admin-sessions

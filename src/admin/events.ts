@@ -1,3 +1,5 @@
+import type { DataSource } from '../api/types.js';
+
 /** What changed on the server, as reported by `chatbot-admin-change`. */
 export interface AdminChangeDetail {
   readonly kind: 'chatbot' | 'agent' | 'source' | 'tag' | 'session' | 'message';
@@ -35,17 +37,21 @@ export type AdminChangeEvent = CustomEvent<AdminChangeDetail>;
 export type AdminErrorEvent = CustomEvent<AdminErrorDetail>;
 export type AdminNavigateEvent = CustomEvent<AdminNavigateDetail>;
 
-/** Every admin event bubbles out of the shadow roots, so a host page listens on the element. */
-export function emit<T>(target: EventTarget, type: string, detail: T): boolean {
-  return target.dispatchEvent(
-    new CustomEvent<T>(type, { detail, bubbles: true, composed: true, cancelable: false }),
-  );
-}
+/** (internal) The source table's tag filter changed; `detail` is the tag's uuid, or '' for all. */
+export type AdminTagFilterEvent = CustomEvent<string>;
+/** (internal) Show the sources of a tag; `detail` is its uuid. */
+export type AdminShowTagEvent = CustomEvent<string>;
+/** (internal) Sources were created; `detail` is the created records. */
+export type AdminSourcesAddedEvent = CustomEvent<readonly DataSource[]>;
 
 declare global {
   interface HTMLElementEventMap {
     'chatbot-admin-change': AdminChangeEvent;
     'chatbot-admin-error': AdminErrorEvent;
     'chatbot-admin-navigate': AdminNavigateEvent;
+    // The panels' own events: they bubble to <chatbot-admin> but never leave its shadow root.
+    'admin-tag-filter': AdminTagFilterEvent;
+    'admin-show-tag': AdminShowTagEvent;
+    'admin-sources-added': AdminSourcesAddedEvent;
   }
 }

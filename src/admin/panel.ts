@@ -4,9 +4,10 @@ import { property, state } from 'lit/decorators.js';
 import type { ChatbotClient } from '../api/client.js';
 import { isAbortError } from '../api/errors.js';
 import type { Chatbot, DataSource, SourceTag } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
 import { ConfirmController } from './confirm-controller.js';
-import { type AdminChangeDetail, emit } from './events.js';
+import type { AdminChangeDetail } from './events.js';
 import { errorText } from './format.js';
 import { panelStyles } from './styles.js';
 

@@ -2,6 +2,7 @@ import { css, html, nothing } from 'lit';
 import { query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import { errorText, formatBytes } from './format.js';
 import { AdminPanel } from './panel.js';
@@ -89,7 +90,7 @@ export class AdminSourceAddPanel extends AdminPanel {
   @query('input[type=file]') private fileInput?: HTMLInputElement;
 
   private added(records: DataSource[]): void {
-    this.dispatchEvent(new CustomEvent('admin-sources-added', { detail: records, bubbles: true }));
+    emit(this, 'admin-sources-added', records, { composed: false });
   }
 
   private patchUpload(id: number, patch: Partial<UploadItem>): void {

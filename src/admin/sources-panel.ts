@@ -7,8 +7,10 @@ import {
   type RescrapeResult,
   type SourceTag,
 } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
+import type { AdminSourcesAddedEvent } from './events.js';
 import { formatBytes, formatDate } from './format.js';
 import { AdminPanel } from './panel.js';
 import { styles } from './sources-panel.styles.js';
@@ -276,10 +278,10 @@ export class AdminSourcesPanel extends AdminPanel {
 
   private handleTagFilterChange(uuid: string): void {
     this.tagFilter = uuid;
-    this.dispatchEvent(new CustomEvent('admin-tag-filter', { detail: uuid, bubbles: true }));
+    emit(this, 'admin-tag-filter', uuid, { composed: false });
   }
 
-  private handleAdded(event: CustomEvent<DataSource[]>): void {
+  private handleAdded(event: AdminSourcesAddedEvent): void {
     const known = new Set(this.sources.map((s) => s.uuid));
     this.changedLocally();
     this.sources = [...this.sources, ...event.detail.filter((s) => !known.has(s.uuid))];

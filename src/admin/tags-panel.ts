@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource, SourceTag } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import { HEX_COLOR, swatch } from './format.js';
 import { AdminPanel } from './panel.js';
@@ -128,7 +129,7 @@ export class AdminTagsPanel extends AdminPanel {
   }
 
   private showSources(tag: SourceTag): void {
-    this.dispatchEvent(new CustomEvent('admin-show-tag', { detail: tag.uuid, bubbles: true }));
+    emit(this, 'admin-show-tag', tag.uuid, { composed: false });
   }
 
   override render() {
