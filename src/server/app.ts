@@ -90,12 +90,10 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   );
 
   app.onError((error, c) => {
-    if (error instanceof HttpError) {
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(errorBody(error.code, error.message), error.status);
-    }
     if (error instanceof HTTPException) {
-      return c.json(errorBody('bad_request', error.message || 'bad request'), error.status);
+      const { status, code, message, headers } = HttpError.from(error);
+      for (const [name, value] of Object.entries(headers)) c.header(name, value);
+      return c.json(errorBody(code, message), status);
     }
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
     return c.json(errorBody('internal', 'the server failed to handle this request'), 500);

@@ -1,16 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** A failure with a status and a stable code, mapped to `{error: {code, message}}` by onError. */
-export class HttpError extends Error {
+/**
+ * The one exception a handler throws: a status and a stable code, mapped to
+ * `{error: {code, message}}` by onError.
+ */
+export class HttpError extends HTTPException {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 502,
+    status: ContentfulStatusCode,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(status, { message });
+  }
+
+  /** Any HTTP exception as ours: Hono's own (a request it could not handle) are a `bad_request`. */
+  static from(error: HTTPException): HttpError {
+    return error instanceof HttpError
+      ? error
+      : new HttpError(error.status, 'bad_request', error.message || 'bad request');
   }
 }
 
