@@ -5,9 +5,11 @@ import { describe, it } from 'node:test';
 import { parseRetryAfter } from '../../src/api/errors.js';
 import {
   ApiError,
+  ChatbotApiError,
   createClient,
   isAbortError,
   isApiError,
+  isChatbotApiError,
   isNetworkError,
   isTimeoutError,
   NetworkError,
@@ -142,5 +144,112 @@ describe('errors', () => {
     const { request } = (await c.chatbots.list()) as unknown as Echo;
     assert.equal(calls, 2);
     assert.equal(request.headers.authorization, 'Bearer token-2');
+  });
+});
+
+describe('the error family', () => {
+  it('every failure of a call is a ChatbotApiError naming its kind, method and path', async () => {
+    const body = '{"error":{"code":"not_found","message":"chatbot not found"}}';
+    const failures: Array<[unknown, string, string, string]> = [
+      [
+        await rejection(
+          client(fixtureBase(origin, 'status', { status: 404, body })).chatbots.get('cb9'),
+        ),
+        'ApiError',
+        'GET',
+        '/api/v1/chatbot/cb9',
+      ],
+      [
+        await rejection(client(fixtureBase(origin, 'drop', {})).chatbots.create({ name: 'x' })),
+        'NetworkError',
+        'POST',
+        '/api/v1/chatbot/create',
+      ],
+      [
+        await rejection(
+          client(fixtureBase(origin, 'slow', { ms: 400 }), { timeoutMs: 50 }).chatbots.list(),
+        ),
+        'TimeoutError',
+        'GET',
+        '/api/v1/chatbots',
+      ],
+    ];
+    for (const [error, name, method, path] of failures) {
+      assert.ok(error instanceof ChatbotApiError, `${name} extends ChatbotApiError`);
+      assert.ok(error instanceof Error);
+      assert.ok(isChatbotApiError(error));
+      assert.equal(error.name, name);
+      assert.equal(error.method, method);
+      assert.equal(error.path, path);
+      assert.ok(error.message.startsWith(`${method} ${path} `), error.message);
+    }
+  });
+
+  it('a stream cut off mid-answer is one of the family too', async () => {
+    const stream = await client(
+      fixtureBase(origin, 'stream', { chunks: ['partial'], endEarly: true, delayMs: 10 }),
+    ).messages.stream('se1', 'q');
+    const error = await rejection(
+      (async () => {
+        for await (const _ of stream.text);
+      })(),
+    );
+    assert.ok(error instanceof NetworkError);
+    assert.ok(error instanceof ChatbotApiError);
+    assert.equal(error.method, 'POST');
+    assert.equal(error.path, '/api/v1/session/se1/message/stream');
+  });
+
+  it("the caller's abort is apart from the family: a DOMException named AbortError", async () => {
+    const controller = new AbortController();
+    const pending = client(fixtureBase(origin, 'slow', { ms: 400 })).chatbots.list({
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 20);
+    const error = await rejection(pending);
+    assert.ok(error instanceof DOMException);
+    assert.equal(error.name, 'AbortError');
+    assert.ok(isAbortError(error));
+    assert.ok(!(error instanceof ChatbotApiError));
+    assert.ok(!isChatbotApiError(error));
+  });
+
+  it('the guard holds across copies of the module, where instanceof does not', async () => {
+    // A query string makes Node load a second, separate copy, as a second bundle or an iframe would.
+    const other: typeof import('../../src/api/errors.js') = await import(
+      new URL('../../src/api/errors.ts?second-copy', import.meta.url).href
+    );
+    assert.notEqual(other.ChatbotApiError, ChatbotApiError);
+    const request = { method: 'GET', path: '/api/v1/chatbots' };
+    const foreign = [
+      new other.ApiError({ status: 500, serverMessage: 'boom', request }),
+      new other.NetworkError(request, new Error('reset')),
+      new other.TimeoutError(request, 50),
+    ];
+    for (const error of foreign) {
+      assert.ok(isChatbotApiError(error), `${error.name} from another copy`);
+      assert.ok(!((error as unknown) instanceof ChatbotApiError));
+    }
+    assert.ok(isApiError(foreign[0]) && isNetworkError(foreign[1]) && isTimeoutError(foreign[2]));
+  });
+
+  it('the brand the guard reads is a Symbol.for key, so a plain object carrying it passes', () => {
+    const branded = { [Symbol.for('chatbot-elements.ChatbotApiError')]: true };
+    assert.ok(isChatbotApiError(branded));
+  });
+
+  it('the guard refuses errors that are not ours', () => {
+    for (const value of [
+      new Error('GET /api/v1/chatbots failed'),
+      new TypeError('createClient needs a baseUrl'),
+      new DOMException('The operation timed out.', 'TimeoutError'),
+      new DOMException('The operation was aborted.', 'AbortError'),
+      { name: 'ChatbotApiError' },
+      null,
+      undefined,
+      'ApiError',
+    ]) {
+      assert.ok(!isChatbotApiError(value), String(value));
+    }
   });
 });
