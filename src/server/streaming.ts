@@ -1,0 +1,214 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { Context } from 'hono';
+import type { AppEnv } from './context.js';
+import { alreadySent } from './http.js';
+
+const QUIET_MS = 10;
+const HOLD_MAX_MS = 250;
+const BURST_STARTS = 8;
+
+/**
+ * First pieces before later ones. When many chats start at once, each waits for the work of
+ * those before it; the later pieces of answers already under way would take their share of the
+ * CPU (the server's and the client's), and push the newcomers' first bytes back. So while a burst
+ * is arriving (BURST_STARTS chats within QUIET_MS, faster than 200 open streams ask in steady
+ * use), a later piece waits, on one shared timer, and an answer waits at most HOLD_MAX_MS in all,
+ * so a steady stream of new chats cannot stall it. Chats arriving at a steady pace hold nothing:
+ * there is no queue for their pieces to jump, and holding would stall every open answer.
+ */
+export class BurstGate {
+  private readonly starts = new Float64Array(BURST_STARTS).fill(Number.NEGATIVE_INFINITY);
+  private slot = 0;
+  private gate: Promise<void> | null = null;
+
+  started(): void {
+    this.starts[this.slot] = performance.now();
+    this.slot = (this.slot + 1) % BURST_STARTS;
+  }
+
+  /** Whether a later piece of an answer that has waited `heldMs` so far waits again. */
+  holds(heldMs: number): boolean {
+    return heldMs < HOLD_MAX_MS && this.bursting();
+  }
+
+  /** Resolves once the burst is over, or HOLD_MAX_MS after the first waiter came. */
+  quiet(): Promise<void> {
+    this.gate ??= new Promise<void>((resolve) => {
+      const opened = performance.now();
+      const check = () => {
+        if (this.bursting() && performance.now() - opened < HOLD_MAX_MS) {
+          setTimeout(check, QUIET_MS);
+        } else {
+          this.gate = null;
+          resolve();
+        }
+      };
+      setTimeout(check, QUIET_MS);
+    });
+    return this.gate;
+  }
+
+  /** The oldest of the last BURST_STARTS starts is within QUIET_MS. */
+  private bursting(): boolean {
+    return performance.now() - this.starts[this.slot]! < QUIET_MS;
+  }
+}
+
+export interface StreamOptions {
+  /** The 200's headers besides its type and caching; the CORS middleware adds its own. */
+  headers: Record<string, string>;
+  gate: BurstGate;
+  /** The CORS origins are a list, so a response varies by Origin. */
+  varyOrigin: boolean;
+  /** Called once, when the body is over: what was sent, and whether the pieces ran to their end. */
+  onEnd(sent: string, finished: boolean): void;
+  /**
+   * A piece failed once the status was sent, so it cannot say so any more: the body ends, and
+   * onEnd follows.
+   */
+  onError(error: unknown): void;
+}
+
+/** One answer on its way out, whichever transport carries it. */
+interface Run {
+  readonly controller: AbortController;
+  readonly pieces: AsyncIterator<string>;
+  sent: string;
+  finish(finished: boolean): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * Streams the pieces as a `text/plain` body, each as soon as it comes and no faster than the
+ * client reads, and stops them when the client goes away: as Hono's `stream()`, with the answer's
+ * end and failures reported to the caller instead of thrown.
+ */
+export function streamPieces<E extends AppEnv>(
+  c: Context<E>,
+  text: (signal: AbortSignal) => AsyncIterable<string>,
+  options: StreamOptions,
+): Response {
+  const controller = new AbortController();
+  let ended = false;
+  const run: Run = {
+    controller,
+    pieces: text(controller.signal)[Symbol.asyncIterator](),
+    sent: '',
+    finish(finished) {
+      if (ended) return;
+      ended = true;
+      options.onEnd(run.sent, finished);
+    },
+    failed(error) {
+      options.onError(error);
+      run.finish(false);
+    },
+  };
+  const headers = {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...options.headers,
+  };
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  return outgoing ? toNode(c, outgoing, run, headers, options) : toWeb(c, run, headers);
+}
+
+/**
+ * On Node, writes to the response itself. Through a web ReadableStream, @hono/node-server holds
+ * every streamed response back for a timer before its headers (it probes whether the body ends
+ * at once), and each piece costs a pull, a read and a promise chain more; with 200 answers at
+ * once that kept first bytes waiting behind other requests' work.
+ */
+function toNode<E extends AppEnv>(
+  c: Context<E>,
+  outgoing: ServerResponse,
+  run: Run,
+  headers: Record<string, string>,
+  options: StreamOptions,
+): Response {
+  const { controller, pieces } = run;
+  // A plain record: the stream's headers and the CORS middleware's.
+  const head = { ...headers, ...c.get('corsHeaders') };
+  if (options.varyOrigin) head.vary = 'Origin';
+  outgoing.writeHead(200, head);
+  const stop = () => {
+    if (outgoing.writableFinished) return;
+    controller.abort();
+    run.finish(false);
+    void pieces.return?.(undefined);
+  };
+  outgoing.once('close', stop);
+  let heldMs = 0;
+  void (async () => {
+    try {
+      for (;;) {
+        // The first piece is ready at once: it goes out in the same packet as the headers.
+        const next = await pieces.next();
+        if (next.done || controller.signal.aborted) break;
+        if (run.sent && options.gate.holds(heldMs)) {
+          const t0 = performance.now();
+          await options.gate.quiet();
+          heldMs += performance.now() - t0;
+          if (controller.signal.aborted) break;
+        }
+        run.sent += next.value;
+        // Only as fast as the client reads: a slow reader holds the answer back.
+        if (!outgoing.write(next.value)) {
+          await once(outgoing, 'drain', { signal: controller.signal });
+        }
+      }
+      run.finish(!controller.signal.aborted);
+    } catch (error) {
+      if (!controller.signal.aborted) run.failed(error);
+    }
+    if (!outgoing.writableEnded) outgoing.end();
+  })();
+  return alreadySent();
+}
+
+/**
+ * Elsewhere (app.request), a pull-based body: the answer is produced only as fast as the client
+ * reads it, and a client that goes away cancels it.
+ */
+function toWeb<E extends AppEnv>(
+  c: Context<E>,
+  run: Run,
+  headers: Record<string, string>,
+): Response {
+  const { controller, pieces } = run;
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  const encoder = new TextEncoder();
+  const clientGone = c.req.raw.signal;
+  const stop = () => {
+    controller.abort();
+    clientGone.removeEventListener('abort', stop);
+    run.finish(false);
+  };
+  clientGone.addEventListener('abort', stop, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      try {
+        const next = await pieces.next();
+        if (next.done || controller.signal.aborted) {
+          clientGone.removeEventListener('abort', stop);
+          run.finish(!controller.signal.aborted);
+          out.close();
+          return;
+        }
+        run.sent += next.value;
+        out.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        clientGone.removeEventListener('abort', stop);
+        run.failed(error);
+        out.close();
+      }
+    },
+    cancel() {
+      stop();
+      void pieces.return?.(undefined);
+    },
+  });
+  return c.body(body, 200);
+}
