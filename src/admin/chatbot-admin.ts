@@ -1,13 +1,16 @@
 import { Task, TaskStatus } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
+import { ClientController } from '../ui/client-controller.js';
 import { emit } from '../ui/events.js';
-import { fill, LanguageObserver, languageOf, localize } from '../ui/i18n.js';
+import { fill } from '../ui/i18n.js';
 import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
+import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
 import {
   ADMIN_TABS,
@@ -17,14 +20,19 @@ import {
   type AdminTagFilterEvent,
 } from './events.js';
 import { errorText, formatDate } from './format.js';
+import { HashRouteController } from './hash-route-controller.js';
 
-const TAB_LABEL: Record<AdminTab, keyof AdminStrings> = {
-  agents: 'tabAgents',
-  sources: 'tabSources',
-  tags: 'tabTags',
-  sessions: 'tabSessions',
-  settings: 'tabSettings',
-  try: 'tabTry',
+/**
+ * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
+ * strings and language). "Try it" has no panel of its own: the admin draws it.
+ */
+const TABS: Record<AdminTab, { label: keyof AdminStrings; panel?: StaticValue }> = {
+  agents: { label: 'tabAgents', panel: literal`chatbot-admin-agents` },
+  sources: { label: 'tabSources', panel: literal`chatbot-admin-sources` },
+  tags: { label: 'tabTags', panel: literal`chatbot-admin-tags` },
+  sessions: { label: 'tabSessions', panel: literal`chatbot-admin-sessions` },
+  settings: { label: 'tabSettings', panel: literal`chatbot-admin-settings` },
+  try: { label: 'tabTry' },
 };
 
 /** Parts of the panels that a host page may style, re-exported through each panel. */
@@ -93,6 +101,13 @@ const PANEL_PARTS =
 export class ChatbotAdmin extends LitElement {
   static override styles = styles;
 
+  private readonly clients = new ClientController(this, createClient);
+  /** Its own `lang` or the page's, which a language switcher may change at any time. */
+  private readonly localize = new StringsController(this, adminStrings);
+  private readonly route = new HashRouteController(this);
+
+  @query('dialog.create') private createDialog?: HTMLDialogElement;
+
   /** Base address of the service, e.g. `http://127.0.0.1:8787`. */
   @property({ attribute: 'base-url' }) baseUrl = '';
 
@@ -111,27 +126,13 @@ export class ChatbotAdmin extends LitElement {
   /** Replaces any of the built-in strings (see src/ui/strings/admin.ts). */
   @property({ attribute: false }) strings?: Partial<AdminStrings>;
 
-  @state() private selectedUuid: string | null = null;
-  @state() private tab: AdminTab = 'agents';
-  @state() private tagFilter = '';
   @state() private chatbots: Chatbot[] = [];
   @state() private createError = '';
   @state() private creating = false;
+
   /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
-  @state() private visited = new Set<AdminTab>();
-  @state() private language = 'en';
-
-  constructor() {
-    super();
-    // Its own `lang` or the page's, which a language switcher may change at any time.
-    new LanguageObserver(this, () => {
-      this.language = languageOf(this);
-    });
-  }
-
-  @query('dialog.create') private createDialog?: HTMLDialogElement;
-
-  private memo?: { key: string; client: ChatbotClient };
+  private visited = new Set<AdminTab>();
+  private visitedFor?: string | null;
 
   private readonly chatbotsTask = new Task(this, {
     task: async ([api], { signal }) => (api ? api.chatbots.list({ signal }) : ([] as Chatbot[])),
@@ -143,90 +144,36 @@ export class ChatbotAdmin extends LitElement {
 
   /** The client in use: the `client` property, or one built from base-url and api-key. */
   get api(): ChatbotClient | undefined {
-    if (this.client) return this.client;
-    if (!this.baseUrl || !this.apiKey) return undefined;
-    const key = `${this.baseUrl}\n${this.apiKey}`;
-    if (this.memo?.key !== key)
-      this.memo = { key, client: createClient({ baseUrl: this.baseUrl, apiKey: this.apiKey }) };
-    return this.memo.client;
+    return this.clients.value;
   }
-
-  private localized?: {
-    language: string;
-    overrides?: Partial<AdminStrings>;
-    strings: AdminStrings;
-  };
 
   /** One strings object per language and overrides: panels re-render only when it changes. */
   private get t(): AdminStrings {
-    const memo = this.localized;
-    if (memo?.language === this.language && memo.overrides === this.strings) return memo.strings;
-    const strings = localize(adminStrings, this.language, this.strings);
-    this.localized = { language: this.language, overrides: this.strings, strings };
-    return strings;
+    return this.localize.value;
+  }
+
+  private get language(): string {
+    return this.localize.language;
   }
 
   private get selected(): Chatbot | undefined {
-    return this.chatbots.find((c) => c.uuid === this.selectedUuid);
+    return this.chatbots.find((c) => c.uuid === this.route.value.chatbotUuid);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.language = languageOf(this);
-    window.addEventListener('hashchange', this.handleHashChange);
-    this.readHash();
+  protected override willUpdate(): void {
+    const { chatbotUuid, tab } = this.route.value;
+    if (chatbotUuid !== this.visitedFor) {
+      this.visitedFor = chatbotUuid;
+      this.visited = new Set([tab]);
+    } else this.visited.add(tab);
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    window.removeEventListener('hashchange', this.handleHashChange);
-  }
-
-  protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('selectedUuid')) this.visited = new Set([this.tab]);
-    else if (changed.has('tab') && !this.visited.has(this.tab)) {
-      this.visited = new Set(this.visited).add(this.tab);
-    }
-  }
-
-  private readonly handleHashChange = () => this.readHash();
-
-  private readHash(): void {
-    if (this.noHash) return;
-    const params = new URLSearchParams(location.hash.slice(1));
-    const tab = params.get('tab') as AdminTab | null;
-    this.selectedUuid = params.get('chatbot') || null;
-    this.tab = tab && ADMIN_TABS.includes(tab) ? tab : 'agents';
-    this.tagFilter = params.get('tag') ?? '';
-  }
-
-  /** Keeps the host page's own hash members; only ours are replaced. */
-  private writeHash(): void {
-    if (this.noHash) return;
-    const params = new URLSearchParams(location.hash.slice(1));
-    for (const [name, value] of [
-      ['chatbot', this.selectedUuid],
-      ['tab', this.selectedUuid ? this.tab : null],
-      ['tag', this.selectedUuid && this.tagFilter ? this.tagFilter : null],
-    ] as const) {
-      if (value) params.set(name, value);
-      else params.delete(name);
-    }
-    const hash = params.toString();
-    if (hash !== location.hash.slice(1)) {
-      history.replaceState(
-        history.state,
-        '',
-        `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`,
-      );
-    }
-  }
-
-  private navigate(chatbotUuid: string | null, tab: AdminTab = this.tab, tagFilter = ''): void {
-    this.selectedUuid = chatbotUuid;
-    this.tab = tab;
-    this.tagFilter = tagFilter;
-    this.writeHash();
+  private navigate(
+    chatbotUuid: string | null,
+    tab: AdminTab = this.route.value.tab,
+    tagFilter = '',
+  ): void {
+    this.route.go({ chatbotUuid, tab, tagFilter });
     emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab });
   }
 
@@ -235,13 +182,23 @@ export class ChatbotAdmin extends LitElement {
     if (kind !== 'chatbot') return;
     if (action === 'delete') {
       this.chatbots = this.chatbots.filter((c) => !uuids.includes(c.uuid));
-      if (this.selectedUuid && uuids.includes(this.selectedUuid)) this.navigate(null, 'agents');
+      const selected = this.route.value.chatbotUuid;
+      if (selected && uuids.includes(selected)) this.navigate(null, 'agents');
     }
     void this.chatbotsTask.run();
   }
 
+  /** The source table's own filter: kept in the hash, but no navigation. */
+  private handleTagFilter(event: AdminTagFilterEvent): void {
+    this.route.go({ ...this.route.value, tagFilter: event.detail });
+  }
+
+  private handleShowTag(event: AdminShowTagEvent): void {
+    this.navigate(this.route.value.chatbotUuid, 'sources', event.detail);
+  }
+
   private handleTabKeydown(event: KeyboardEvent): void {
-    const index = ADMIN_TABS.indexOf(this.tab);
+    const index = ADMIN_TABS.indexOf(this.route.value.tab);
     const next =
       event.key === 'ArrowRight'
         ? (index + 1) % ADMIN_TABS.length
@@ -254,7 +211,7 @@ export class ChatbotAdmin extends LitElement {
               : -1;
     if (next < 0) return;
     event.preventDefault();
-    this.navigate(this.selectedUuid, ADMIN_TABS[next]);
+    this.navigate(this.route.value.chatbotUuid, ADMIN_TABS[next]);
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>(`#tab-${ADMIN_TABS[next]}`)?.focus(),
     );
@@ -311,6 +268,8 @@ export class ChatbotAdmin extends LitElement {
       role="region"
       aria-label=${t.adminLabel}
       @chatbot-admin-change=${this.handleChange}
+      @admin-tag-filter=${this.handleTagFilter}
+      @admin-show-tag=${this.handleShowTag}
     >
       ${this.renderSidebar()}
       <div class="main" part="main">${this.renderMain()}</div>
@@ -321,6 +280,7 @@ export class ChatbotAdmin extends LitElement {
   private renderSidebar() {
     const t = this.t;
     const list = this.chatbots;
+    const { chatbotUuid, tab } = this.route.value;
     const status = this.chatbotsTask.render({
       pending: () =>
         list.length
@@ -348,8 +308,8 @@ export class ChatbotAdmin extends LitElement {
             <button
               type="button"
               part="button"
-              aria-current=${c.uuid === this.selectedUuid ? 'true' : 'false'}
-              @click=${() => this.navigate(c.uuid, this.selectedUuid ? this.tab : 'agents')}
+              aria-current=${c.uuid === chatbotUuid ? 'true' : 'false'}
+              @click=${() => this.navigate(c.uuid, chatbotUuid ? tab : 'agents')}
             >
               <span class="name">${c.name}</span>
               <span class="meta">
@@ -367,8 +327,10 @@ export class ChatbotAdmin extends LitElement {
   private renderMain() {
     const t = this.t;
     const chatbot = this.selected;
+    const shown = this.route.value.tab;
     if (!chatbot) {
-      const loading = this.selectedUuid && this.chatbotsTask.status !== TaskStatus.COMPLETE;
+      const loading =
+        this.route.value.chatbotUuid && this.chatbotsTask.status !== TaskStatus.COMPLETE;
       return html`<p class=${loading ? 'pending' : 'empty'}>${loading ? t.loading : t.selectChatbot}</p>`;
     }
     return html`
@@ -386,11 +348,11 @@ export class ChatbotAdmin extends LitElement {
             part="tab"
             id="tab-${tab}"
             aria-controls="panel-${tab}"
-            aria-selected=${tab === this.tab ? 'true' : 'false'}
-            tabindex=${tab === this.tab ? '0' : '-1'}
+            aria-selected=${tab === shown ? 'true' : 'false'}
+            tabindex=${tab === shown ? '0' : '-1'}
             @click=${() => this.navigate(chatbot.uuid, tab)}
           >
-            ${t[TAB_LABEL[tab]]}
+            ${t[TABS[tab].label]}
           </button>`,
         )}
       </div>
@@ -402,7 +364,7 @@ export class ChatbotAdmin extends LitElement {
             part="panel"
             id="panel-${tab}"
             aria-labelledby="tab-${tab}"
-            ?hidden=${tab !== this.tab}
+            ?hidden=${tab !== shown}
           >
             ${this.renderPanel(tab, chatbot)}
           </div>`,
@@ -412,63 +374,18 @@ export class ChatbotAdmin extends LitElement {
   }
 
   private renderPanel(tab: AdminTab, chatbot: Chatbot) {
-    const active = tab === this.tab;
-    const client = this.api;
-    const strings = this.t;
-    switch (tab) {
-      case 'settings':
-        return html`<chatbot-admin-settings
-          exportparts=${PANEL_PARTS}
-          .client=${client}
-          .chatbot=${chatbot}
-          .strings=${strings}
-          lang=${this.language}
-        ></chatbot-admin-settings>`;
-      case 'agents':
-        return html`<chatbot-admin-agents
-          exportparts=${PANEL_PARTS}
-          .client=${client}
-          .chatbot=${chatbot}
-          .strings=${strings}
-          .active=${active}
-          lang=${this.language}
-        ></chatbot-admin-agents>`;
-      case 'sources':
-        return html`<chatbot-admin-sources
-          exportparts=${PANEL_PARTS}
-          .client=${client}
-          .chatbot=${chatbot}
-          .strings=${strings}
-          .active=${active}
-          .tagFilter=${this.tagFilter}
-          lang=${this.language}
-          @admin-tag-filter=${(e: AdminTagFilterEvent) => {
-            this.tagFilter = e.detail;
-            this.writeHash();
-          }}
-        ></chatbot-admin-sources>`;
-      case 'tags':
-        return html`<chatbot-admin-tags
-          exportparts=${PANEL_PARTS}
-          .client=${client}
-          .chatbot=${chatbot}
-          .strings=${strings}
-          .active=${active}
-          lang=${this.language}
-          @admin-show-tag=${(e: AdminShowTagEvent) => this.navigate(chatbot.uuid, 'sources', e.detail)}
-        ></chatbot-admin-tags>`;
-      case 'sessions':
-        return html`<chatbot-admin-sessions
-          exportparts=${PANEL_PARTS}
-          .client=${client}
-          .chatbot=${chatbot}
-          .strings=${strings}
-          .active=${active}
-          lang=${this.language}
-        ></chatbot-admin-sessions>`;
-      case 'try':
-        return this.renderTry(chatbot);
-    }
+    const panel = TABS[tab].panel;
+    if (!panel) return this.renderTry(chatbot);
+    // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
+    return staticHtml`<${panel}
+      exportparts=${PANEL_PARTS}
+      .client=${this.api}
+      .chatbot=${chatbot}
+      .strings=${this.t}
+      .active=${tab === this.route.value.tab}
+      .tagFilter=${tab === 'sources' ? this.route.value.tagFilter : nothing}
+      lang=${this.language}
+    ></${panel}>`;
   }
 
   private renderTry(chatbot: Chatbot) {

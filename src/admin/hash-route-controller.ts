@@ -1,0 +1,96 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { ADMIN_TABS, type AdminTab } from './events.js';
+
+/** Where the admin is: the selected chatbot, its tab, and the source table's tag filter. */
+export interface AdminRoute {
+  readonly chatbotUuid: string | null;
+  readonly tab: AdminTab;
+  /** Uuid of the tag the source table is filtered by, or '' for all. */
+  readonly tagFilter: string;
+}
+
+/** An element that may opt out of the hash (`no-hash`). */
+export interface HashRouteHost extends ReactiveControllerHost {
+  noHash: boolean;
+}
+
+const START: AdminRoute = { chatbotUuid: null, tab: 'agents', tagFilter: '' };
+
+/**
+ * The admin's route, kept in `location.hash` (`chatbot=…&tab=…&tag=…`) so a reload or a shared
+ * link opens the same place: read on connection and on every `hashchange` (Back, a link), written
+ * on navigation with `replaceState`, so moving between tabs adds no history entries. The host
+ * page's own hash members are left as they are. With `noHash` the route lives only in memory.
+ */
+export class HashRouteController implements ReactiveController {
+  private route: AdminRoute = START;
+
+  constructor(private readonly host: HashRouteHost) {
+    host.addController(this);
+  }
+
+  /** The route in effect. */
+  get value(): AdminRoute {
+    return this.route;
+  }
+
+  hostConnected(): void {
+    window.addEventListener('hashchange', this.handleHashChange);
+    this.read();
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('hashchange', this.handleHashChange);
+  }
+
+  /** Moves to `route` and writes it to the hash. */
+  go(route: AdminRoute): void {
+    this.set(route);
+    this.write();
+  }
+
+  private readonly handleHashChange = (): void => this.read();
+
+  private read(): void {
+    if (this.host.noHash) return;
+    const params = new URLSearchParams(location.hash.slice(1));
+    const tab = params.get('tab') as AdminTab | null;
+    this.set({
+      chatbotUuid: params.get('chatbot') || null,
+      tab: tab && ADMIN_TABS.includes(tab) ? tab : 'agents',
+      tagFilter: params.get('tag') ?? '',
+    });
+  }
+
+  private set(route: AdminRoute): void {
+    const { chatbotUuid, tab, tagFilter } = this.route;
+    if (route.chatbotUuid === chatbotUuid && route.tab === tab && route.tagFilter === tagFilter) {
+      return;
+    }
+    this.route = route;
+    this.host.requestUpdate();
+  }
+
+  private write(): void {
+    if (this.host.noHash) return;
+    const { chatbotUuid, tab, tagFilter } = this.route;
+    const params = new URLSearchParams(location.hash.slice(1));
+    for (const [name, value] of [
+      ['chatbot', chatbotUuid],
+      // Without a chatbot there is no tab, and the tag filter belongs to that chatbot's tags.
+      ['tab', chatbotUuid ? tab : null],
+      ['tag', chatbotUuid && tagFilter ? tagFilter : null],
+    ] as const) {
+      if (value) params.set(name, value);
+      else params.delete(name);
+    }
+    const hash = params.toString();
+    if (hash !== location.hash.slice(1)) {
+      history.replaceState(
+        history.state,
+        '',
+        `${location.pathname}${location.search}${hash ? `#${hash}` : ''}`,
+      );
+    }
+  }
+}
