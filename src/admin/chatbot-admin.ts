@@ -358,7 +358,10 @@ export class ChatbotAdmin extends LitElement {
       </div>
       ${keyed(
         chatbot.uuid,
-        ADMIN_TABS.filter((tab) => this.visited.has(tab)).map(
+        // Keyed by tab: opening a tab left of an open one must not rebuild the open one's panel.
+        repeat(
+          ADMIN_TABS.filter((tab) => this.visited.has(tab)),
+          (tab) => tab,
           (tab) => html`<div
             role="tabpanel"
             part="panel"

@@ -103,6 +103,18 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(el.shadowRoot!.activeElement?.id).to.equal('tab-sources');
   });
 
+  it("should keep an open tab's panel when a tab to its left is opened", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'sources');
+    const sources = await until(() => deep(el, '#panel-sources chatbot-admin-sources'));
+    deep<HTMLButtonElement>(el, '#tab-agents')!.click();
+    await until(() => deep(el, '#panel-agents chatbot-admin-agents'));
+    // The same element, hidden: an upload or a draft in it carries on.
+    expect(deep(el, '#panel-sources chatbot-admin-sources') === sources).to.equal(true);
+    expect(sources.isConnected).to.equal(true);
+  });
+
   it('should speak German inside a lang="de" page region, and take string overrides', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);
