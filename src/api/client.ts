@@ -5,6 +5,7 @@
 import { agentsApi } from './resources/agents.js';
 import { chatbotsApi } from './resources/chatbots.js';
 import { messagesApi } from './resources/messages.js';
+import { reviewApi } from './resources/review.js';
 import { sessionsApi } from './resources/sessions.js';
 import { sourcesApi } from './resources/sources.js';
 import { tagsApi } from './resources/tags.js';
@@ -13,6 +14,7 @@ import { type ClientOptions, createTransport } from './transport.js';
 export { agentsApi } from './resources/agents.js';
 export { chatbotsApi } from './resources/chatbots.js';
 export { messagesApi } from './resources/messages.js';
+export { filterQuery, reviewApi } from './resources/review.js';
 export { sessionsApi } from './resources/sessions.js';
 export { sourcesApi, type UploadOptions, type UploadProgress } from './resources/sources.js';
 export { tagsApi } from './resources/tags.js';
@@ -35,6 +37,7 @@ export function createClient(options: ClientOptions) {
     tags: tagsApi(transport),
     sessions: sessionsApi(transport),
     messages: messagesApi(transport),
+    review: reviewApi(transport),
   };
 }
 

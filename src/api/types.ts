@@ -283,3 +283,121 @@ export interface Citation {
 export interface SuccessResponse {
   success: boolean;
 }
+
+/*
+ * The review loop: feedback, the message list, export and insights. These routes are this
+ * project's additions to the interface (the hosted service may answer them with 404).
+ */
+
+export type Rating = 'up' | 'down';
+export type FeedbackReason = 'wrong' | 'incomplete' | 'not-asked' | 'other';
+
+/** Body of `POST /api/v1/message/{uuid}/feedback`; `rating: null` withdraws a rating. */
+export interface FeedbackInput {
+  rating: Rating | null;
+  /** Only kept with `down`. */
+  reason?: FeedbackReason;
+  /** Only kept with `down`; at most 1000 characters. */
+  comment?: string;
+}
+
+/** The decoded `feedback_json` of a message the reference server rated. */
+export interface Feedback {
+  rating: Rating;
+  reason?: FeedbackReason;
+  comment?: string;
+  at: Timestamp;
+}
+
+/** Members the reference server writes into every message's `meta_json`. */
+export interface AnswerMeta {
+  /** The answer drew on the chatbot's sources. */
+  covered?: boolean;
+  /** uuids of the sources the answer cited. */
+  sources?: string[];
+  /** Topics offered when the sources did not cover the question. */
+  suggestions?: string[];
+  /** A human-escalation agent answered. */
+  escalated?: boolean;
+  [key: string]: unknown;
+}
+
+/** Filters shared by the message list, the conversation list and the export. */
+export interface MessageFilters {
+  /** Full-text search over questions and answers. */
+  q?: string;
+  /** `none` = not rated. */
+  rating?: Rating | 'none';
+  covered?: boolean;
+  escalated?: boolean;
+  error?: boolean;
+  /** ISO date (`2026-11-01`, the whole day) or date-time; inclusive. */
+  from?: string;
+  /** ISO date (the whole day, inclusive) or date-time (exclusive). */
+  to?: string;
+  session?: string;
+}
+
+export interface PageOptions {
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+  /** 1–200, default 50. */
+  limit?: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  /** `null` on the last page. */
+  next_cursor: string | null;
+}
+
+/** A message with the session it belongs to, as the chatbot-wide list returns it. */
+export interface MessageRow extends Message {
+  session_uuid: string;
+}
+
+export interface ConversationSummary {
+  session_uuid: string;
+  first_query: string;
+  exchanges: number;
+  last_activity: Timestamp;
+  up: number;
+  down: number;
+  not_covered: number;
+  escalated: number;
+  errors: number;
+}
+
+export interface InsightsDay {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  conversations: number;
+  messages: number;
+  not_covered: number;
+  up: number;
+  down: number;
+}
+
+export interface Insights {
+  from: Timestamp;
+  to: Timestamp;
+  /** Every day of the period, days without traffic included. */
+  days: InsightsDay[];
+  totals: {
+    conversations: number;
+    messages: number;
+    not_covered: number;
+    up: number;
+    down: number;
+    escalated: number;
+    errors: number;
+  };
+  /** Most asked, grouped by normalized wording. */
+  top_questions: { question: string; count: number; covered: boolean }[];
+  /** Most asked among the questions the sources did not cover. */
+  gaps: { question: string; count: number; last_asked: Timestamp }[];
+  sources_cited: { data_source_uuid: string; title: string; count: number }[];
+  sources_never_cited: { data_source_uuid: string; title: string }[];
+}
+
+export type ExportFormat = 'csv' | 'json';

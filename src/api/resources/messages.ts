@@ -1,7 +1,7 @@
 import type { ApiRequestInfo } from '../errors.js';
 import { decodeCitations, type MessageStream, textDeltas } from '../stream.js';
 import { apiError, enc, type RequestOptions, type Transport } from '../transport.js';
-import type { Message } from '../types.js';
+import type { FeedbackInput, Message } from '../types.js';
 
 export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
   return {
@@ -57,6 +57,12 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
     /** `POST /api/v1/message/{uuid}/delete`: deletes the exchange. */
     delete: (messageUuid: string, call?: RequestOptions) =>
       remove(`/api/v1/message/${enc(messageUuid)}/delete`, 'POST', undefined, call),
+    /**
+     * `POST /api/v1/message/{uuid}/feedback` (this project's addition): rates an answer, or
+     * withdraws the rating with `rating: null`. Answers the updated message.
+     */
+    feedback: (messageUuid: string, body: FeedbackInput, call?: RequestOptions) =>
+      post<Message>(`/api/v1/message/${enc(messageUuid)}/feedback`, body, call),
     /** `POST /api/v1/messages/delete` with `{uuids}` */
     deleteMany: (uuids: string[], call?: RequestOptions) =>
       remove('/api/v1/messages/delete', 'POST', { uuids }, call),
