@@ -1,7 +1,8 @@
 /**
  * The narrow interface every route and the knowledge layer use to reach storage. Only
- * implementations of it (today `sqlite.ts`) contain SQL, so a PostgreSQL store can be added later
- * without touching routes. Rows are plain objects; JSON members are already decoded.
+ * implementations of it (today `sqlite.ts` and its queries in `sqlite/`) contain SQL, so a
+ * PostgreSQL store can be added later without touching routes. Rows are plain objects; JSON
+ * members are already decoded.
  */
 import type {
   AgentMeta,
