@@ -1,0 +1,156 @@
+import type { Citation, CiteData } from '../../api/types.js';
+import type { AgentRow, SourceRow } from '../store/types.js';
+import type { AnswerDeps, PreparedAnswer } from './answer.js';
+import { EXCERPT_CHARS, quote } from './excerpt.js';
+import type { Hit } from './search.js';
+
+export const NOT_COVERED =
+  "I'm sorry, I couldn't find anything about that in the information I have, so I can't answer it reliably. Could you ask in other words, or about something else?";
+
+/** How many passages a composed answer quotes, and the room of the first (the likeliest answer). */
+const COMPOSED_PASSAGES = 3;
+const FIRST_PASSAGE_CHARS = 640;
+
+export function agentMeta(agent: AgentRow, rule: string): Record<string, unknown> {
+  return { rule, agent_uuid: agent.uuid, agent_type: agent.type };
+}
+
+export interface Passage {
+  source: SourceRow;
+  text: string;
+}
+
+export function citationsFor(passages: Passage[]): { citations: Citation[]; citeData: CiteData } {
+  const citations: Citation[] = [];
+  const citeData: CiteData = {};
+  for (const { source, text } of passages) {
+    if (citations.some((c) => c.data_source_uuid === source.uuid)) continue;
+    const n = citations.length + 1;
+    const url = sourceUrl(source);
+    citations.push({
+      n,
+      data_source_uuid: source.uuid,
+      title: source.title,
+      type: source.type,
+      ...(url ? { url } : {}),
+    });
+    citeData[String(n)] = {
+      data_source_uuid: source.uuid,
+      title: source.title,
+      text,
+      file_name: source.file_name,
+      type: source.type,
+    };
+  }
+  return { citations, citeData };
+}
+
+function sourceUrl(source: SourceRow): string | undefined {
+  const link = source.meta.reference_source_link || (source.type === 'link' ? source.meta.url : '');
+  return typeof link === 'string' && link ? link : undefined;
+}
+
+/**
+ * The passages as readable Markdown: each one names its section ("From *Guide › Errors*:"), then
+ * quotes whole blocks of the chunk around the best-matching one (sentences each on their own line,
+ * list items as items, code fenced, tables whole or as lines), then its `[n]`. The first passage
+ * gets more room than the others: it is the one most likely to answer.
+ */
+export function composedText(
+  hits: Hit[],
+  queryTerms: Set<string>,
+  sources: Map<string, SourceRow>,
+  showCitations: boolean,
+): { text: string; picked: Passage[] } {
+  const picked: Passage[] = [];
+  const headings: string[] = [];
+  const seen = new Set<string>();
+  const quoted = new Set<string>();
+  for (const hit of hits) {
+    if (picked.length >= COMPOSED_PASSAGES) break;
+    const source = sources.get(hit.sourceUuid);
+    if (!source) continue;
+    const text = quote(
+      hit.units,
+      queryTerms,
+      picked.length === 0 ? FIRST_PASSAGE_CHARS : EXCERPT_CHARS,
+      quoted,
+    );
+    const key = text.toLowerCase();
+    if (!text || seen.has(key) || [...seen].some((s) => s.includes(key) || key.includes(s)))
+      continue;
+    seen.add(key);
+    picked.push({ source, text });
+    headings.push(hit.heading ?? '');
+  }
+  if (picked.length === 0) return { text: NOT_COVERED, picked };
+  const numbers = new Map<string, number>();
+  for (const p of picked)
+    if (!numbers.has(p.source.uuid)) numbers.set(p.source.uuid, numbers.size + 1);
+  const paragraphs = picked.map((p, i) => {
+    // Once one passage names its section, a passage without one must name at least its source,
+    // or it reads as the continuation of the passage above.
+    const lead = leadIn(p.source.title, headings[i]!, headings.some(Boolean));
+    let body = p.text;
+    if (showCitations) {
+      const n = `[${numbers.get(p.source.uuid)}]`;
+      // After a fence or a table row the marker needs its own paragraph: on the fence line it
+      // would break the fence, and a line after a table row becomes another row.
+      body = /(?:^|\n)(?:`{3,}|\|.*\|)$/.test(body) ? `${body}\n\n${n}` : `${body} ${n}`;
+    }
+    return lead ? `${lead}\n\n${body}` : body;
+  });
+  return { text: paragraphs.join('\n\n'), picked };
+}
+
+/** "From *chatbot-elements › Errors*:": the source and the innermost section, when known. */
+function leadIn(title: string, heading: string, always: boolean): string {
+  const section = heading.split(' › ').pop()?.trim() ?? '';
+  if (!section && !always) return '';
+  const name = [title.trim(), section]
+    .filter((part, i, all) => part && (i === 0 || part.toLowerCase() !== all[0]!.toLowerCase()))
+    .join(' › ')
+    .replace(/[*_`[\]\\<>]/g, '');
+  return name ? `From *${name}*:` : '';
+}
+
+/** An answer known in full: its text goes out in paced pieces. */
+export function composed(
+  deps: AnswerDeps,
+  text: string,
+  citations: Citation[],
+  citeData: CiteData,
+  meta: Record<string, unknown>,
+  showCitations = true,
+): PreparedAnswer {
+  return {
+    citations: showCitations ? citations : [],
+    citeData,
+    meta,
+    errorMessage: '',
+    cutShort: false,
+    text: (signal, pace = true) => paced(text, pace ? deps.streamDelayMs : 0, signal),
+  };
+}
+
+/** Small pieces of a few words, each ending on a space or line break, so lines arrive whole. */
+const PIECE = /(?:\S+\s*){1,4}|\s+/g;
+
+export function pieces(text: string): string[] {
+  return text.match(PIECE) ?? [];
+}
+
+export async function* paced(
+  text: string,
+  delayMs: number,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  // One piece at a time: the first goes out before the rest of the text is even cut.
+  for (const [piece] of text.matchAll(PIECE)) {
+    if (signal.aborted) return;
+    yield piece;
+    await new Promise((resolve) =>
+      delayMs > 0 ? setTimeout(resolve, delayMs) : setImmediate(resolve),
+    );
+  }
+}
