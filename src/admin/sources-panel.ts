@@ -13,10 +13,10 @@ import type { AdminStrings } from '../ui/strings/admin.js';
 import type { AdminSourcesAddedEvent } from './events.js';
 import { formatBytes, formatDate } from './format.js';
 import { AdminPanel } from './panel.js';
+import { PollController } from './poll-controller.js';
+import { filterAndSort, type SortKey, type StatusGroup, statusGroup } from './source-filter.js';
 import { styles } from './sources-panel.styles.js';
-
-type SortKey = 'title' | 'type' | 'status' | 'file_size' | 'tokens' | 'created_at';
-type StatusGroup = '' | 'progress' | 'success' | 'failed';
+import { VirtualRowsController } from './virtual-rows-controller.js';
 
 const COLUMNS: { key: SortKey; label: keyof AdminStrings }[] = [
   { key: 'title', label: 'title' },
@@ -33,16 +33,7 @@ const TYPE_LABEL: Record<string, keyof AdminStrings> = {
   file: 'typeFile',
 };
 
-/** Rows rendered beyond each edge of the view, so a small scroll finds them already there. */
-const OVERSCAN = 8;
-
-const POLL_FIRST_MS = 1000;
-const POLL_MAX_MS = 15_000;
-
 const inProgress = (source: DataSource) => IN_PROGRESS_STATUSES.includes(source.status);
-
-const statusGroup = (status: string): StatusGroup =>
-  IN_PROGRESS_STATUSES.includes(status) ? 'progress' : status === 'success' ? 'success' : 'failed';
 
 /**
  * The data sources of the selected chatbot: a virtualized table (fast at 10,000 rows) with sort,
@@ -53,6 +44,22 @@ const statusGroup = (status: string): StatusGroup =>
  */
 export class AdminSourcesPanel extends AdminPanel {
   static override styles = styles;
+
+  /** Only the rows on screen are in the DOM; focus follows its source as rows are reused. */
+  private readonly rows = new VirtualRowsController<DataSource>(this, {
+    body: () => this.tableBody,
+    key: (source) => source.uuid,
+    // Row 1 is the header.
+    firstRowIndex: 2,
+  });
+
+  private readonly poll = new PollController(this, {
+    pending: () => this.sources.some(inProgress),
+    poll: () => void this.sourcesTask.run(),
+  });
+
+  @query('.tbody') private tableBody?: HTMLElement;
+  @query('dialog.rename') private renameDialog?: HTMLDialogElement;
 
   /** Uuid of the tag the table is filtered by, or '' for all. */
   @property({ attribute: false }) tagFilter = '';
@@ -69,127 +76,21 @@ export class AdminSourcesPanel extends AdminPanel {
   @state() private renameDraft = '';
   @state() private rescrapeResults: RescrapeResult[] = [];
 
-  @query('dialog.rename') private renameDialog?: HTMLDialogElement;
-
   /** The filtered and sorted rows, recomputed only when their inputs change. */
   private view: DataSource[] = [];
-  private pollTimer: ReturnType<typeof setTimeout> | undefined;
-  private pollDelay = POLL_FIRST_MS;
   private cellCache = new WeakMap<DataSource, { lang: string; size: string; date: string }>();
 
   private readonly sourcesTask = this.sourceList(
     (sources) => {
       this.sources = sources;
-      this.schedulePoll();
+      this.poll.schedule();
     },
-    () => this.schedulePoll(),
+    () => this.poll.schedule(),
   );
 
   private readonly tagsTask = this.tagList((tags) => {
     this.tags = tags;
   });
-
-  /** The table body's scroll offset and height, which decide the rows rendered. */
-  @state() private tableScroll = 0;
-  @state() private viewportHeight = 600;
-  /** Every row has the same height (set in CSS), so the rows on screen are a matter of arithmetic. */
-  @state() private rowHeight = 44;
-  @query('.tbody') private tableBody?: HTMLElement;
-  private readonly bodyObserver = new ResizeObserver(() => this.measureTable());
-  private observedBody?: Element;
-  /** The rows' total height and the offset of the first rendered row, applied after render. */
-  private placement = { height: 0, top: 0 };
-  /** The source whose row held focus before an update, and which of its controls. */
-  private focusedRow?: { uuid: string; control: number };
-
-  private readonly handleTableScroll = (): void => {
-    const top = this.tableBody?.scrollTop ?? 0;
-    // Re-render only when the first rendered row changes, not on every scrolled pixel.
-    const row = (px: number) => Math.floor(px / this.rowHeight);
-    if (row(top) !== row(this.tableScroll)) this.tableScroll = top;
-  };
-
-  private measureTable(): void {
-    const body = this.tableBody;
-    if (!body) return;
-    this.viewportHeight = body.clientHeight;
-    this.tableScroll = body.scrollTop;
-    // Fractional: a rounded height would drift by pixels per thousand rows.
-    const height = body.querySelector('.tr')?.getBoundingClientRect().height;
-    if (height) this.rowHeight = height;
-  }
-
-  protected override updated(): void {
-    // Set through the CSSOM, not a style attribute, which a strict Content-Security-Policy blocks.
-    const sizer = this.renderRoot.querySelector<HTMLElement>('.tbody .sizer');
-    if (sizer) {
-      sizer.style.height = `${this.placement.height}px`;
-      (sizer.firstElementChild as HTMLElement).style.transform =
-        `translateY(${this.placement.top}px)`;
-    }
-    const body = this.tableBody;
-    if (body !== this.observedBody) {
-      if (this.observedBody) this.bodyObserver.unobserve(this.observedBody);
-      if (body) this.bodyObserver.observe(body);
-      this.observedBody = body;
-    }
-    this.restoreRowFocus();
-  }
-
-  /**
-   * Rows keep their DOM while the table scrolls and only their text changes, so a focused control
-   * would stay where it is while its row comes to show another source. Focus follows the source
-   * instead, or falls back to the table body once that source's row is no longer rendered.
-   */
-  private rememberRowFocus(): void {
-    const active = (this.renderRoot as ShadowRoot).activeElement;
-    const row = active?.closest('.tbody .tr');
-    const source = row && this.view[Number(row.getAttribute('aria-rowindex')) - 2];
-    this.focusedRow = source
-      ? { uuid: source.uuid, control: [...row.querySelectorAll('input, button')].indexOf(active!) }
-      : undefined;
-  }
-
-  private restoreRowFocus(): void {
-    const focused = this.focusedRow;
-    if (!focused) return;
-    this.focusedRow = undefined;
-    const index = this.view.findIndex((src) => src.uuid === focused.uuid);
-    const row = this.renderRoot.querySelector(`.tbody .tr[aria-rowindex="${index + 2}"]`);
-    const control = row?.querySelectorAll<HTMLElement>('input, button')[focused.control];
-    const active = (this.renderRoot as ShadowRoot).activeElement;
-    if (control && control !== active) control.focus({ preventScroll: true });
-    else if (!control && active?.closest('.tbody')) this.tableBody?.focus({ preventScroll: true });
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.bodyObserver.disconnect();
-    this.observedBody = undefined;
-    clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.hasUpdated) this.schedulePoll();
-  }
-
-  /** Refreshes while anything is in progress: 1 s, 2 s, 4 s … up to 15 s, then stops once settled. */
-  private schedulePoll(restart = false): void {
-    clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
-    if (restart) this.pollDelay = POLL_FIRST_MS;
-    if (!this.isConnected || !this.sources.some(inProgress)) {
-      this.pollDelay = POLL_FIRST_MS;
-      return;
-    }
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = undefined;
-      void this.sourcesTask.run();
-    }, this.pollDelay);
-    this.pollDelay = Math.min(this.pollDelay * 2, POLL_MAX_MS);
-  }
 
   /** Reloads the sources and the tags they are filtered by. */
   override refresh(): void {
@@ -199,12 +100,11 @@ export class AdminSourcesPanel extends AdminPanel {
 
   /** True while the list is being refreshed by itself (exposed for tests and the host page). */
   get polling(): boolean {
-    return this.pollTimer !== undefined;
+    return this.poll.active;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    this.rememberRowFocus();
     if (
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid
@@ -222,39 +122,17 @@ export class AdminSourcesPanel extends AdminPanel {
       changed.has('sortKey') ||
       changed.has('sortDir')
     ) {
-      this.view = this.computeView();
+      this.view = filterAndSort(this.sources, {
+        search: this.search,
+        type: this.typeFilter,
+        status: this.statusFilter,
+        tag: this.tagFilter,
+        tags: this.tags,
+        sortKey: this.sortKey,
+        sortDir: this.sortDir,
+        lang: this.lang,
+      });
     }
-  }
-
-  private computeView(): DataSource[] {
-    const needle = this.search.trim().toLowerCase();
-    const tag = this.tagFilter ? this.tags.find((t) => t.uuid === this.tagFilter) : undefined;
-    const members = tag ? new Set(tag.data_source_uuids) : undefined;
-    const rows = this.sources.filter(
-      (s) =>
-        (!this.typeFilter || s.type === this.typeFilter) &&
-        (!this.statusFilter || statusGroup(s.status) === this.statusFilter) &&
-        (!this.tagFilter || members?.has(s.uuid)) &&
-        (!needle ||
-          s.title?.toLowerCase().includes(needle) ||
-          s.file_name?.toLowerCase().includes(needle)),
-    );
-    const key = this.sortKey;
-    const dir = this.sortDir;
-    if (key === 'title') {
-      // Human order for titles ("Doc 2" before "Doc 10"); a collator is too slow for the rest.
-      const collator = new Intl.Collator(this.lang, { numeric: true, sensitivity: 'base' });
-      const keyed = rows.map((s) => [s.title || s.file_name || '', s] as const);
-      keyed.sort((a, b) => collator.compare(a[0], b[0]) * dir);
-      return keyed.map(([, s]) => s);
-    }
-    // Numbers by value; timestamps (ISO 8601, UTC), types and statuses sort as plain strings.
-    rows.sort((a, b) => {
-      const x = a[key] ?? '';
-      const y = b[key] ?? '';
-      return (x < y ? -1 : x > y ? 1 : 0) * dir;
-    });
-    return rows;
   }
 
   private handleSortClick(key: SortKey): void {
@@ -286,7 +164,7 @@ export class AdminSourcesPanel extends AdminPanel {
     this.changedLocally();
     this.sources = [...this.sources, ...event.detail.filter((s) => !known.has(s.uuid))];
     this.changed({ kind: 'source', action: 'create', uuids: event.detail.map((s) => s.uuid) });
-    this.schedulePoll(true);
+    this.poll.schedule(true);
   }
 
   private openRename(source: DataSource): void {
@@ -376,7 +254,7 @@ export class AdminSourcesPanel extends AdminPanel {
     this.rescrapeResults = result.value;
     this.changed({ kind: 'source', action: 'update', uuids });
     await this.sourcesTask.run();
-    this.schedulePoll(true);
+    this.poll.schedule(true);
   }
 
   private selectedSources(): DataSource[] {
@@ -556,25 +434,9 @@ export class AdminSourcesPanel extends AdminPanel {
     </div>`;
   }
 
-  /**
-   * Only the rows on screen (and a few beyond) are in the DOM, inside a sizer as tall as all of
-   * them. They are rendered by position, not keyed by source, so scrolling, even by a jump,
-   * changes the text of rows that exist rather than building new ones.
-   */
   private renderRows(view: DataSource[]) {
-    const height = this.rowHeight;
-    const first = Math.max(0, Math.floor(this.tableScroll / height) - OVERSCAN);
-    const end = Math.min(
-      view.length,
-      Math.ceil((this.tableScroll + this.viewportHeight) / height) + OVERSCAN,
-    );
-    this.placement = { height: view.length * height, top: first * height };
-    return html`<div class="tbody" role="rowgroup" tabindex="-1" @scroll=${this.handleTableScroll}>
-      <div class="sizer">
-        <div class="window">
-          ${view.slice(first, end).map((src, i) => this.renderRow(src, first + i))}
-        </div>
-      </div>
+    return html`<div class="tbody" role="rowgroup" tabindex="-1">
+      ${this.rows.render(view, (src, index) => this.renderRow(src, index))}
     </div>`;
   }
 
