@@ -1,0 +1,253 @@
+import { type ChatbotIndex, type Postings, TEXT, TOPIC } from './postings.js';
+import type { Unit } from './quotable.js';
+import { terms } from './text.js';
+
+export interface Hit {
+  chunkId: number;
+  sourceUuid: string;
+  text: string;
+  heading: string;
+  score: number;
+  /** Query terms (processed) found in the chunk. */
+  matched: string[];
+  /** The chunk as an answer quotes it: split and stemmed once, when it was indexed. */
+  units: readonly Unit[];
+}
+
+export interface SearchResult {
+  hits: Hit[];
+  /** The processed query terms. */
+  terms: string[];
+}
+
+/**
+ * Above this many chunks, a query term found in more than COMMON_SHARE of them does not take part
+ * in the BM25 search when the query has rarer terms: scoring it would visit a large part of the
+ * index for a term with a low IDF. Instead the chunks the rarer terms found get its IDF added when
+ * they contain it (as if it occurred once), which keeps "Alice pizza" ranking Alice's pizza
+ * passage first when pizza is everywhere.
+ */
+const PRUNE_FROM_CHUNKS = 200;
+const COMMON_SHARE = 0.02;
+
+/**
+ * The weight of a chunk's topic (its section path and the bold words that open its paragraphs,
+ * "**Retries** are…") beside its text. The topic field is a few words long, so BM25 already
+ * scores a match there well above one in a long text: a question naming a section finds it first.
+ * More than 1 let generic words in headings ("Running it" for "npm test run") beat the section
+ * whose text answers.
+ */
+const TOPIC_BOOST = 1;
+
+/** BM25+ as MiniSearch scores it, whose ranking this index was built to keep. */
+const K = 1.2;
+const B = 0.7;
+const D = 0.5;
+
+/** Per field, TEXT then TOPIC. */
+const FIELD_BOOSTS = [1, TOPIC_BOOST];
+
+/**
+ * Per-search scratch space shared by all indexes (searches run one at a time). Per slot, four
+ * numbers side by side, so a posting touches one cache line: the stamp of the search that last
+ * matched the chunk, its score so far, how many query terms it holds, and which (one bit per term
+ * of the query). Stamps make clearing unnecessary. `marks` and `termScore` hold a term's partial
+ * score while its text and topic postings are added up.
+ */
+const STRIDE = 4;
+const scratch = {
+  chunks: new Float64Array(0),
+  termScore: new Float64Array(0),
+  marks: new Uint32Array(0),
+  stamp: 0,
+};
+
+function scratchFor(size: number) {
+  // Stamps grow by one per search and per term; long before they wrap, start afresh.
+  if (scratch.stamp > 0xffff0000) {
+    scratch.chunks.fill(0);
+    scratch.marks.fill(0);
+    scratch.stamp = 0;
+  }
+  if (scratch.marks.length < size) {
+    const length = Math.max(size, scratch.marks.length * 2, 1024);
+    scratch.chunks = new Float64Array(length * STRIDE);
+    scratch.termScore = new Float64Array(length);
+    scratch.marks = new Uint32Array(length);
+    scratch.stamp = 0;
+  }
+  return scratch;
+}
+
+interface Candidate {
+  slot: number;
+  /** BM25 of the searched terms. */
+  base: number;
+  /** With the common terms' IDF added. */
+  score: number;
+  /** Order of first match: MiniSearch's order, which breaks ties. */
+  order: number;
+}
+
+/** Whether a chunk scored so ranks before candidate `b`. */
+const beats = (score: number, base: number, order: number, b: Candidate) =>
+  score !== b.score ? score > b.score : base !== b.base ? base > b.base : order < b.order;
+
+/** BM25+ of one term in one field of each chunk holding it, as MiniSearch computes it. */
+function score(
+  index: ChatbotIndex,
+  postings: Postings,
+  field: 0 | 1,
+  each: (slot: number, score: number) => void,
+): void {
+  const n = postings.live;
+  const idf = Math.log(1 + (index.chunks.size - n + 0.5) / (n + 0.5));
+  const boost = FIELD_BOOSTS[field]!;
+  const average = index.averages[field];
+  const { slots, counts, lengths } = postings;
+  // Removed chunks' entries are skipped; a list without any needs no check.
+  const removed = n < slots.length;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (removed && index.slots[slot] === undefined) continue;
+    const tf = counts[i]!;
+    const raw = idf * (D + (tf * (K + 1)) / (tf + K * (1 - B + (B * lengths[i]!) / average)));
+    each(slot, boost * raw);
+  }
+}
+
+/**
+ * The best chunks for a query, restricted to `sources` when given. Postings are plain arrays per
+ * term and scoring keeps only the best `limit` chunks: a search costs a pass over the matching
+ * postings and no object per matching chunk. Scores are the ones MiniSearch gave (BM25+ with its
+ * parameters, summed in its order, times the number of query terms found), so rankings are the
+ * same; test/server/search.test.ts compares the two.
+ */
+export function rank(
+  index: ChatbotIndex,
+  query: string,
+  opts: { limit?: number; sources?: Set<string> },
+): SearchResult {
+  const { sources, limit = 5 } = opts;
+  const all = [...terms(query)];
+  const total = index.chunks.size;
+  // Each term looked up once: the term map is large, and mostly not in cache.
+  const known = new Map(all.map((t) => [t, index.terms.get(t)]));
+  const df = (t: string) => known.get(t)?.df ?? 0;
+  let used = all;
+  let common: string[] = [];
+  if (total >= PRUNE_FROM_CHUNKS && all.length > 1) {
+    const rare = all.filter((t) => df(t) / total <= COMMON_SHARE);
+    used = rare.length > 0 ? rare : [all.reduce((a, b) => (df(a) <= df(b) ? a : b))];
+    common = all.filter((t) => !used.includes(t));
+  }
+  if (used.length === 0 || limit <= 0) return { hits: [], terms: all };
+
+  const s = scratchFor(index.slots.length);
+  const acc = s.chunks;
+  const searchStamp = ++s.stamp;
+  // Which query terms each matched chunk holds, one bit per term of `all`: looking them up in
+  // each candidate's own terms (somewhere else in memory, mostly not in cache) cost more than
+  // all the scoring. Terms past the 32nd (long questions) are looked up after all.
+  const bit = (term: string) => {
+    const i = all.indexOf(term);
+    return i < 32 ? 1 << i : 0;
+  };
+  const has = (slot: number, i: number) =>
+    i < 32
+      ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0
+      : index.slots[slot]!.fieldTerms.some((terms) => terms.includes(all[i]!));
+  // Chunks in the order they first matched, as MiniSearch's result map held them.
+  const matched: number[] = [];
+  /** Adds a term's score in a chunk to the chunk's. */
+  const add = (slot: number, score: number, termBit: number) => {
+    const at = slot * STRIDE;
+    if (acc[at] === searchStamp) {
+      acc[at + 1] = acc[at + 1]! + score;
+      acc[at + 2] = acc[at + 2]! + 1;
+      acc[at + 3] = acc[at + 3]! | termBit;
+    } else {
+      acc[at] = searchStamp;
+      acc[at + 1] = score;
+      acc[at + 2] = 1;
+      acc[at + 3] = termBit;
+      matched.push(slot);
+    }
+  };
+  for (const term of used) {
+    const fields = known.get(term)?.fields;
+    if (!fields) continue;
+    const termBit = bit(term);
+    const [text, topic] = fields;
+    // A term's score in a chunk is its text part plus its topic part, added to the chunk's
+    // score in one step: the same order of additions as MiniSearch, so the same sums. Most
+    // terms are in no topic, and their text part goes straight to the chunk.
+    if (!topic || topic.live === 0) {
+      if (text && text.live > 0) {
+        score(index, text, TEXT, (slot, score) => add(slot, score, termBit));
+      }
+      continue;
+    }
+    const termStamp = ++s.stamp;
+    const touched: number[] = [];
+    const partial = (slot: number, score: number) => {
+      if (s.marks[slot] === termStamp) s.termScore[slot] = s.termScore[slot]! + score;
+      else {
+        s.marks[slot] = termStamp;
+        s.termScore[slot] = score;
+        touched.push(slot);
+      }
+    };
+    if (text && text.live > 0) score(index, text, TEXT, partial);
+    score(index, topic, TOPIC, partial);
+    for (const slot of touched) add(slot, s.termScore[slot]!, termBit);
+  }
+  // Common terms are not scored, only noted where they occur among the matched chunks.
+  for (const term of common) {
+    const termBit = bit(term);
+    if (termBit === 0) continue;
+    for (const postings of known.get(term)!.fields) {
+      if (!postings) continue;
+      for (const slot of postings.slots) {
+        const at = slot * STRIDE;
+        if (acc[at] === searchStamp) acc[at + 3] = acc[at + 3]! | termBit;
+      }
+    }
+  }
+
+  const idf = (t: string) => Math.log(1 + (total - df(t) + 0.5) / (df(t) + 0.5));
+  const commonIdf = common.map(idf);
+  const commonAt = common.map((t) => all.indexOf(t));
+  // The best `limit` so far, best first; most chunks fall short of the last and are dropped.
+  const best: Candidate[] = [];
+  for (let order = 0; order < matched.length; order++) {
+    const slot = matched[order]!;
+    if (sources && !sources.has(index.slots[slot]!.sourceUuid)) continue;
+    const base = acc[slot * STRIDE + 1]! * acc[slot * STRIDE + 2]!;
+    let score = base;
+    for (let i = 0; i < common.length; i++) {
+      if (has(slot, commonAt[i]!)) score += commonIdf[i]!;
+    }
+    // Most chunks fall short of the last kept one: no object for them.
+    if (best.length === limit && !beats(score, base, order, best[limit - 1]!)) continue;
+    let at = best.length === limit ? limit - 1 : best.length;
+    while (at > 0 && beats(score, base, order, best[at - 1]!)) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = { slot, base, score, order };
+  }
+  const hits = best.map(({ slot, score }): Hit => {
+    const entry = index.slots[slot]!;
+    return {
+      chunkId: entry.id,
+      sourceUuid: entry.sourceUuid,
+      text: entry.text,
+      heading: entry.heading,
+      score,
+      matched: all.filter((_, i) => has(slot, i)),
+      units: entry.units,
+    };
+  });
+  return { hits, terms: all };
+}
