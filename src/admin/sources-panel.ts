@@ -9,29 +9,12 @@ import {
 } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
-import type { AdminStrings } from '../ui/strings/admin.js';
 import type { AdminSourcesAddedEvent } from './events.js';
-import { formatBytes, formatDate } from './format.js';
 import { AdminPanel } from './panel.js';
 import { PollController } from './poll-controller.js';
-import { filterAndSort, type SortKey, type StatusGroup, statusGroup } from './source-filter.js';
+import { filterAndSort, type SortKey, type StatusGroup } from './source-filter.js';
+import { SourceTable, TYPE_LABEL } from './source-table.js';
 import { styles } from './sources-panel.styles.js';
-import { VirtualRowsController } from './virtual-rows-controller.js';
-
-const COLUMNS: { key: SortKey; label: keyof AdminStrings }[] = [
-  { key: 'title', label: 'title' },
-  { key: 'type', label: 'type' },
-  { key: 'status', label: 'status' },
-  { key: 'file_size', label: 'size' },
-  { key: 'tokens', label: 'tokens' },
-  { key: 'created_at', label: 'date' },
-];
-
-const TYPE_LABEL: Record<string, keyof AdminStrings> = {
-  qa: 'typeQa',
-  link: 'typeLink',
-  file: 'typeFile',
-};
 
 const inProgress = (source: DataSource) => IN_PROGRESS_STATUSES.includes(source.status);
 
@@ -45,12 +28,12 @@ const inProgress = (source: DataSource) => IN_PROGRESS_STATUSES.includes(source.
 export class AdminSourcesPanel extends AdminPanel {
   static override styles = styles;
 
-  /** Only the rows on screen are in the DOM; focus follows its source as rows are reused. */
-  private readonly rows = new VirtualRowsController<DataSource>(this, {
-    body: () => this.tableBody,
-    key: (source) => source.uuid,
-    // Row 1 is the header.
-    firstRowIndex: 2,
+  private readonly table = new SourceTable(this, {
+    selectAll: (on) => this.handleSelectAll(on),
+    select: (uuid, on) => this.toggleRow(uuid, on),
+    sortBy: (key) => this.handleSortClick(key),
+    rename: (source) => this.openRename(source),
+    delete: (sources) => void this.handleDelete(sources),
   });
 
   private readonly poll = new PollController(this, {
@@ -58,7 +41,6 @@ export class AdminSourcesPanel extends AdminPanel {
     poll: () => void this.sourcesTask.run(),
   });
 
-  @query('.tbody') private tableBody?: HTMLElement;
   @query('dialog.rename') private renameDialog?: HTMLDialogElement;
 
   /** Uuid of the tag the table is filtered by, or '' for all. */
@@ -78,7 +60,6 @@ export class AdminSourcesPanel extends AdminPanel {
 
   /** The filtered and sorted rows, recomputed only when their inputs change. */
   private view: DataSource[] = [];
-  private cellCache = new WeakMap<DataSource, { lang: string; size: string; date: string }>();
 
   private readonly sourcesTask = this.sourceList(
     (sources) => {
@@ -276,7 +257,16 @@ export class AdminSourcesPanel extends AdminPanel {
       <section part="card" aria-labelledby="table-heading">
         <h3 id="table-heading">${s.sources}</h3>
         ${this.renderToolbar()} ${status} ${this.renderError('table')} ${this.renderError('rescrape')}
-        ${this.renderRescrapeResults()} ${this.renderTable()}
+        ${this.renderRescrapeResults()}
+        ${this.table.render({
+          strings: s,
+          lang: this.lang,
+          view: this.view,
+          total: this.sources.length,
+          selected: this.selected,
+          sortKey: this.sortKey,
+          sortDir: this.sortDir,
+        })}
       </section>
       <chatbot-admin-source-add
         exportparts="form, input, button, primary, error, progress, dropzone, card"
@@ -390,115 +380,6 @@ export class AdminSourcesPanel extends AdminPanel {
         })}
       </ul>
     </div>`;
-  }
-
-  private renderTable() {
-    const s = this.strings;
-    const view = this.view;
-    const allChosen = view.length > 0 && view.every((src) => this.selected.has(src.uuid));
-    return html`<div
-      class="table"
-      role="table"
-      part="table"
-      aria-labelledby="table-heading"
-      aria-rowcount=${view.length + 1}
-    >
-      <div class="thead" role="rowgroup">
-        <div class="tr" role="row" part="row" aria-rowindex="1">
-          <span role="columnheader" part="header-cell"
-            ><input
-              type="checkbox"
-              aria-label=${s.selectAll}
-              .checked=${allChosen}
-              ?disabled=${view.length === 0}
-              @change=${(e: Event) => this.handleSelectAll((e.target as HTMLInputElement).checked)}
-          /></span>
-          ${COLUMNS.map(
-            (col) => html`<span
-              role="columnheader"
-              part="header-cell"
-              aria-sort=${this.sortKey === col.key ? (this.sortDir === 1 ? 'ascending' : 'descending') : 'none'}
-              ><button type="button" title=${fill(s.sortBy, { column: s[col.label] })} @click=${() => this.handleSortClick(col.key)}>
-                ${s[col.label]}${this.sortKey === col.key ? (this.sortDir === 1 ? ' ▲' : ' ▼') : ''}
-              </button></span
-            >`,
-          )}
-          <span role="columnheader" part="header-cell">${s.actions}</span>
-        </div>
-      </div>
-      ${
-        view.length === 0
-          ? html`<p class="empty padded">${this.sources.length ? s.noMatches : s.noSources}</p>`
-          : this.renderRows(view)
-      }
-    </div>`;
-  }
-
-  private renderRows(view: DataSource[]) {
-    return html`<div class="tbody" role="rowgroup" tabindex="-1">
-      ${this.rows.render(view, (src, index) => this.renderRow(src, index))}
-    </div>`;
-  }
-
-  private renderRow(src: DataSource, index: number) {
-    const s = this.strings;
-    const cells = this.formatted(src);
-    const name = src.title || src.file_name;
-    const chosen = this.selected.has(src.uuid);
-    const group = statusGroup(src.status);
-    return html`<div
-      class="tr"
-      role="row"
-      part="row"
-      aria-rowindex=${index + 2}
-      aria-selected=${chosen ? 'true' : 'false'}
-    >
-      <span role="cell" part="cell"
-        ><input
-          type="checkbox"
-          aria-label=${fill(s.selectRow, { name })}
-          .checked=${chosen}
-          @change=${(e: Event) => this.toggleRow(src.uuid, (e.target as HTMLInputElement).checked)}
-      /></span>
-      <span role="cell" part="cell" class="title" title=${name}>${name}</span>
-      <span role="cell" part="cell">${TYPE_LABEL[src.type] ? s[TYPE_LABEL[src.type]!] : src.type}</span>
-      <span role="cell" part="cell" class="status-${group}">${src.status}</span>
-      <span role="cell" part="cell" class="num">${cells.size}</span>
-      <span role="cell" part="cell" class="num">${src.tokens ?? ''}</span>
-      <span role="cell" part="cell" class="date">${cells.date}</span>
-      <span role="cell" part="cell" class="row-actions">
-        <button type="button" part="button" aria-label=${fill(s.renameSource, { name })} @click=${() => this.openRename(src)}>
-          ${s.rename}
-        </button>
-        <button
-          type="button"
-          class="danger"
-          part="button danger"
-          aria-label=${fill(s.deleteSource, { name })}
-          @click=${() => this.handleDelete([src])}
-        >
-          ${s.delete}
-        </button>
-      </span>
-    </div>`;
-  }
-
-  /**
-   * Scrolling re-renders every row on screen, often with another record; formatting a date is the
-   * costliest part of a row, so each record's text is made once (records are replaced, not
-   * mutated, so a changed record gets fresh text).
-   */
-  private formatted(src: DataSource): { size: string; date: string } {
-    let cells = this.cellCache.get(src);
-    if (!cells || cells.lang !== this.lang) {
-      cells = {
-        lang: this.lang,
-        size: formatBytes(src.file_size, this.lang),
-        date: formatDate(src.created_at, this.lang),
-      };
-      this.cellCache.set(src, cells);
-    }
-    return cells;
   }
 
   private renderRenameDialog() {
