@@ -229,10 +229,6 @@ export class AdminAgentsPanel extends AdminPanel {
     this.changed({ kind: 'agent', action: 'update', uuids: [agent.uuid] });
   }
 
-  private invalid(key: string, message: string): void {
-    this.errors = { ...this.errors, [key]: message };
-  }
-
   private async handleDeleteClick(agent: Agent): Promise<void> {
     const client = this.client;
     if (!client) return;

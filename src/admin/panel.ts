@@ -121,8 +121,7 @@ export class AdminPanel extends LitElement {
    */
   protected async run<T>(key: string, operation: string, work: () => Promise<T>) {
     this.busy = new Set(this.busy).add(key);
-    const { [key]: _previous, ...rest } = this.errors;
-    this.errors = rest;
+    this.clearError(key);
     try {
       const value = await work();
       this.changedLocally();
@@ -137,9 +136,19 @@ export class AdminPanel extends LitElement {
     }
   }
 
+  /** Shows `message` beside `key`: input the panel refused before sending anything. */
+  protected invalid(key: string, message: string): void {
+    this.errors = { ...this.errors, [key]: message };
+  }
+
+  protected clearError(key: string): void {
+    const { [key]: _previous, ...rest } = this.errors;
+    this.errors = rest;
+  }
+
   protected fail(key: string, operation: string, error: unknown): void {
     const message = errorText(error, this.strings);
-    this.errors = { ...this.errors, [key]: message };
+    this.invalid(key, message);
     emit(this, 'chatbot-admin-error', { operation, error, message });
   }
 

@@ -59,9 +59,9 @@ export class AdminSettingsPanel extends AdminPanel {
     const draft = this.draft;
     if (!chatbot || !draft || !this.client) return;
     const s = this.strings;
-    if (!draft.name.trim()) return this.invalid(s.nameRequired);
+    if (!draft.name.trim()) return this.invalid('settings', s.nameRequired);
     if (!wholeAtLeastOne(draft.messages) || !wholeAtLeastOne(draft.seconds)) {
-      return this.invalid(s.rateLimitInvalid);
+      return this.invalid('settings', s.rateLimitInvalid);
     }
     const client = this.client;
     const result = await this.run('settings', 'chatbots.update', () =>
@@ -77,10 +77,6 @@ export class AdminSettingsPanel extends AdminPanel {
     this.dirty = false;
     this.savedAt = Date.now();
     this.changed({ kind: 'chatbot', action: 'update', uuids: [chatbot.uuid] });
-  }
-
-  private invalid(message: string): void {
-    this.errors = { ...this.errors, settings: message };
   }
 
   private async handleDeleteClick(): Promise<void> {

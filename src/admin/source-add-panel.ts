@@ -166,10 +166,8 @@ export class AdminSourceAddPanel extends AdminPanel {
     const question = this.question.trim();
     const answer = this.answer.trim();
     if (!question || !answer) {
-      this.errors = {
-        ...this.errors,
-        qa: `${this.strings.question} / ${this.strings.answer}: ${this.strings.required}`,
-      };
+      const s = this.strings;
+      this.invalid('qa', `${s.question} / ${s.answer}: ${s.required}`);
       return;
     }
     const result = await this.run('qa', 'sources.createQa', () =>

@@ -151,8 +151,7 @@ export class AdminSourcesPanel extends AdminPanel {
   private openRename(source: DataSource): void {
     this.renaming = source;
     this.renameDraft = source.title;
-    const { rename: _r, ...rest } = this.errors;
-    this.errors = rest;
+    this.clearError('rename');
     void this.updateComplete.then(() => this.renameDialog?.showModal());
   }
 
@@ -162,10 +161,7 @@ export class AdminSourcesPanel extends AdminPanel {
     const client = this.client;
     const title = this.renameDraft.trim();
     if (!source || !client) return;
-    if (!title) {
-      this.errors = { ...this.errors, rename: this.strings.nameRequired };
-      return;
-    }
+    if (!title) return this.invalid('rename', this.strings.nameRequired);
     // Optimistic: the row shows the new title while the request runs.
     this.patchSource(source.uuid, { title });
     const result = await this.run('rename', 'sources.update', () =>

@@ -57,8 +57,7 @@ export class AdminTagsPanel extends AdminPanel {
       members: [...tag.data_source_uuids],
     };
     this.saved = false;
-    const { tag: _t, ...rest } = this.errors;
-    this.errors = rest;
+    this.clearError('tag');
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLInputElement>('form.tag-form input[name=name]')?.focus(),
     );
@@ -71,14 +70,8 @@ export class AdminTagsPanel extends AdminPanel {
     const d = this.draft;
     if (!client || !chatbot) return;
     const s = this.strings;
-    if (!d.name.trim()) {
-      this.errors = { ...this.errors, tag: s.nameRequired };
-      return;
-    }
-    if (!HEX_COLOR.test(d.color)) {
-      this.errors = { ...this.errors, tag: s.colorInvalid };
-      return;
-    }
+    if (!d.name.trim()) return this.invalid('tag', s.nameRequired);
+    if (!HEX_COLOR.test(d.color)) return this.invalid('tag', s.colorInvalid);
     const body = { name: d.name.trim(), color: d.color, data_source_uuids: d.members };
     if (d.uuid === null) {
       const result = await this.run('tag', 'tags.create', () =>
