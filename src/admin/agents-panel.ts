@@ -4,115 +4,26 @@ import { repeat } from 'lit/directives/repeat.js';
 import {
   AGENT_TYPES,
   type Agent,
-  type AgentCreate,
   type AgentTag,
   type AgentType,
-  type AgentUpdate,
   type AgentVariable,
   type DataSource,
   type HumanEscalationSettings,
-  type ToolFunction,
 } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
-import { HEX_COLOR, isEnabled, swatch, unitNumber } from './format.js';
+import {
+  applies,
+  type CreateDraft,
+  createBody,
+  type EditDraft,
+  editDraftOf,
+  emptyCreate,
+  emptyVariable,
+  updateBody,
+} from './agent-drafts.js';
+import { renderReadOnlyMeta, renderToolFunctions } from './agent-views.js';
+import { HEX_COLOR, isEnabled, unitNumber } from './format.js';
 import { AdminPanel } from './panel.js';
-
-/** Which type-specific settings apply to which agent type (hosted-service-notes.md). */
-const APPLIES = {
-  model: ['user-facing', 'background'],
-  temperature: ['user-facing'],
-  bias: ['user-facing', 'human-escalation', 'pre-canned', 'spam-defense'],
-  stickness: ['user-facing', 'human-escalation', 'pre-canned', 'spam-defense'],
-  default_message: ['pre-canned', 'spam-defense'],
-  tags: ['background'],
-  use_all_sources: ['user-facing'],
-} satisfies Record<string, AgentType[]>;
-
-const applies = (setting: keyof typeof APPLIES, type: AgentType) =>
-  (APPLIES[setting] as AgentType[]).includes(type);
-
-interface CreateDraft {
-  name: string;
-  type: AgentType;
-  description: string;
-  prompt: string;
-  model: string;
-  temperature: string;
-  bias: string;
-  stickness: string;
-  default_message: string;
-  tags: AgentTag[];
-  use_all_sources: boolean;
-}
-
-interface EditDraft {
-  name: string;
-  description: string;
-  prompt: string;
-  model: string;
-  temperature: string;
-  use_all_sources: boolean;
-  variables: AgentVariable[];
-  /** List items carry no variables: sending [] would erase the agent's, so only send on edit. */
-  variablesTouched: boolean;
-  /** False when the agent came only from the list, whose items omit its variables. */
-  variablesKnown: boolean;
-  data_source_uuids: string[];
-  escalation?: HumanEscalationSettings;
-}
-
-const emptyCreate = (): CreateDraft => ({
-  name: '',
-  type: 'user-facing',
-  description: '',
-  prompt: '',
-  model: '',
-  temperature: '',
-  bias: '',
-  stickness: '',
-  default_message: '',
-  tags: [],
-  use_all_sources: false,
-});
-
-const emptyVariable = (): AgentVariable => ({
-  name: '',
-  description: '',
-  example: '',
-  type: 'string',
-  default_value: { content: '', static: 0 },
-});
-
-const emptyEscalation = (): HumanEscalationSettings => ({
-  human_requested_message: '',
-  live_chat_start_announcement: '',
-  live_chat_end_announcement: '',
-  monitored_messages: [],
-  notifications_enabled: 0,
-  sound_enabled: 0,
-});
-
-function editDraftOf(agent: Agent): EditDraft {
-  return {
-    name: agent.name,
-    description: agent.description ?? '',
-    prompt: agent.prompt ?? '',
-    model: agent.meta?.model ?? '',
-    temperature: agent.meta?.temperature === undefined ? '' : String(agent.meta.temperature),
-    use_all_sources: Boolean(agent.meta?.use_all_sources),
-    variables: (agent.variables ?? []).map((v) => ({
-      ...v,
-      default_value: { ...v.default_value },
-    })),
-    variablesTouched: false,
-    variablesKnown: agent.variables !== undefined,
-    data_source_uuids: [...(agent.data_source_uuids ?? [])],
-    escalation:
-      agent.type === 'human-escalation'
-        ? { ...emptyEscalation(), ...agent.human_escalation_settings }
-        : undefined,
-  };
-}
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 const checked = (e: Event) => (e.target as HTMLInputElement).checked;
@@ -196,27 +107,10 @@ export class AdminAgentsPanel extends AdminPanel {
     const d = this.editDraft;
     const client = this.client;
     if (!d || !client) return;
-    const s = this.strings;
     const key = `edit-${agent.uuid}`;
-    if (!d.name.trim()) return this.invalid(key, s.nameRequired);
-    const body: AgentUpdate = {
-      name: d.name.trim(),
-      description: d.description,
-      prompt: d.prompt,
-      data_source_uuids: d.data_source_uuids,
-    };
-    if (applies('model', agent.type)) body.model = d.model;
-    if (applies('temperature', agent.type)) {
-      const temperature = unitNumber(d.temperature);
-      if (temperature === null)
-        return this.invalid(key, fill(s.rangeInvalid, { field: s.temperature }));
-      if (temperature !== undefined) body.temperature = temperature;
-    }
-    if (applies('use_all_sources', agent.type)) body.use_all_sources = d.use_all_sources;
-    if (d.variablesTouched || agent.variables) {
-      body.variables = d.variables.filter((v) => v.name.trim());
-    }
-    if (d.escalation) body.human_escalation_settings = d.escalation;
+    const request = updateBody(agent, d, this.strings);
+    if ('invalid' in request) return this.invalid(key, request.invalid);
+    const { body } = request;
     const result = await this.run(key, 'agents.update', () =>
       client.agents.update(agent.uuid, body),
     );
@@ -254,28 +148,9 @@ export class AdminAgentsPanel extends AdminPanel {
     const client = this.client;
     const chatbot = this.chatbot;
     if (!client || !chatbot) return;
-    const s = this.strings;
-    if (!d.name.trim()) return this.invalid('create', s.nameRequired);
-    const body: AgentCreate = {
-      name: d.name.trim(),
-      type: d.type,
-      description: d.description,
-      prompt: d.prompt,
-    };
-    if (applies('model', d.type) && d.model.trim()) body.model = d.model.trim();
-    for (const field of ['temperature', 'bias', 'stickness'] as const) {
-      if (!applies(field, d.type)) continue;
-      const parsed = unitNumber(d[field]);
-      if (parsed === null) return this.invalid('create', fill(s.rangeInvalid, { field: s[field] }));
-      if (parsed !== undefined) body[field] = parsed;
-    }
-    if (applies('default_message', d.type)) body.default_message = d.default_message;
-    if (applies('tags', d.type)) {
-      const tags = d.tags.filter((t) => t.name.trim());
-      if (tags.some((t) => !HEX_COLOR.test(t.color))) return this.invalid('create', s.colorInvalid);
-      body.tags = tags;
-    }
-    if (applies('use_all_sources', d.type)) body.use_all_sources = d.use_all_sources;
+    const request = createBody(d, this.strings);
+    if ('invalid' in request) return this.invalid('create', request.invalid);
+    const { body } = request;
     const result = await this.run('create', 'agents.create', () =>
       client.agents.create(chatbot.uuid, body),
     );
@@ -350,42 +225,9 @@ export class AdminAgentsPanel extends AdminPanel {
       </div>
       ${agent.description ? html`<p class="muted user-text">${agent.description}</p>` : nothing}
       ${this.renderError(`enabled-${agent.uuid}`)} ${this.renderError(`delete-${agent.uuid}`)}
-      ${this.renderToolFunctions(agent.tool_functions ?? [])}
+      ${renderToolFunctions(agent.tool_functions ?? [], s)}
       ${open && this.editDraft ? this.renderEditForm(agent, this.editDraft) : nothing}
     </article>`;
-  }
-
-  private renderToolFunctions(tools: ToolFunction[]) {
-    const s = this.strings;
-    if (!tools.length) return nothing;
-    return html`<details>
-      <summary>${s.toolFunctions} (${tools.length})</summary>
-      ${tools.map(
-        (tool) => html`<div class="card" part="card">
-          <h4 class="user-text">${tool.name} <span class="badge">${tool.method}</span>
-            <span class="badge">${isEnabled(tool.enabled) ? s.enabled : '—'}</span></h4>
-          ${tool.description ? html`<p class="muted user-text">${tool.description}</p>` : nothing}
-          <p><span class="muted">${s.url}:</span> <code class="user-text">${tool.external_url}</code></p>
-          <table class="simple">
-            <caption class="visually-hidden">${s.parameters}: ${tool.name}</caption>
-            <thead><tr><th scope="col">${s.name}</th><th scope="col">${s.type}</th><th scope="col">${s.description}</th></tr></thead>
-            <tbody>
-              ${Object.entries(tool.parameters?.properties ?? {}).map(
-                ([name, param]) => html`<tr>
-                  <td><code class="user-text">${name}</code>${
-                    tool.parameters.required?.includes(name)
-                      ? html` <span class="badge">${s.required}</span>`
-                      : nothing
-                  }</td>
-                  <td>${param.type}</td>
-                  <td class="user-text">${param.description}</td>
-                </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`,
-      )}
-    </details>`;
   }
 
   private renderEditForm(agent: Agent, d: EditDraft) {
@@ -405,7 +247,7 @@ export class AdminAgentsPanel extends AdminPanel {
         ${applies('temperature', agent.type) ? html`<label>${s.temperature}<input part="input" name="temperature" type="number" min="0" max="1" step="0.05" .value=${d.temperature} aria-invalid=${unitNumber(d.temperature) === null ? 'true' : 'false'} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>` : nothing}
       </div>
       ${applies('use_all_sources', agent.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchEdit({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
-      ${this.renderReadOnlyMeta(agent)}
+      ${renderReadOnlyMeta(agent, s)}
       ${this.renderVariables(d)}
       ${this.renderSourcePicker(d)}
       ${d.escalation ? this.renderEscalation(d.escalation) : nothing}
@@ -415,27 +257,6 @@ export class AdminAgentsPanel extends AdminPanel {
         <span role="status" class="ok">${this.savedUuid === agent.uuid ? s.saved : ''}</span>
       </div>
     </form>`;
-  }
-
-  /** Create-time settings the update endpoint does not take: shown so nothing is hidden. */
-  private renderReadOnlyMeta(agent: Agent) {
-    const s = this.strings;
-    const meta = agent.meta ?? {};
-    const rows: [string, string][] = [];
-    if (meta.bias !== undefined) rows.push([s.bias, String(meta.bias)]);
-    if (meta.stickness !== undefined) rows.push([s.stickness, String(meta.stickness)]);
-    if (meta.default_message !== undefined) rows.push([s.defaultMessage, meta.default_message]);
-    const tags = meta.tags ?? [];
-    if (!rows.length && !tags.length) return nothing;
-    return html`<dl class="muted">
-      ${rows.map(([k, v]) => html`<dt>${k}</dt><dd class="user-text">${v}</dd>`)}
-      ${
-        tags.length
-          ? html`<dt>${s.agentTags}</dt>
-            <dd>${tags.map((t) => html`<span class="badge"><span class="swatch" part="swatch" ${swatch(t.color)}></span> <span class="user-text">${t.name}</span>: <span class="user-text">${t.criteria}</span></span> `)}</dd>`
-          : nothing
-      }
-    </dl>`;
   }
 
   private renderVariables(d: EditDraft) {

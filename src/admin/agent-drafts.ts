@@ -1,0 +1,164 @@
+import type {
+  Agent,
+  AgentCreate,
+  AgentTag,
+  AgentType,
+  AgentUpdate,
+  AgentVariable,
+  HumanEscalationSettings,
+} from '../api/types.js';
+import { fill } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import { HEX_COLOR, unitNumber } from './format.js';
+
+// The agents panel's forms as data: what each holds while the user types, and the request body
+// it becomes once checked. Which settings a form offers depends on the agent's type.
+
+/** Which type-specific settings apply to which agent type (hosted-service-notes.md). */
+const APPLIES = {
+  model: ['user-facing', 'background'],
+  temperature: ['user-facing'],
+  bias: ['user-facing', 'human-escalation', 'pre-canned', 'spam-defense'],
+  stickness: ['user-facing', 'human-escalation', 'pre-canned', 'spam-defense'],
+  default_message: ['pre-canned', 'spam-defense'],
+  tags: ['background'],
+  use_all_sources: ['user-facing'],
+} satisfies Record<string, AgentType[]>;
+
+export const applies = (setting: keyof typeof APPLIES, type: AgentType) =>
+  (APPLIES[setting] as AgentType[]).includes(type);
+
+export interface CreateDraft {
+  name: string;
+  type: AgentType;
+  description: string;
+  prompt: string;
+  model: string;
+  temperature: string;
+  bias: string;
+  stickness: string;
+  default_message: string;
+  tags: AgentTag[];
+  use_all_sources: boolean;
+}
+
+export interface EditDraft {
+  name: string;
+  description: string;
+  prompt: string;
+  model: string;
+  temperature: string;
+  use_all_sources: boolean;
+  variables: AgentVariable[];
+  /** List items carry no variables: sending [] would erase the agent's, so only send on edit. */
+  variablesTouched: boolean;
+  /** False when the agent came only from the list, whose items omit its variables. */
+  variablesKnown: boolean;
+  data_source_uuids: string[];
+  escalation?: HumanEscalationSettings;
+}
+
+export const emptyCreate = (): CreateDraft => ({
+  name: '',
+  type: 'user-facing',
+  description: '',
+  prompt: '',
+  model: '',
+  temperature: '',
+  bias: '',
+  stickness: '',
+  default_message: '',
+  tags: [],
+  use_all_sources: false,
+});
+
+export const emptyVariable = (): AgentVariable => ({
+  name: '',
+  description: '',
+  example: '',
+  type: 'string',
+  default_value: { content: '', static: 0 },
+});
+
+const emptyEscalation = (): HumanEscalationSettings => ({
+  human_requested_message: '',
+  live_chat_start_announcement: '',
+  live_chat_end_announcement: '',
+  monitored_messages: [],
+  notifications_enabled: 0,
+  sound_enabled: 0,
+});
+
+export function editDraftOf(agent: Agent): EditDraft {
+  return {
+    name: agent.name,
+    description: agent.description ?? '',
+    prompt: agent.prompt ?? '',
+    model: agent.meta?.model ?? '',
+    temperature: agent.meta?.temperature === undefined ? '' : String(agent.meta.temperature),
+    use_all_sources: Boolean(agent.meta?.use_all_sources),
+    variables: (agent.variables ?? []).map((v) => ({
+      ...v,
+      default_value: { ...v.default_value },
+    })),
+    variablesTouched: false,
+    variablesKnown: agent.variables !== undefined,
+    data_source_uuids: [...(agent.data_source_uuids ?? [])],
+    escalation:
+      agent.type === 'human-escalation'
+        ? { ...emptyEscalation(), ...agent.human_escalation_settings }
+        : undefined,
+  };
+}
+
+/** A request body, or the message saying what the user must correct first. */
+export type Checked<T> = { readonly body: T } | { readonly invalid: string };
+
+/** The body that creates an agent from the draft: only the settings its type takes. */
+export function createBody(d: CreateDraft, s: AdminStrings): Checked<AgentCreate> {
+  if (!d.name.trim()) return { invalid: s.nameRequired };
+  const body: AgentCreate = {
+    name: d.name.trim(),
+    type: d.type,
+    description: d.description,
+    prompt: d.prompt,
+  };
+  if (applies('model', d.type) && d.model.trim()) body.model = d.model.trim();
+  for (const field of ['temperature', 'bias', 'stickness'] as const) {
+    if (!applies(field, d.type)) continue;
+    const parsed = unitNumber(d[field]);
+    if (parsed === null) return { invalid: fill(s.rangeInvalid, { field: s[field] }) };
+    if (parsed !== undefined) body[field] = parsed;
+  }
+  if (applies('default_message', d.type)) body.default_message = d.default_message;
+  if (applies('tags', d.type)) {
+    const tags = d.tags.filter((t) => t.name.trim());
+    if (tags.some((t) => !HEX_COLOR.test(t.color))) return { invalid: s.colorInvalid };
+    body.tags = tags;
+  }
+  if (applies('use_all_sources', d.type)) body.use_all_sources = d.use_all_sources;
+  return { body };
+}
+
+/** The body that saves the edit form of `agent`: what its type lets the update endpoint change. */
+export function updateBody(agent: Agent, d: EditDraft, s: AdminStrings): Checked<AgentUpdate> {
+  if (!d.name.trim()) return { invalid: s.nameRequired };
+  const body: AgentUpdate = {
+    name: d.name.trim(),
+    description: d.description,
+    prompt: d.prompt,
+    data_source_uuids: d.data_source_uuids,
+  };
+  if (applies('model', agent.type)) body.model = d.model;
+  if (applies('temperature', agent.type)) {
+    const temperature = unitNumber(d.temperature);
+    if (temperature === null) return { invalid: fill(s.rangeInvalid, { field: s.temperature }) };
+    if (temperature !== undefined) body.temperature = temperature;
+  }
+  if (applies('use_all_sources', agent.type)) body.use_all_sources = d.use_all_sources;
+  if (d.variablesTouched || agent.variables) {
+    body.variables = d.variables.filter((v) => v.name.trim());
+  }
+  if (d.escalation) body.human_escalation_settings = d.escalation;
+  return { body };
+}
