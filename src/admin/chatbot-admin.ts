@@ -21,6 +21,7 @@ import {
 } from './events.js';
 import { errorText, formatDate } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
+import { loadError, loading } from './panel.js';
 
 /**
  * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
@@ -283,13 +284,8 @@ export class ChatbotAdmin extends LitElement {
     const { chatbotUuid, tab } = this.route.value;
     const status = this.chatbotsTask.render({
       pending: () =>
-        list.length
-          ? html`<p class="muted" role="status">${t.refreshing}</p>`
-          : html`<p class="pending" role="status">${t.loading}</p>`,
-      error: (error) => html`<div class="error" part="error" role="alert">
-        <p>${errorText(error, t)}</p>
-        <button type="button" part="button" @click=${() => this.chatbotsTask.run()}>${t.retry}</button>
-      </div>`,
+        list.length ? html`<p class="muted" role="status">${t.refreshing}</p>` : loading(t),
+      error: (error) => loadError(error, t, () => this.chatbotsTask.run()),
       complete: () => (list.length ? nothing : html`<p class="empty">${t.noChatbots}</p>`),
     });
     return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">

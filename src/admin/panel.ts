@@ -163,13 +163,22 @@ export class AdminPanel extends LitElement {
 
   /** The visible state of a loading Task: pending, or its failure with a Retry button. */
   protected renderLoadError(error: unknown, retry: () => void) {
-    return html`<div class="error" part="error" role="alert">
-      <p>${errorText(error, this.strings)}</p>
-      <button type="button" part="button" @click=${retry}>${this.strings.retry}</button>
-    </div>`;
+    return loadError(error, this.strings, retry);
   }
 
   protected renderPending() {
-    return html`<p class="pending" role="status">${this.strings.loading}</p>`;
+    return loading(this.strings);
   }
 }
+
+/** A list that failed to load, with a Retry button (the panels' lists and the chatbot list). */
+export function loadError(error: unknown, strings: AdminStrings, retry: () => void) {
+  return html`<div class="error" part="error" role="alert">
+    <p>${errorText(error, strings)}</p>
+    <button type="button" part="button" @click=${retry}>${strings.retry}</button>
+  </div>`;
+}
+
+/** A list loading for the first time. */
+export const loading = (strings: AdminStrings) =>
+  html`<p class="pending" role="status">${strings.loading}</p>`;
