@@ -1,0 +1,111 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** How many frames `follow()` checks again that the bottom held. */
+const CORRECTIONS = 5;
+
+/** The exchange at the top edge of the log's view. */
+function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
+  if (!log) return undefined;
+  const edge = log.getBoundingClientRect().top;
+  for (const exchange of log.querySelectorAll<HTMLElement>('.exchange')) {
+    if (exchange.getBoundingClientRect().bottom > edge) return exchange;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the log follows the newest text or the reader has scrolled up to read: it keeps the
+ * bottom in view after every update of its host while following, and holds the reader's place
+ * while reading (the host shows a "Latest messages" button then).
+ */
+export class FollowController implements ReactiveController {
+  private isReading = false;
+  private frame?: number;
+  /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
+  private followTop = 0;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly log: () => HTMLElement | undefined,
+  ) {
+    host.addController(this);
+  }
+
+  /**
+   * The reader has scrolled up from the bottom of the log, so new text does not pull it down.
+   * Answers that render as they come into view (content-visibility) would make the text jump by
+   * their growth for a reader scrolling up; the browser's scroll anchoring holds it still, so the
+   * host turns it on while reading, and off while following, as it would fight `follow()`.
+   */
+  get reading(): boolean {
+    return this.isReading;
+  }
+
+  set reading(value: boolean) {
+    if (value === this.isReading) return;
+    this.isReading = value;
+    this.host.requestUpdate();
+  }
+
+  hostUpdated(): void {
+    this.follow();
+  }
+
+  hostDisconnected(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    this.frame = undefined;
+  }
+
+  /**
+   * Keeps the newest text in view while the reader is at the bottom. Off-screen blocks are laid
+   * out lazily (content-visibility), so one jump can land short after a burst of text: check
+   * again on the next frames until the bottom holds.
+   */
+  follow(corrections = CORRECTIONS): void {
+    const log = this.log();
+    if (!log || this.isReading) return;
+    log.scrollTop = log.scrollHeight;
+    this.followTop = log.scrollTop;
+    if (corrections > 0 && this.frame === undefined) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = undefined;
+        // A reader who scrolled up since has not necessarily been reported by a scroll event yet.
+        this.handleScroll();
+        if (log.scrollTop + log.clientHeight < log.scrollHeight - 2) this.follow(corrections - 1);
+      });
+    }
+  }
+
+  /** Back to the newest text, following it again. */
+  showLatest(): void {
+    this.reading = false;
+    this.follow();
+  }
+
+  /** The log's scroll listener: reading once the reader scrolls up, following at the bottom. */
+  readonly handleScroll = (): void => {
+    const log = this.log();
+    if (!log) return;
+    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.reading = false;
+    // While following, layout settling never moves scrollTop (overflow-anchor is off), so this
+    // is the reader.
+    else if (log.scrollTop < this.followTop - 4) this.reading = true;
+  };
+
+  /**
+   * Notes what the reader is reading before content appears above it; the function it returns,
+   * called once the content is in, puts that back where it was. At the bottom, `follow()` keeps
+   * the log there. Scroll anchoring does this where the browser has it (see `reading`), this
+   * where it has not (Safari).
+   */
+  keepPlace(): () => void {
+    // The reader's last scroll may not have been reported yet.
+    this.handleScroll();
+    const log = this.log();
+    const read = this.isReading ? readingAt(log) : undefined;
+    const before = read?.getBoundingClientRect().top ?? 0;
+    return () => {
+      if (log && read?.isConnected) log.scrollTop += read.getBoundingClientRect().top - before;
+    };
+  }
+}
