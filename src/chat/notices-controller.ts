@@ -1,0 +1,127 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { emit } from '../ui/events.js';
+import { fill } from '../ui/i18n.js';
+import type { ChatStrings } from '../ui/strings/chat.js';
+import { describeError, type ShownError } from './errors.js';
+
+/** How long a flash stays in the status region. */
+const FLASH_MS = 3000;
+
+/**
+ * What the chat tells its reader besides the conversation: the failure in the alert (with the
+ * rate limit's countdown), an announcement of each finished answer in the polite live region,
+ * and short flashes ("Copied") in the status region. It owns their timers.
+ */
+export class NoticesController implements ReactiveController {
+  /** The failure the alert shows. */
+  shownError?: ShownError;
+  /** The text of the polite live region. */
+  announcement = '';
+  /** The text of the status region. */
+  notice = '';
+  /** Until when (epoch ms) the service refuses messages, after a 429 that said. */
+  private rateLimitedUntil = 0;
+  private rateTimer?: ReturnType<typeof setTimeout>;
+  private noticeTimer?: ReturnType<typeof setTimeout>;
+  private announceFrame?: number;
+
+  constructor(
+    private readonly host: ReactiveControllerHost & EventTarget,
+    /** The host's strings and their language (its `StringsController`). */
+    private readonly i18n: { readonly value: ChatStrings; readonly language: string },
+  ) {
+    host.addController(this);
+  }
+
+  /** Sending waits for the rate limit to pass. */
+  get rateLimited(): boolean {
+    return this.rateLimitedUntil > Date.now();
+  }
+
+  /** The alert's rate limit has not passed yet: its Retry waits. */
+  get waiting(): boolean {
+    const retryAt = this.shownError?.retryAt;
+    return retryAt !== undefined && retryAt > Date.now();
+  }
+
+  /** What the alert adds to a rate limit: when sending is possible again, or that it is now. */
+  countdown(): string {
+    const retryAt = this.shownError?.retryAt;
+    if (retryAt === undefined) return '';
+    const { value: strings, language } = this.i18n;
+    if (!this.waiting) return strings.rateLimitReady;
+    return fill(strings.rateLimitWait, {
+      seconds: Math.ceil((retryAt - Date.now()) / 1000),
+      time: new Date(retryAt).toLocaleTimeString(language),
+    });
+  }
+
+  hostConnected(): void {
+    // A host taken off the page during the wait lost its timer.
+    if (this.rateLimited) this.waitForRateLimit();
+  }
+
+  hostDisconnected(): void {
+    clearTimeout(this.rateTimer);
+    clearTimeout(this.noticeTimer);
+    if (this.announceFrame !== undefined) cancelAnimationFrame(this.announceFrame);
+    this.announceFrame = undefined;
+  }
+
+  /**
+   * Shows `error` in the alert as `describeError` words it (`as` overrides its description) and
+   * fires `chatbot-error`. A rate limit that says when it ends holds sending until then.
+   */
+  showError(error: unknown, as?: Partial<ShownError>): void {
+    const shown = { ...describeError(error, this.i18n.value), ...as };
+    this.shownError = shown;
+    if (shown.retryAt !== undefined && shown.retryAt > Date.now()) {
+      this.rateLimitedUntil = shown.retryAt;
+      this.waitForRateLimit();
+    }
+    this.host.requestUpdate();
+    emit(this.host, 'chatbot-error', { kind: shown.kind, message: shown.message, error });
+  }
+
+  /** Empties the alert. */
+  clearError(): void {
+    if (!this.shownError) return;
+    this.shownError = undefined;
+    this.host.requestUpdate();
+  }
+
+  /** Says `text` once in the polite live region. */
+  announce(text: string): void {
+    // Clearing first makes an identical second answer count as a change.
+    this.announcement = '';
+    this.host.requestUpdate();
+    if (this.announceFrame !== undefined) cancelAnimationFrame(this.announceFrame);
+    this.announceFrame = requestAnimationFrame(() => {
+      this.announceFrame = undefined;
+      this.announcement = text;
+      this.host.requestUpdate();
+    });
+  }
+
+  /** Shows `text` in the status region for a few seconds. */
+  flash(text: string): void {
+    this.notice = text;
+    this.host.requestUpdate();
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.notice = '';
+      this.host.requestUpdate();
+    }, FLASH_MS);
+  }
+
+  private waitForRateLimit(): void {
+    clearTimeout(this.rateTimer);
+    this.rateTimer = setTimeout(
+      () => {
+        this.rateLimitedUntil = 0;
+        this.host.requestUpdate();
+      },
+      this.rateLimitedUntil - Date.now() + 50,
+    );
+  }
+}
