@@ -1,0 +1,383 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ChatClient } from '../api/client.js';
+import { isApiError } from '../api/errors.js';
+import type { SessionData } from '../api/types.js';
+import { emit } from '../ui/events.js';
+import { fill } from '../ui/i18n.js';
+import type { ChatStrings } from '../ui/strings/chat.js';
+import type { AnswerViewsController } from './answer-views-controller.js';
+import { ChatConfigError, checkSessionData } from './errors.js';
+import type { NoticesController } from './notices-controller.js';
+import { StreamController, type StreamOutcome } from './stream-controller.js';
+import {
+  type Exchange,
+  exchangesFromMessages,
+  newExchangeId,
+  TranscriptStore,
+} from './transcript-store.js';
+
+/**
+ * The start of an answer, for the live region: a long answer read out whole would hold the
+ * screen reader for minutes; the full text is in the log.
+ */
+export function excerpt(answer: string, max = 240): string {
+  const text = answer.replace(/\s+/g, ' ').trim();
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
+}
+
+/** The element's configuration the conversation follows; `sessionUuid` it also sets. */
+export interface ConversationHost extends ReactiveControllerHost, EventTarget {
+  chatbotUuid: string;
+  sessionUuid: string;
+  persist: 'local' | 'none';
+  sessionData?: SessionData;
+}
+
+export interface ConversationOptions {
+  /** The client in use; undefined while the host has none configured. */
+  client(): ChatClient | undefined;
+  strings(): ChatStrings;
+  answers: AnswerViewsController;
+  notices: NoticesController;
+  /** A message was accepted (its `chatbot-message-send` not cancelled) and goes out. */
+  onAccept?(query: string, retry: boolean): void;
+  /** New text of the streaming answer is on screen. */
+  onText?(): void;
+}
+
+/**
+ * The conversation with one chatbot: its exchanges and session, remembered in a
+ * `TranscriptStore` and restored from the service's list of messages (a newer restore aborts the
+ * one it supersedes), and the sending, retrying and deleting of messages, streamed by a
+ * `StreamController`. It fires the element's `chatbot-*` events from its host.
+ */
+export class ConversationController implements ReactiveController {
+  /** The question and answer pairs, oldest first. */
+  exchanges: Exchange[] = [];
+  /** The exchange that the alert's Retry re-sends. */
+  failedId?: string;
+  /** A session is being created for the first message. */
+  creatingSession = false;
+  private readonly stream: StreamController;
+  private store?: TranscriptStore;
+  /** The configuration the exchanges were loaded for (see `configKey`). */
+  private loadedKey = '';
+  private restoring?: AbortController;
+  /** The session data last checked (see `hostUpdate`). */
+  private checkedData?: SessionData;
+  /** The session whose restore the host's leaving the page aborted, to do again on return. */
+  private interrupted?: string;
+
+  constructor(
+    private readonly host: ConversationHost,
+    private readonly options: ConversationOptions,
+  ) {
+    this.stream = new StreamController(host);
+    host.addController(this);
+  }
+
+  /** An answer is streaming. */
+  get streaming(): boolean {
+    return this.stream.active;
+  }
+
+  /** The exchange the alert's Retry is about. */
+  get failed(): Exchange | undefined {
+    return this.exchanges.find((e) => e.id === this.failedId);
+  }
+
+  hostConnected(): void {
+    const session = this.interrupted;
+    this.interrupted = undefined;
+    const client = this.options.client();
+    if (client && session && session === this.host.sessionUuid) void this.restore(client, session);
+  }
+
+  hostUpdate(): void {
+    this.checkData();
+    this.sync();
+  }
+
+  hostDisconnected(): void {
+    if (!this.restoring) return;
+    this.interrupted = this.host.sessionUuid;
+    this.restoring.abort();
+  }
+
+  /**
+   * Loads the transcript of the configured service, chatbot and session when they changed. A
+   * send calls it first too, so a message sent right after setting `client` (before the next
+   * render) is not wiped by the reload that render would do.
+   */
+  sync(): void {
+    if (this.configKey() !== this.loadedKey) this.load();
+  }
+
+  /** Stops the answer that is streaming, keeping what arrived. */
+  stop(): void {
+    this.stream.stop();
+  }
+
+  /** Forgets the conversation (and its session): the next message starts a new one. */
+  clear(): void {
+    this.stream.stop();
+    this.restoring?.abort();
+    this.exchanges = [];
+    this.options.answers.clear();
+    this.useSession('');
+    this.options.notices.clearError();
+    this.failedId = undefined;
+    this.store?.clear();
+    this.host.requestUpdate();
+  }
+
+  /** Sends `query`, or again the failed exchange `retryOf`. Resolves when it is answered or failed. */
+  async send(query: string, retryOf?: Exchange): Promise<void> {
+    const { notices } = this.options;
+    if (this.stream.active || this.creatingSession || notices.rateLimited) return;
+    this.sync();
+    const client = this.options.client();
+    try {
+      if (!client) throw new ChatConfigError('set base-url and api-key, or the client property');
+      if (!this.host.chatbotUuid) throw new ChatConfigError('set chatbot-uuid');
+      if (this.host.sessionData !== undefined) checkSessionData(this.host.sessionData);
+    } catch (error) {
+      notices.showError(error);
+      return;
+    }
+    const sessionUuid = this.host.sessionUuid || undefined;
+    const detail = { query, sessionUuid, retry: retryOf !== undefined };
+    if (!emit(this.host, 'chatbot-message-send', detail, { cancelable: true })) return;
+
+    let exchange: Exchange;
+    if (retryOf) {
+      exchange = retryOf;
+      exchange.response = '';
+      exchange.state = 'pending';
+      exchange.messageUuid = undefined;
+      exchange.citations = undefined;
+      this.options.answers.viewFor(exchange)?.update('');
+    } else {
+      exchange = { id: newExchangeId(), query, response: '', state: 'pending' };
+      this.exchanges = [...this.exchanges, exchange];
+    }
+    this.options.onAccept?.(query, detail.retry);
+    notices.clearError();
+    this.failedId = undefined;
+    this.host.requestUpdate();
+
+    let session: string;
+    try {
+      session = await this.ensureSession(client);
+    } catch (error) {
+      this.fail(exchange, error);
+      return;
+    }
+    let outcome = await this.streamAnswer(client, session, exchange);
+    // The remembered session is gone (expired, deleted): start a new one, once, and keep the
+    // conversation on screen.
+    if (outcome.kind === 'failed' && !outcome.started && isApiError(outcome.error)) {
+      if (outcome.error.status === 404) {
+        this.useSession('');
+        try {
+          session = await this.ensureSession(client);
+        } catch (error) {
+          this.fail(exchange, error);
+          return;
+        }
+        outcome = await this.streamAnswer(client, session, exchange);
+      }
+    }
+    this.finish(exchange, session, outcome);
+  }
+
+  /** Deletes the exchange on the service and here, and says so; false when it could not. */
+  async remove(exchange: Exchange): Promise<boolean> {
+    const client = this.options.client();
+    if (!client || !exchange.messageUuid) return false;
+    try {
+      await client.messages.delete(exchange.messageUuid);
+    } catch (error) {
+      // Already gone on the server is what the reader asked for.
+      if (!(isApiError(error) && error.status === 404)) {
+        const message = this.options.strings().deleteFailed;
+        this.options.notices.showError(error, { kind: 'delete', message, retryable: false });
+        return false;
+      }
+    }
+    this.exchanges = this.exchanges.filter((e) => e.id !== exchange.id);
+    this.options.answers.forget(exchange.id);
+    this.save();
+    this.host.requestUpdate();
+    this.options.notices.flash(this.options.strings().deleted);
+    return true;
+  }
+
+  /** Refuses new session data as it is set, not only once a session is created with it. */
+  private checkData(): void {
+    const { sessionData } = this.host;
+    if (sessionData === this.checkedData) return;
+    this.checkedData = sessionData;
+    if (sessionData === undefined) return;
+    const { notices } = this.options;
+    try {
+      checkSessionData(sessionData);
+      if (notices.shownError?.kind === 'config') notices.clearError();
+    } catch (error) {
+      notices.showError(error);
+    }
+  }
+
+  /** Changes the session without reloading the transcript, as an outside change would. */
+  private useSession(uuid: string): void {
+    this.host.sessionUuid = uuid;
+    this.loadedKey = this.configKey();
+  }
+
+  private configKey(): string {
+    const { chatbotUuid, persist, sessionUuid } = this.host;
+    return [this.options.client()?.baseUrl ?? '', chatbotUuid, persist, sessionUuid].join('\n');
+  }
+
+  private load(): void {
+    const client = this.options.client();
+    const { host, options } = this;
+    this.stream.stop();
+    options.answers.clear();
+    this.store =
+      client && host.chatbotUuid && host.persist !== 'none'
+        ? new TranscriptStore(client.baseUrl, host.chatbotUuid)
+        : undefined;
+    const stored = this.store?.load() ?? { exchanges: [] };
+    // A given session-uuid wins; a remembered conversation of another session is not shown.
+    if (host.sessionUuid && stored.sessionUuid && stored.sessionUuid !== host.sessionUuid) {
+      stored.exchanges = [];
+    }
+    if (!host.sessionUuid && stored.sessionUuid) host.sessionUuid = stored.sessionUuid;
+    this.exchanges = stored.exchanges;
+    options.answers.showNewest();
+    if (this.exchanges.length) options.answers.expect();
+    this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
+    this.loadedKey = this.configKey();
+    this.host.requestUpdate();
+    if (client && host.sessionUuid) void this.restore(client, host.sessionUuid);
+    else this.restoring?.abort();
+  }
+
+  /** Replaces the remembered transcript with the server's, where the server keeps one. */
+  private async restore(client: ChatClient, session: string): Promise<void> {
+    this.restoring?.abort();
+    const restoring = new AbortController();
+    this.restoring = restoring;
+    try {
+      const messages = await client.messages.list(session, { signal: restoring.signal });
+      if (restoring.signal.aborted || session !== this.host.sessionUuid) return;
+      // A message sent meanwhile makes the local view newer than the list.
+      if (this.stream.active || this.creatingSession) return;
+      if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;
+      const unsent = this.exchanges.filter((e) => e.state === 'failed' && !e.messageUuid);
+      const known = new Map(this.exchanges.map((e) => [e.messageUuid, e]));
+      const restored = exchangesFromMessages(messages).map((e) => {
+        const local = known.get(e.messageUuid);
+        // The stream's citations carry links; a record's cite data may not.
+        return local ? { ...e, id: local.id, citations: local.citations ?? e.citations } : e;
+      });
+      const before = this.exchanges;
+      this.exchanges = [...restored, ...unsent];
+      // Answers the list confirms keep their rendered markdown; only changed ones render again.
+      this.options.answers.replaced(before);
+      this.save();
+      this.host.requestUpdate();
+    } catch {
+      // Aborted, no list (older service), or the session is gone: the remembered transcript
+      // stays, and the next message finds out whether the session still exists.
+    } finally {
+      if (this.restoring === restoring) this.restoring = undefined;
+    }
+  }
+
+  private async ensureSession(client: ChatClient): Promise<string> {
+    if (this.host.sessionUuid) return this.host.sessionUuid;
+    const { chatbotUuid, sessionData } = this.host;
+    this.creatingSession = true;
+    this.host.requestUpdate();
+    try {
+      const data = sessionData !== undefined ? checkSessionData(sessionData) : undefined;
+      const created = await client.sessions.create(chatbotUuid, data);
+      this.useSession(created.uuid);
+      this.save();
+      emit(this.host, 'chatbot-session-created', { sessionUuid: created.uuid, chatbotUuid });
+      return created.uuid;
+    } finally {
+      this.creatingSession = false;
+      this.host.requestUpdate();
+    }
+  }
+
+  private streamAnswer(
+    client: ChatClient,
+    session: string,
+    exchange: Exchange,
+  ): Promise<StreamOutcome> {
+    const { answers } = this.options;
+    answers.load();
+    answers.viewFor(exchange)?.update('');
+    return this.stream.start(client, session, exchange.query, {
+      onStart: ({ messageUuid, citations }) => {
+        exchange.messageUuid = messageUuid;
+        exchange.citations = citations;
+        exchange.state = 'streaming';
+        this.host.requestUpdate();
+      },
+      onText: (text) => {
+        const first = !exchange.response;
+        exchange.response = text;
+        answers.viewFor(exchange)?.update(text);
+        if (first) this.host.requestUpdate();
+        this.options.onText?.();
+      },
+    });
+  }
+
+  private finish(exchange: Exchange, session: string, outcome: StreamOutcome): void {
+    exchange.response = outcome.text;
+    const view = this.options.answers.viewFor(exchange);
+    view?.update(outcome.text);
+    view?.finish();
+    if (outcome.kind === 'failed') {
+      this.fail(exchange, outcome.error);
+      return;
+    }
+    exchange.state = outcome.kind === 'stopped' ? 'stopped' : 'done';
+    this.save();
+    this.host.requestUpdate();
+    const text = excerpt(view?.plainText ?? outcome.text);
+    this.options.notices.announce(fill(this.options.strings().answerReady, { text }));
+    emit(this.host, 'chatbot-answer-finished', {
+      query: exchange.query,
+      response: exchange.response,
+      sessionUuid: session,
+      messageUuid: exchange.messageUuid,
+      citations: exchange.citations,
+      stopped: outcome.kind === 'stopped',
+    });
+  }
+
+  private fail(exchange: Exchange, error: unknown): void {
+    exchange.state = 'failed';
+    this.options.answers.viewFor(exchange)?.finish();
+    this.failedId = exchange.id;
+    this.save();
+    this.host.requestUpdate();
+    this.options.notices.showError(error);
+  }
+
+  private save(): void {
+    this.store?.save({
+      sessionUuid: this.host.sessionUuid || undefined,
+      exchanges: this.exchanges.filter((e) => e.state !== 'pending' && e.state !== 'streaming'),
+    });
+  }
+}
