@@ -12,7 +12,7 @@ interface IndexedChunk extends ChunkRow {
 }
 
 const PRUNE_FROM_CHUNKS = 200;
-const COMMON_SHARE = 0.02;
+const COMMON_SHARE = 0.1;
 
 export class MiniSearchReference {
   private readonly search = new MiniSearch<IndexedChunk>({
@@ -52,20 +52,27 @@ export class MiniSearchReference {
     const all = [...terms(query)];
     const total = this.chunks.size;
     const df = (t: string) => this.df.get(t) ?? 0;
-    let used = all;
+    const held = all.filter((t) => df(t) > 0);
+    if (held.length === 0) return [];
+    let used = held;
     let common: string[] = [];
-    if (total >= PRUNE_FROM_CHUNKS && all.length > 1) {
-      const rare = all.filter((t) => df(t) / total <= COMMON_SHARE);
-      used = rare.length > 0 ? rare : [all.reduce((a, b) => (df(a) <= df(b) ? a : b))];
-      common = all.filter((t) => !used.includes(t));
+    if (total >= PRUNE_FROM_CHUNKS && held.length > 1) {
+      const rare = held.filter((t) => df(t) / total <= COMMON_SHARE);
+      used = rare.length > 0 ? rare : [held.reduce((a, b) => (df(a) <= df(b) ? a : b))];
+      common = held.filter((t) => !used.includes(t));
     }
-    if (used.length === 0) return [];
-    const results = this.search.search(
-      { combineWith: 'OR', queries: used },
-      sources
-        ? { filter: (r) => sources.has(this.chunks.get(r.id as number)?.sourceUuid ?? '') }
-        : {},
-    );
+    const filter = sources
+      ? {
+          filter: (r: { id: unknown }) =>
+            sources.has(this.chunks.get(r.id as number)?.sourceUuid ?? ''),
+        }
+      : {};
+    let results = this.search.search({ combineWith: 'OR', queries: used }, filter);
+    // Too few chunks hold the rarer terms: every known term is searched after all.
+    if (common.length > 0 && results.length < limit) {
+      common = [];
+      results = this.search.search({ combineWith: 'OR', queries: held }, filter);
+    }
     const idf = (t: string) => Math.log(1 + (total - df(t) + 0.5) / (df(t) + 0.5));
     const commonIdf = common.map(idf);
     const scored =

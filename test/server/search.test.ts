@@ -72,6 +72,37 @@ describe('the search index', () => {
     assert.equal(hits[0]?.chunkId, 402);
   });
 
+  it('on a large index, a question whose only rare word is unknown still finds the passage', () => {
+    const chunks = Array.from({ length: 400 }, (_, i) =>
+      chunk(i + 1, `Note ${i}: the server restarted at ${i} o'clock.`),
+    );
+    chunks.push({
+      ...chunk(401, 'The server keeps everything in one SQLite file.'),
+      heading: 'Server',
+    });
+    const index = new SearchIndex(storeWith(chunks));
+    // "backend" is in no chunk: it used to be the whole search, and found nothing.
+    const { hits, terms, df } = index.search('bot', 'Which backend does the server have?', {
+      limit: 3,
+    });
+    assert.deepEqual(terms, ['backend', 'server']);
+    assert.deepEqual(df, [0, 401]);
+    assert.equal(hits[0]?.chunkId, 401);
+  });
+
+  it('on a large index, searches the common words too when the rarer ones find too few chunks', () => {
+    const chunks = Array.from({ length: 300 }, (_, i) =>
+      chunk(i + 1, `Guide page ${i} explains the widget setup, step ${i}.`),
+    );
+    chunks.push(chunk(301, 'Widget colours follow the theme.'));
+    const index = new SearchIndex(storeWith(chunks));
+    // "colour" finds one chunk; the twelve asked for are filled from "widget".
+    const { hits } = index.search('bot', 'widget colours', { limit: 12 });
+    assert.equal(hits.length, 12);
+    assert.equal(hits[0]?.chunkId, 301);
+    assert.ok(hits.slice(1).every((h) => h.matched.includes('widget')));
+  });
+
   it('ranks and scores exactly as the MiniSearch search it replaced', () => {
     const { chunks, queries } = generated(1, 1500);
     // Chunks that are the same text score the same: ties must fall the same way.

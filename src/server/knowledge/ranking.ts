@@ -18,6 +18,10 @@ export interface SearchResult {
   hits: Hit[];
   /** The processed query terms. */
   terms: string[];
+  /** How many chunks hold each of `terms` (0: a word the index does not know). */
+  df: number[];
+  /** How many chunks the index holds. */
+  total: number;
 }
 
 /**
@@ -25,10 +29,14 @@ export interface SearchResult {
  * in the BM25 search when the query has rarer terms: scoring it would visit a large part of the
  * index for a term with a low IDF. Instead the chunks the rarer terms found get its IDF added when
  * they contain it (as if it occurred once), which keeps "Alice pizza" ranking Alice's pizza
- * passage first when pizza is everywhere.
+ * passage first when pizza is everywhere. Only terms the index holds count as rarer: a word no
+ * chunk contains finds nothing, and choosing it alone emptied the search ("backend" in "Which
+ * backend does it use?"). When the rarer terms find fewer chunks than asked for, every known term
+ * is searched after all. The share is a tenth: at 2 %, words as specific as "visitor" in a
+ * product's README were left out of the search.
  */
 const PRUNE_FROM_CHUNKS = 200;
-const COMMON_SHARE = 0.02;
+const COMMON_SHARE = 0.1;
 
 /**
  * The weight of a chunk's topic (its section path and the bold words that open its paragraphs,
@@ -134,18 +142,20 @@ export function rank(
   // Each term looked up once: the term map is large, and mostly not in cache.
   const known = new Map(all.map((t) => [t, index.terms.get(t)]));
   const df = (t: string) => known.get(t)?.df ?? 0;
-  let used = all;
+  const result = (hits: Hit[]): SearchResult => ({ hits, terms: all, df: all.map(df), total });
+  const held = all.filter((t) => df(t) > 0);
+  if (held.length === 0 || limit <= 0) return result([]);
+  let used = held;
   let common: string[] = [];
-  if (total >= PRUNE_FROM_CHUNKS && all.length > 1) {
-    const rare = all.filter((t) => df(t) / total <= COMMON_SHARE);
-    used = rare.length > 0 ? rare : [all.reduce((a, b) => (df(a) <= df(b) ? a : b))];
-    common = all.filter((t) => !used.includes(t));
+  if (total >= PRUNE_FROM_CHUNKS && held.length > 1) {
+    const rare = held.filter((t) => df(t) / total <= COMMON_SHARE);
+    used = rare.length > 0 ? rare : [held.reduce((a, b) => (df(a) <= df(b) ? a : b))];
+    common = held.filter((t) => !used.includes(t));
   }
-  if (used.length === 0 || limit <= 0) return { hits: [], terms: all };
 
   const s = scratchFor(index.slots.length);
   const acc = s.chunks;
-  const searchStamp = ++s.stamp;
+  let searchStamp = 0;
   // Which query terms each matched chunk holds, one bit per term of `all`: looking them up in
   // each candidate's own terms (somewhere else in memory, mostly not in cache) cost more than
   // all the scoring. Terms past the 32nd (long questions) are looked up after all.
@@ -158,7 +168,7 @@ export function rank(
       ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0
       : index.slots[slot]!.fieldTerms.some((terms) => terms.includes(all[i]!));
   // Chunks in the order they first matched, as MiniSearch's result map held them.
-  const matched: number[] = [];
+  let matched: number[] = [];
   /** Adds a term's score in a chunk to the chunk's. */
   const add = (slot: number, score: number, termBit: number) => {
     const at = slot * STRIDE;
@@ -174,33 +184,46 @@ export function rank(
       matched.push(slot);
     }
   };
-  for (const term of used) {
-    const fields = known.get(term)?.fields;
-    if (!fields) continue;
-    const termBit = bit(term);
-    const [text, topic] = fields;
-    // A term's score in a chunk is its text part plus its topic part, added to the chunk's
-    // score in one step: the same order of additions as MiniSearch, so the same sums. Most
-    // terms are in no topic, and their text part goes straight to the chunk.
-    if (!topic || topic.live === 0) {
-      if (text && text.live > 0) {
-        score(index, text, TEXT, (slot, score) => add(slot, score, termBit));
+  /** Scores the `used` terms in every chunk holding them. */
+  const search = () => {
+    searchStamp = ++s.stamp;
+    matched = [];
+    for (const term of used) {
+      const fields = known.get(term)!.fields;
+      const termBit = bit(term);
+      const [text, topic] = fields;
+      // A term's score in a chunk is its text part plus its topic part, added to the chunk's
+      // score in one step: the same order of additions as MiniSearch, so the same sums. Most
+      // terms are in no topic, and their text part goes straight to the chunk.
+      if (!topic || topic.live === 0) {
+        if (text && text.live > 0) {
+          score(index, text, TEXT, (slot, score) => add(slot, score, termBit));
+        }
+        continue;
       }
-      continue;
+      const termStamp = ++s.stamp;
+      const touched: number[] = [];
+      const partial = (slot: number, score: number) => {
+        if (s.marks[slot] === termStamp) s.termScore[slot] = s.termScore[slot]! + score;
+        else {
+          s.marks[slot] = termStamp;
+          s.termScore[slot] = score;
+          touched.push(slot);
+        }
+      };
+      if (text && text.live > 0) score(index, text, TEXT, partial);
+      score(index, topic, TOPIC, partial);
+      for (const slot of touched) add(slot, s.termScore[slot]!, termBit);
     }
-    const termStamp = ++s.stamp;
-    const touched: number[] = [];
-    const partial = (slot: number, score: number) => {
-      if (s.marks[slot] === termStamp) s.termScore[slot] = s.termScore[slot]! + score;
-      else {
-        s.marks[slot] = termStamp;
-        s.termScore[slot] = score;
-        touched.push(slot);
-      }
-    };
-    if (text && text.live > 0) score(index, text, TEXT, partial);
-    score(index, topic, TOPIC, partial);
-    for (const slot of touched) add(slot, s.termScore[slot]!, termBit);
+  };
+  search();
+  const candidates = sources
+    ? matched.filter((slot) => sources.has(index.slots[slot]!.sourceUuid)).length
+    : matched.length;
+  if (common.length > 0 && candidates < limit) {
+    used = held;
+    common = [];
+    search();
   }
   // Common terms are not scored, only noted where they occur among the matched chunks.
   for (const term of common) {
@@ -249,5 +272,5 @@ export function rank(
       units: entry.units,
     };
   });
-  return { hits, terms: all };
+  return result(hits);
 }
