@@ -2,6 +2,7 @@ import {
   ApiError,
   type ApiRequestInfo,
   abortError,
+  ChatbotApiError,
   errorFrom,
   isAbortError,
   NetworkError,
@@ -81,14 +82,23 @@ export function createTransport(options: ClientOptions) {
     return `Bearer ${token}`;
   }
 
-  /** One attempt: fetch with a timeout, mapping failures to the error family. */
+  /**
+   * One attempt: fetch with a timeout and the caller's signal, mapping failures to the error
+   * family. `hold` says how long both stay attached: `headers` until the response starts;
+   * `body` until the caller's `settle()` has read it (a JSON body can stall after its headers);
+   * `stream` keeps the caller's signal for the body's whole life but stops the timeout at the
+   * headers (a stream has its own idle timeout).
+   */
   async function attempt(
     request: ApiRequestInfo,
     init: RequestInit,
     call: RequestOptions,
-    /** A stream's body outlives the fetch: the caller's signal must still reach it. */
-    keepCallerLink = false,
-  ): Promise<{ response: Response; controller: AbortController }> {
+    hold: 'headers' | 'body' | 'stream' = 'headers',
+  ): Promise<{
+    response: Response;
+    controller: AbortController;
+    settle: <T>(read: Promise<T>) => Promise<T>;
+  }> {
     const controller = new AbortController();
     const callerSignal = call.signal;
     if (callerSignal?.aborted) throw abortError(callerSignal);
@@ -100,24 +110,41 @@ export function createTransport(options: ClientOptions) {
       timedOut = true;
       controller.abort();
     }, limit);
+    const release = () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onAbort);
+    };
+    const failure = (error: unknown) => {
+      if (callerSignal?.aborted) return abortError(callerSignal);
+      if (timedOut) return new TimeoutError(request, limit);
+      if (isAbortError(error) || error instanceof ChatbotApiError) return error;
+      return new NetworkError(request, error);
+    };
+    let response: Response;
     try {
       const headers = new Headers(init.headers);
       headers.set('Authorization', await authorization());
-      const response = await doFetch(baseUrl + request.path, {
+      response = await doFetch(baseUrl + request.path, {
         ...init,
         headers,
         signal: controller.signal,
       });
-      return { response, controller };
     } catch (error) {
-      if (callerSignal?.aborted) throw abortError(callerSignal);
-      if (timedOut) throw new TimeoutError(request, limit);
-      if (isAbortError(error)) throw error;
-      throw new NetworkError(request, error);
-    } finally {
-      clearTimeout(timer);
-      if (!keepCallerLink) callerSignal?.removeEventListener('abort', onAbort);
+      release();
+      throw failure(error);
     }
+    if (hold === 'headers') release();
+    else if (hold === 'stream') clearTimeout(timer);
+    const settle = async <T>(read: Promise<T>): Promise<T> => {
+      try {
+        return await read;
+      } catch (error) {
+        throw failure(error);
+      } finally {
+        release();
+      }
+    };
+    return { response, controller, settle };
   }
 
   async function send<T>(method: string, path: string, call: Call = {}): Promise<T> {
@@ -131,12 +158,18 @@ export function createTransport(options: ClientOptions) {
     for (let tries = 0; ; tries++) {
       let failure: unknown;
       try {
-        const { response } = await attempt(request, { method, headers, body }, call);
-        if (response.ok) return (await readJson(response, request)) as T;
+        const { response, settle } = await attempt(
+          request,
+          { method, headers, body },
+          call,
+          'body',
+        );
+        if (response.ok) return (await settle(readJson(response, request))) as T;
         if (call.deleteCall && tries > 0 && response.status === 404) {
+          await settle(response.body?.cancel() ?? Promise.resolve());
           return { success: true } as T;
         }
-        failure = await apiError(response, request);
+        failure = await settle(apiError(response, request));
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;

@@ -171,6 +171,34 @@ describe('every endpoint sends its method, path, headers and body', () => {
       '/api/v1/messages/delete',
       { uuids: ['m1'] },
     ],
+    [
+      'messages.feedback',
+      (c) => c.messages.feedback('m1', { rating: 'down', reason: 'wrong', comment: 'Old hours' }),
+      'POST',
+      '/api/v1/message/m1/feedback',
+      { rating: 'down', reason: 'wrong', comment: 'Old hours' },
+    ],
+    [
+      'review.messages',
+      (c) => c.review.messages('cb1'),
+      'GET',
+      '/api/v1/chatbot/cb1/messages',
+      null,
+    ],
+    [
+      'review.conversations',
+      (c) => c.review.conversations('cb1'),
+      'GET',
+      '/api/v1/chatbot/cb1/conversations',
+      null,
+    ],
+    [
+      'review.insights',
+      (c) => c.review.insights('cb1'),
+      'GET',
+      '/api/v1/chatbot/cb1/insights',
+      null,
+    ],
   ];
 
   for (const [name, call, method, path, body] of cases) {
@@ -190,6 +218,40 @@ describe('every endpoint sends its method, path, headers and body', () => {
       }
     });
   }
+
+  it('review calls send their filters as query parameters, leaving out what is unset', async () => {
+    const c = client(fixtureBase(origin, 'echo'));
+    const { request } = (await c.review.messages('cb1', {
+      q: 'opening hours',
+      rating: 'down',
+      covered: false,
+      from: '2026-11-01',
+      to: undefined,
+      cursor: 'abc',
+      limit: 20,
+    })) as unknown as Echo & { request: { query: Record<string, string> } };
+    assert.deepEqual(request.query, {
+      q: 'opening hours',
+      rating: 'down',
+      covered: 'false',
+      from: '2026-11-01',
+      cursor: 'abc',
+      limit: '20',
+    });
+  });
+
+  it('review.export resolves with the streamed response, its filters and the format in the query', async () => {
+    const response = await client(fixtureBase(origin, 'echo')).review.export('cb1', {
+      format: 'csv',
+      rating: 'up',
+    });
+    const { request } = (await response.json()) as Echo & {
+      request: { query: Record<string, string> };
+    };
+    assert.equal(request.path, '/api/v1/chatbot/cb1/messages/export');
+    assert.deepEqual(request.query, { format: 'csv', rating: 'up' });
+    assert.equal(request.headers.accept, 'text/csv');
+  });
 
   it('sessions.create without data sends a bare POST with no body and no Content-Type', async () => {
     const { request } = (await client(fixtureBase(origin, 'echo')).sessions.create(

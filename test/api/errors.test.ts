@@ -116,6 +116,38 @@ describe('errors', () => {
     assert.equal((error as Error).message, 'GET /api/v1/chatbots got no answer within 50 ms');
   });
 
+  // A body that starts and then stalls: the headers arrived, so only a signal kept past them can
+  // end the call. Without it these would hang, so each test has its own limit.
+  const stalledJson = () =>
+    fixtureBase(origin, 'stream', {
+      contentType: 'application/json',
+      chunks: ['{"uuid": "cb1", '],
+      hold: true,
+    });
+
+  it('a JSON body that stalls after its headers still times out', { timeout: 10_000 }, async () => {
+    const error = await rejection(client(stalledJson(), { timeoutMs: 200 }).chatbots.get('cb1'));
+    assert.ok(error instanceof TimeoutError, String(error));
+  });
+
+  it(
+    "a JSON body that stalls after its headers still ends on the caller's abort",
+    { timeout: 10_000 },
+    async () => {
+      const controller = new AbortController();
+      const c = client(stalledJson(), {
+        retry: false,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          setTimeout(() => controller.abort(), 0); // strictly after the headers
+          return response;
+        },
+      });
+      const error = await rejection(c.chatbots.get('cb1', { signal: controller.signal }));
+      assert.ok(isAbortError(error), String(error));
+    },
+  );
+
   it("the caller's abort stays an AbortError, apart from failures", async () => {
     const controller = new AbortController();
     const pending = client(fixtureBase(origin, 'slow', { ms: 400 })).chatbots.list({

@@ -27,7 +27,7 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
           body: JSON.stringify({ query }),
         },
         call,
-        true,
+        'stream',
       );
       if (!response.ok) throw await apiError(response, request);
       let stopped = false;

@@ -67,7 +67,7 @@ export function reviewApi({ get, attempt }: Transport) {
         request,
         { method: 'GET', headers: { Accept: accept } },
         call,
-        true,
+        'stream',
       );
       if (!response.ok) throw await apiError(response, request);
       return response;

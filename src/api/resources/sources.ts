@@ -62,13 +62,14 @@ export function sourcesApi({
         if (result.ok) return JSON.parse(result.text) as DataSource;
         throw errorFrom(result.status, result.statusText, result.text, result.retryAfter, request);
       }
-      const { response } = await attempt(
+      const { response, settle } = await attempt(
         request,
         { method: 'POST', headers: { Accept: 'application/json' }, body: form },
         { signal: upload.signal, timeoutMs: limit },
+        'body',
       );
-      if (!response.ok) throw await apiError(response, request);
-      const record = (await readJson(response, request)) as DataSource;
+      if (!response.ok) throw await settle(apiError(response, request));
+      const record = (await settle(readJson(response, request))) as DataSource;
       upload.onProgress?.({ loaded: file.size, total: file.size });
       return record;
     },
