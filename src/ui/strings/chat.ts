@@ -40,6 +40,19 @@ export interface ChatStrings extends Record<string, string> {
   errorConfig: string;
   errorUnknown: string;
   poweredBy: string;
+  rateAnswer: string;
+  helpful: string;
+  notHelpful: string;
+  feedbackReason: string;
+  reasonWrong: string;
+  reasonIncomplete: string;
+  reasonNotAsked: string;
+  reasonOther: string;
+  feedbackComment: string;
+  feedbackSend: string;
+  feedbackClose: string;
+  feedbackThanks: string;
+  feedbackFailed: string;
 }
 
 const en: ChatStrings = {
@@ -81,6 +94,19 @@ const en: ChatStrings = {
   errorConfig: 'This chat is not set up correctly: {detail}.',
   errorUnknown: 'Something went wrong. You can retry.',
   poweredBy: '',
+  rateAnswer: 'Rate this answer',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  feedbackReason: 'What was wrong? (optional)',
+  reasonWrong: 'Wrong',
+  reasonIncomplete: 'Incomplete',
+  reasonNotAsked: 'Not what I asked',
+  reasonOther: 'Other',
+  feedbackComment: 'Comment (optional)',
+  feedbackSend: 'Send feedback',
+  feedbackClose: 'Close',
+  feedbackThanks: 'Thank you for your feedback',
+  feedbackFailed: 'Your rating could not be saved. Please try again.',
 };
 
 const de: Partial<ChatStrings> = {
@@ -123,6 +149,19 @@ const de: Partial<ChatStrings> = {
   rateLimitReady: 'Sie können jetzt wieder senden.',
   errorConfig: 'Dieser Chat ist nicht richtig eingerichtet: {detail}.',
   errorUnknown: 'Etwas ist schiefgelaufen. Sie können es erneut versuchen.',
+  rateAnswer: 'Antwort bewerten',
+  helpful: 'Hilfreich',
+  notHelpful: 'Nicht hilfreich',
+  feedbackReason: 'Was war falsch? (optional)',
+  reasonWrong: 'Falsch',
+  reasonIncomplete: 'Unvollständig',
+  reasonNotAsked: 'Nicht meine Frage',
+  reasonOther: 'Anderes',
+  feedbackComment: 'Kommentar (optional)',
+  feedbackSend: 'Feedback senden',
+  feedbackClose: 'Schließen',
+  feedbackThanks: 'Danke für Ihr Feedback',
+  feedbackFailed: 'Ihre Bewertung konnte nicht gespeichert werden. Bitte erneut versuchen.',
 };
 
 export const chatStrings: Tables<ChatStrings> = { en, de };
