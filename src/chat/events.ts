@@ -1,4 +1,4 @@
-import type { Citation } from '../api/types.js';
+import type { Citation, FeedbackReason, Rating } from '../api/types.js';
 
 /** What a failure was, so a host page can react without parsing messages. */
 export type ChatErrorKind =
@@ -43,16 +43,28 @@ export interface ChatErrorDetail {
   readonly error: unknown;
 }
 
+export interface ChatFeedbackDetail {
+  readonly messageUuid: string;
+  /** `null`: the reader withdrew their rating. */
+  readonly rating: Rating | null;
+  /** Only with `down`, when the reader chose one. */
+  readonly reason?: FeedbackReason;
+  /** Only with `down`, when the reader wrote one. */
+  readonly comment?: string;
+}
+
 export type ChatSessionCreatedEvent = CustomEvent<ChatSessionCreatedDetail>;
 export type ChatMessageSendEvent = CustomEvent<ChatMessageSendDetail>;
 export type ChatAnswerFinishedEvent = CustomEvent<ChatAnswerFinishedDetail>;
 export type ChatErrorEvent = CustomEvent<ChatErrorDetail>;
+export type ChatFeedbackEvent = CustomEvent<ChatFeedbackDetail>;
 
 export interface ChatEventMap {
   'chatbot-session-created': ChatSessionCreatedEvent;
   'chatbot-message-send': ChatMessageSendEvent;
   'chatbot-answer-finished': ChatAnswerFinishedEvent;
   'chatbot-error': ChatErrorEvent;
+  'chatbot-feedback': ChatFeedbackEvent;
 }
 
 declare global {

@@ -9,6 +9,8 @@ export type {
   ChatErrorEvent,
   ChatErrorKind,
   ChatEventMap,
+  ChatFeedbackDetail,
+  ChatFeedbackEvent,
   ChatMessageSendDetail,
   ChatMessageSendEvent,
   ChatSessionCreatedDetail,
