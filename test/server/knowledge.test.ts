@@ -199,6 +199,26 @@ describe('knowledge from files', () => {
     const answer = await ask(h.api, session.uuid, "What is the office dog's name?");
     assert.equal(answer.citations?.[0]?.url, 'https://example.com/team');
   });
+
+  it('a README without a top-level heading is named after its file, and its badges are no passage', async () => {
+    const bot = await h.api.chatbots.create({ name: 'readme' });
+    const created = await h.api.sources.upload(
+      bot.uuid,
+      new Blob([
+        '<div align="center"><img src="logo.png" alt="Flame"></div>\n\n' +
+          '[![Build](https://ci.test/flame/badge.svg)](https://ci.test/flame)\n' +
+          '[![npm](https://badges.test/npm/flame)](https://npm.test/flame)\n\n' +
+          'Flame is a small web framework.\n\n## Quick Start\n\nRun `npm create flame`.\n',
+      ]),
+      { fileName: 'flame.README.md' },
+    );
+    const source = await settled(h, bot.uuid, created.uuid);
+    assert.equal(source.title, 'flame.README.md');
+    const session = await h.api.sessions.create(bot.uuid);
+    // "badge" and "npm" are words of the badges' addresses only.
+    const answer = await ask(h.api, session.uuid, 'Which badge does the npm page show?');
+    assert.doesNotMatch(answer.text, /ci\.test|badges\.test/);
+  });
 });
 
 describe('retrieval and answers without an LLM', () => {

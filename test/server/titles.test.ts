@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { markdownTitle } from '../../src/server/knowledge/markdown.js';
 import { titleFrom } from '../../src/server/knowledge/text.js';
 
 describe('titles derived from content', () => {
@@ -19,5 +20,28 @@ describe('titles derived from content', () => {
     assert.equal(titleFrom('  \n ', 'Question'), 'Question');
     const long = titleFrom('word '.repeat(60), 'File');
     assert.ok(long.length <= 118 && long.endsWith('…'));
+  });
+});
+
+describe('Markdown titles', () => {
+  it('a Setext title names the document', () => {
+    assert.equal(
+      markdownTitle('Cookies\n=======\n\nCookies is a module.\n\n## Install\n'),
+      'Cookies',
+    );
+  });
+
+  it('take the first top-level heading, without the badges beside it', () => {
+    assert.equal(
+      markdownTitle(
+        '# better-sqlite3 [![Build Status](https://ci.test/badge.svg)](https://ci.test/build)\n\nFast.\n\n# License\n',
+      ),
+      'better-sqlite3',
+    );
+    assert.equal(markdownTitle('# The [**API**](https://x.test) module\n'), 'The API module');
+  });
+
+  it('are empty when the document has no top-level heading: a section is no title', () => {
+    assert.equal(markdownTitle('<div><img alt="Logo"></div>\n\nIntro.\n\n## Quick Start\n'), '');
   });
 });

@@ -4,9 +4,10 @@ import type { SourceRow, Store } from '../store/types.js';
 import type { AnswerDeps } from './answer.js';
 import { type FetchLimits, fetchSite } from './fetch-url.js';
 import type { LlmOptions } from './llm.js';
+import { chunkMarkdown } from './markdown.js';
 import { extractFile, fileKind } from './parse.js';
 import { SearchIndex } from './search.js';
-import { chunkMarkdown, chunkText, countTokens, normalizeText, titleFrom } from './text.js';
+import { chunkText, countTokens, normalizeText, titleFrom } from './text.js';
 
 export interface KnowledgeOptions {
   allowPrivateUrls: boolean;
@@ -165,9 +166,10 @@ export class Knowledge {
         const bytes = this.store.getSourceContent(source.uuid);
         if (!bytes) throw new Error('the uploaded file is missing');
         const { text, title, markdown } = await extractFile(source.file_name, bytes);
-        // A data file's first row or member is no title; its name is.
-        const tabular = ['csv', 'json'].includes(fileKind(source.file_name) ?? '');
-        const fallback = tabular ? source.file_name : titleFrom(text, source.file_name);
+        // A data file's first row or member is no title; its name is. Nor is a Markdown
+        // document's first section heading ("Quick Start" under a README's logo and badges).
+        const named = ['csv', 'json', 'md'].includes(fileKind(source.file_name) ?? '');
+        const fallback = named ? source.file_name : titleFrom(text, source.file_name);
         return { text, markdown, title: title || fallback, meta: {} };
       }
       case 'link': {

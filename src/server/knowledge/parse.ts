@@ -5,6 +5,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import Papa from 'papaparse';
+import { markdownTitle } from './markdown.js';
 import { titleFrom } from './text.js';
 
 export const ALLOWED_EXTENSIONS = [
@@ -76,7 +77,7 @@ export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extrac
       return { text: utf8(bytes), title: '' };
     case 'md': {
       const text = utf8(bytes);
-      return { text, markdown: true, title: /^#{1,6}\s+(.+)$/m.exec(text)?.[1]?.trim() ?? '' };
+      return { text, markdown: true, title: markdownTitle(text) };
     }
     case 'html':
       return extractHtml(utf8(bytes)).main;
