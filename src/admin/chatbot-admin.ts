@@ -17,21 +17,28 @@ import {
   type AdminChangeEvent,
   type AdminShowTagEvent,
   type AdminTab,
+  type AdminTabUnavailableEvent,
   type AdminTagFilterEvent,
 } from './events.js';
 import { errorText, formatDate } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
+import { loadInsights } from './insights-loader.js';
 import { loadError, loading } from './panel.js';
 
 /**
  * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
- * strings and language). "Try it" has no panel of its own: the admin draws it.
+ * strings and language), with what defines that element when the tab first opens if it is not
+ * part of the admin's first load. "Try it" has no panel of its own: the admin draws it.
  */
-const TABS: Record<AdminTab, { label: keyof AdminStrings; panel?: StaticValue }> = {
+const TABS: Record<
+  AdminTab,
+  { label: keyof AdminStrings; panel?: StaticValue; load?: () => Promise<void> }
+> = {
   agents: { label: 'tabAgents', panel: literal`chatbot-admin-agents` },
   sources: { label: 'tabSources', panel: literal`chatbot-admin-sources` },
   tags: { label: 'tabTags', panel: literal`chatbot-admin-tags` },
   sessions: { label: 'tabSessions', panel: literal`chatbot-admin-sessions` },
+  insights: { label: 'tabInsights', panel: literal`chatbot-admin-insights`, load: loadInsights },
   settings: { label: 'tabSettings', panel: literal`chatbot-admin-settings` },
   try: { label: 'tabTry' },
 };
@@ -131,6 +138,9 @@ export class ChatbotAdmin extends LitElement {
   @state() private createError = '';
   @state() private creating = false;
 
+  /** Tabs whose routes the server lacks (see AdminTabUnavailableEvent), or whose code failed. */
+  @state() private unavailable: ReadonlySet<AdminTab> = new Set();
+
   /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
   private visited = new Set<AdminTab>();
   private visitedFor?: string | null;
@@ -169,6 +179,17 @@ export class ChatbotAdmin extends LitElement {
     } else this.visited.add(tab);
   }
 
+  private get tabs(): AdminTab[] {
+    return ADMIN_TABS.filter((tab) => !this.unavailable.has(tab));
+  }
+
+  /** Hides `tab` for the element's life, showing its left neighbour if it was shown. */
+  private hideTab(tab: AdminTab): void {
+    this.unavailable = new Set(this.unavailable).add(tab);
+    const { chatbotUuid, tab: shown } = this.route.value;
+    if (shown === tab) this.navigate(chatbotUuid, ADMIN_TABS[ADMIN_TABS.indexOf(tab) - 1]);
+  }
+
   private navigate(
     chatbotUuid: string | null,
     tab: AdminTab = this.route.value.tab,
@@ -199,22 +220,23 @@ export class ChatbotAdmin extends LitElement {
   }
 
   private handleTabKeydown(event: KeyboardEvent): void {
-    const index = ADMIN_TABS.indexOf(this.route.value.tab);
+    const tabs = this.tabs;
+    const index = tabs.indexOf(this.route.value.tab);
     const next =
       event.key === 'ArrowRight'
-        ? (index + 1) % ADMIN_TABS.length
+        ? (index + 1) % tabs.length
         : event.key === 'ArrowLeft'
-          ? (index + ADMIN_TABS.length - 1) % ADMIN_TABS.length
+          ? (index + tabs.length - 1) % tabs.length
           : event.key === 'Home'
             ? 0
             : event.key === 'End'
-              ? ADMIN_TABS.length - 1
+              ? tabs.length - 1
               : -1;
     if (next < 0) return;
     event.preventDefault();
-    this.navigate(this.route.value.chatbotUuid, ADMIN_TABS[next]);
+    this.navigate(this.route.value.chatbotUuid, tabs[next]);
     void this.updateComplete.then(() =>
-      this.renderRoot.querySelector<HTMLElement>(`#tab-${ADMIN_TABS[next]}`)?.focus(),
+      this.renderRoot.querySelector<HTMLElement>(`#tab-${tabs[next]}`)?.focus(),
     );
   }
 
@@ -271,6 +293,7 @@ export class ChatbotAdmin extends LitElement {
       @chatbot-admin-change=${this.handleChange}
       @admin-tag-filter=${this.handleTagFilter}
       @admin-show-tag=${this.handleShowTag}
+      @admin-tab-unavailable=${(event: AdminTabUnavailableEvent) => this.hideTab(event.detail)}
     >
       ${this.renderSidebar()}
       <div class="main" part="main">${this.renderMain()}</div>
@@ -337,7 +360,7 @@ export class ChatbotAdmin extends LitElement {
         aria-label=${fill(t.chatbotTabs, { name: chatbot.name })}
         @keydown=${this.handleTabKeydown}
       >
-        ${ADMIN_TABS.map(
+        ${this.tabs.map(
           (tab) => html`<button
             type="button"
             role="tab"
@@ -356,7 +379,7 @@ export class ChatbotAdmin extends LitElement {
         chatbot.uuid,
         // Keyed by tab: opening a tab left of an open one must not rebuild the open one's panel.
         repeat(
-          ADMIN_TABS.filter((tab) => this.visited.has(tab)),
+          this.tabs.filter((tab) => this.visited.has(tab)),
           (tab) => tab,
           (tab) => html`<div
             role="tabpanel"
@@ -373,8 +396,10 @@ export class ChatbotAdmin extends LitElement {
   }
 
   private renderPanel(tab: AdminTab, chatbot: Chatbot) {
-    const panel = TABS[tab].panel;
+    const { panel, load } = TABS[tab];
     if (!panel) return this.renderTry(chatbot);
+    // A module that does not arrive (not deployed beside the bundle) costs its tab, not the admin.
+    load?.().catch(() => this.hideTab(tab));
     // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
     return staticHtml`<${panel}
       exportparts=${PANEL_PARTS}

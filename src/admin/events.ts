@@ -22,13 +22,14 @@ export interface AdminNavigateDetail {
   readonly tab: AdminTab;
 }
 
-export type AdminTab = 'agents' | 'sources' | 'tags' | 'sessions' | 'settings' | 'try';
+export type AdminTab = 'agents' | 'sources' | 'tags' | 'sessions' | 'insights' | 'settings' | 'try';
 
 export const ADMIN_TABS: readonly AdminTab[] = [
   'agents',
   'sources',
   'tags',
   'sessions',
+  'insights',
   'settings',
   'try',
 ];
@@ -43,6 +44,11 @@ export type AdminTagFilterEvent = CustomEvent<string>;
 export type AdminShowTagEvent = CustomEvent<string>;
 /** (internal) Sources were created; `detail` is the created records. */
 export type AdminSourcesAddedEvent = CustomEvent<readonly DataSource[]>;
+/**
+ * (internal) The server lacks what a tab shows (its route answered 404 or 405, as the hosted
+ * service does for this project's additions); `detail` is the tab, hidden for the element's life.
+ */
+export type AdminTabUnavailableEvent = CustomEvent<AdminTab>;
 
 declare global {
   interface HTMLElementEventMap {
@@ -53,5 +59,6 @@ declare global {
     'admin-tag-filter': AdminTagFilterEvent;
     'admin-show-tag': AdminShowTagEvent;
     'admin-sources-added': AdminSourcesAddedEvent;
+    'admin-tab-unavailable': AdminTabUnavailableEvent;
   }
 }
