@@ -35,8 +35,9 @@ export const tooLarge = (message: string) =>
   new HttpError(413, 'too_large', message, { Connection: 'close' });
 export const notFound = (what: string) => new HttpError(404, 'not_found', `${what} not found`);
 
-/** `YYYY-MM-DDTHH:MM:SSZ`, as the interface writes timestamps. */
-export const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** `YYYY-MM-DDTHH:MM:SSZ` of a time in milliseconds, as the interface writes timestamps. */
+export const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const now = () => timestamp(Date.now());
 export const newUuid = () => randomUUID();
 
 export const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;

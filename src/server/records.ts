@@ -12,6 +12,7 @@ import type {
   DataSource,
   HumanEscalationSettings,
   Message,
+  MessageRow as MessageListItem,
   SessionSummary,
   SourceTag,
 } from '../api/types.js';
@@ -147,10 +148,15 @@ export function messageRecord(row: MessageRow): Message {
     cite_data_json: JSON.stringify(row.cite_data),
     meta_json: JSON.stringify(row.meta),
     error_message: row.error_message,
-    feedback_json: '{}',
+    feedback_json: row.feedback ? JSON.stringify(row.feedback) : '',
     labels: [],
     detected_frustrations: '',
     background_pending_tasks: 0,
     session_documents: [],
   };
+}
+
+/** A message in a chatbot-wide list: the record and the session it belongs to. */
+export function messageListItem(row: MessageRow): MessageListItem {
+  return { ...messageRecord(row), session_uuid: row.sessionUuid };
 }

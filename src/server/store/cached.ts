@@ -9,7 +9,8 @@ import type { ChatbotRow, KeyRow, SessionRow, Store } from './types.js';
  * It relies on this process being the only writer of those tables (the `create-key` command of
  * another process only adds users and keys, and only found keys are remembered, never misses; no
  * key is ever removed). Any write other than a message's forgets everything, which is simple and
- * cannot go stale; messages are written once per answer and only touch their session's time.
+ * cannot go stale; messages are written once per answer (and rated) and only touch their
+ * session's time. Nothing about messages is remembered, so the review reads are never stale.
  *
  * Remembered rows are frozen, so code that changed a row it was given (and so, silently, every
  * later reader's copy) fails loudly in tests instead.
@@ -62,7 +63,12 @@ export function cachedStore(store: Store): Store {
     'recentMessages',
     'createMessage',
     'deleteMessages',
+    'setFeedback',
     'touchSession',
+    'findMessages',
+    'countMessages',
+    'findConversations',
+    'insights',
   ]);
   for (const name of Object.keys(store) as Array<keyof Store>) {
     if (READS.has(name)) continue;

@@ -8,7 +8,10 @@ import type {
   AgentMeta,
   AgentType,
   AgentVariable,
+  ConversationSummary,
+  Feedback,
   HumanEscalationSettings,
+  Rating,
   SessionData,
 } from '../../api/types.js';
 
@@ -105,8 +108,60 @@ export interface MessageRow {
   cite_data: Record<string, unknown>;
   meta: Record<string, unknown>;
   error_message: string;
+  /** A visitor's rating of the answer; null when not rated (or the rating was withdrawn). */
+  feedback: Feedback | null;
   created_at: string;
   modified_at: string;
+}
+
+/**
+ * What the review lists, the export and the insights select by. Times are `YYYY-MM-DDTHH:MM:SSZ`,
+ * as messages store them: `from` inclusive, `to` exclusive.
+ */
+export interface MessageFilter {
+  /** Words every matching message holds in its query or response (the last one as a prefix). */
+  words?: string[];
+  rating?: Rating | 'none';
+  covered?: boolean;
+  escalated?: boolean;
+  error?: boolean;
+  from?: string;
+  to?: string;
+  session?: string;
+}
+
+/** A place in a list ordered by (time DESC, uuid DESC): the page goes on after it. */
+export interface Keyset {
+  at: string;
+  uuid: string;
+}
+
+/** The period's numbers as a store aggregates them; the route fills in days, titles and gaps. */
+export interface InsightsRows {
+  /** Only days with messages, `YYYY-MM-DD` (UTC). */
+  days: Array<{
+    date: string;
+    conversations: number;
+    messages: number;
+    not_covered: number;
+    up: number;
+    down: number;
+  }>;
+  totals: {
+    conversations: number;
+    messages: number;
+    not_covered: number;
+    up: number;
+    down: number;
+    escalated: number;
+    errors: number;
+  };
+  /** Grouped by normalized wording; `question` is the latest wording, `covered` the latest answer's. */
+  topQuestions: Array<{ question: string; count: number; covered: boolean }>;
+  /** Not-covered messages grouped by normalized wording, most frequent first. */
+  gaps: Array<{ question: string; count: number; last_asked: string }>;
+  /** Every source cited in the period, with how many answers cited it, most cited first. */
+  cited: Array<{ data_source_uuid: string; count: number }>;
 }
 
 export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
@@ -169,4 +224,27 @@ export interface Store {
   /** The last `limit` exchanges, oldest first. */
   recentMessages(sessionUuid: string, limit: number): MessageRow[];
   deleteMessages(uuids: string[]): void;
+  /** Sets (or, with null, clears) a message's rating. */
+  setFeedback(uuid: string, feedback: Feedback | null, now: string): void;
+
+  /** A chatbot's messages of every session that match, newest first (created_at, uuid). */
+  findMessages(
+    chatbotUuid: string,
+    filter: MessageFilter,
+    after: Keyset | null,
+    limit: number,
+  ): MessageRow[];
+  countMessages(chatbotUuid: string, filter: MessageFilter): number;
+  /**
+   * Sessions with a matching message, latest activity first (last message's created_at, session
+   * uuid); the counts are the whole session's.
+   */
+  findConversations(
+    chatbotUuid: string,
+    filter: MessageFilter,
+    after: Keyset | null,
+    limit: number,
+  ): ConversationSummary[];
+  /** Messages from `from` (inclusive) to `to` (exclusive), aggregated; lists at most `top` long. */
+  insights(chatbotUuid: string, from: string, to: string, top: number): InsightsRows;
 }

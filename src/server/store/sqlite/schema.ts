@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { answerMeta, normalizeQuestion } from '../facts.js';
 
 /** Each entry moves the schema one version forward; `PRAGMA user_version` records where it is. */
 export const MIGRATIONS: string[] = [
@@ -118,11 +119,103 @@ export const MIGRATIONS: string[] = [
     WHERE status = 'success' AND type = 'file'
       AND uuid IN (SELECT source_uuid FROM chunks);
   `,
+  // Review: messages are listed per chatbot, filtered by rating, coverage, escalation and error,
+  // searched in full text and aggregated by day and by question. The table is rebuilt so that its
+  // rowid is an INTEGER PRIMARY KEY: the full-text index refers to rows by rowid, which VACUUM may
+  // renumber otherwise. Old messages get the meta members review reads (see facts.ts).
+  `
+  CREATE TABLE messages_v4 (
+    id INTEGER PRIMARY KEY,
+    uuid TEXT NOT NULL UNIQUE,
+    session_uuid TEXT NOT NULL REFERENCES sessions(uuid) ON DELETE CASCADE,
+    chatbot_uuid TEXT NOT NULL,
+    query TEXT NOT NULL,
+    -- normalizeQuestion(query): top questions and gaps group by it
+    query_norm TEXT NOT NULL,
+    response TEXT NOT NULL,
+    finish_reason TEXT NOT NULL,
+    cite_data_json TEXT NOT NULL,
+    meta_json TEXT NOT NULL,
+    error_message TEXT NOT NULL,
+    feedback_json TEXT NOT NULL DEFAULT '',
+    -- copies of what meta_json and feedback_json say, for indexes: 'up', 'down' or NULL; 0 or 1
+    rating TEXT,
+    covered INTEGER NOT NULL,
+    escalated INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    modified_at TEXT NOT NULL
+  );
+  INSERT INTO messages_v4 (id, uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+      finish_reason, cite_data_json, meta_json, error_message, covered, escalated, created_at,
+      modified_at)
+    SELECT id, uuid, session_uuid, chatbot_uuid, query, normalize_question(query), response,
+        finish_reason, cite_data_json, meta, error_message,
+        json_extract(meta, '$.covered'), coalesce(json_extract(meta, '$.escalated'), 0),
+        created_at, modified_at
+      FROM (SELECT m.rowid AS id, m.*, s.chatbot_uuid,
+              answer_meta(m.meta_json, m.cite_data_json) AS meta
+            FROM messages m JOIN sessions s ON s.uuid = m.session_uuid)
+      ORDER BY id;
+  DROP TABLE messages;
+  ALTER TABLE messages_v4 RENAME TO messages;
+  CREATE INDEX messages_session ON messages(session_uuid, created_at);
+  CREATE INDEX messages_chatbot ON messages(chatbot_uuid, created_at, uuid);
+  CREATE INDEX messages_chatbot_rating ON messages(chatbot_uuid, rating, created_at, uuid);
+  CREATE INDEX messages_chatbot_covered ON messages(chatbot_uuid, covered, created_at, uuid);
+  CREATE INDEX messages_chatbot_escalated ON messages(chatbot_uuid, created_at, uuid)
+    WHERE escalated = 1;
+  CREATE INDEX messages_chatbot_error ON messages(chatbot_uuid, created_at, uuid)
+    WHERE error_message <> '';
+
+  -- The conversation list pages through sessions by their last message, kept here by triggers.
+  ALTER TABLE sessions ADD COLUMN last_activity TEXT;
+  UPDATE sessions SET last_activity =
+    (SELECT max(created_at) FROM messages WHERE session_uuid = sessions.uuid);
+  CREATE INDEX sessions_activity ON sessions(chatbot_uuid, last_activity, uuid)
+    WHERE last_activity IS NOT NULL;
+
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    query, response, content = 'messages', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+
+  -- Deleting a session or a chatbot deletes its messages by cascade, which fires these too.
+  CREATE TRIGGER messages_inserted AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, query, response) VALUES (new.id, new.query, new.response);
+    UPDATE sessions SET last_activity = new.created_at
+      WHERE uuid = new.session_uuid
+        AND (last_activity IS NULL OR last_activity < new.created_at);
+  END;
+  CREATE TRIGGER messages_deleted AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, query, response)
+      VALUES ('delete', old.id, old.query, old.response);
+    UPDATE sessions SET last_activity =
+        (SELECT max(created_at) FROM messages WHERE session_uuid = old.session_uuid)
+      WHERE uuid = old.session_uuid;
+  END;
+  CREATE TRIGGER messages_edited AFTER UPDATE OF query, response ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, query, response)
+      VALUES ('delete', old.id, old.query, old.response);
+    INSERT INTO messages_fts (rowid, query, response) VALUES (new.id, new.query, new.response);
+  END;
+  `,
 ];
+
+/** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
+function registerFunctions(db: Database.Database): void {
+  db.function('normalize_question', { deterministic: true }, (query) =>
+    normalizeQuestion(String(query)),
+  );
+  db.function('answer_meta', { deterministic: true }, (meta, citeData) =>
+    JSON.stringify(answerMeta(JSON.parse(String(meta)), JSON.parse(String(citeData)))),
+  );
+}
 
 /** Brings the schema to the last version, one transaction per step. */
 export function migrate(db: Database.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
+  if (version < MIGRATIONS.length) registerFunctions(db);
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v]!);

@@ -1,3 +1,4 @@
+import { answerMeta, normalizeQuestion } from '../facts.js';
 import type { MessageRow, SessionRow, Store } from '../types.js';
 import { json, parse, type Row, type Sql } from './db.js';
 
@@ -13,6 +14,7 @@ export type SessionQueries = Pick<
   | 'listMessages'
   | 'recentMessages'
   | 'deleteMessages'
+  | 'setFeedback'
 >;
 
 const session = (r: Row): SessionRow => ({
@@ -22,7 +24,7 @@ const session = (r: Row): SessionRow => ({
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
 });
-const message = (r: Row): MessageRow => ({
+export const message = (r: Row): MessageRow => ({
   uuid: String(r.uuid),
   sessionUuid: String(r.session_uuid),
   query: String(r.query),
@@ -31,6 +33,7 @@ const message = (r: Row): MessageRow => ({
   cite_data: parse(r.cite_data_json),
   meta: parse(r.meta_json),
   error_message: String(r.error_message),
+  feedback: r.feedback_json ? parse(r.feedback_json) : null,
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
 });
@@ -66,17 +69,27 @@ export function sessionQueries(sql: Sql): SessionQueries {
     },
 
     createMessage(row) {
+      const meta = answerMeta(row.meta, row.cite_data);
       run(
-        `INSERT INTO messages (uuid, session_uuid, query, response, finish_reason, cite_data_json,
-          meta_json, error_message, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+          finish_reason, cite_data_json, meta_json, error_message, feedback_json, rating, covered,
+          escalated, created_at, modified_at)
+         VALUES (?, ?, (SELECT chatbot_uuid FROM sessions WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?,
+          ?, ?, ?, ?, ?)`,
         row.uuid,
         row.sessionUuid,
+        row.sessionUuid,
         row.query,
+        normalizeQuestion(row.query),
         row.response,
         row.finish_reason,
         json(row.cite_data),
-        json(row.meta),
+        json(meta),
         row.error_message,
+        row.feedback ? json(row.feedback) : '',
+        row.feedback?.rating ?? null,
+        meta.covered ? 1 : 0,
+        meta.escalated ? 1 : 0,
         row.created_at,
         row.modified_at,
       );
@@ -86,13 +99,13 @@ export function sessionQueries(sql: Sql): SessionQueries {
       return r ? message(r) : undefined;
     },
     listMessages(sessionUuid) {
-      return all('SELECT * FROM messages WHERE session_uuid = ? ORDER BY rowid', sessionUuid).map(
+      return all('SELECT * FROM messages WHERE session_uuid = ? ORDER BY id', sessionUuid).map(
         message,
       );
     },
     recentMessages(sessionUuid, limit) {
       return all(
-        'SELECT * FROM messages WHERE session_uuid = ? ORDER BY rowid DESC LIMIT ?',
+        'SELECT * FROM messages WHERE session_uuid = ? ORDER BY id DESC LIMIT ?',
         sessionUuid,
         limit,
       )
@@ -103,6 +116,15 @@ export function sessionQueries(sql: Sql): SessionQueries {
       db.transaction(() => {
         for (const uuid of uuids) run('DELETE FROM messages WHERE uuid = ?', uuid);
       })(),
+    setFeedback(uuid, feedback, now) {
+      run(
+        'UPDATE messages SET feedback_json = ?, rating = ?, modified_at = ? WHERE uuid = ?',
+        feedback ? json(feedback) : '',
+        feedback?.rating ?? null,
+        now,
+        uuid,
+      );
+    },
   };
   return queries;
 }

@@ -1,0 +1,44 @@
+/**
+ * What a store indexes about a message for review (filters, insights), worked out the same way by
+ * every store and by the migration that fills them in for messages stored before they existed.
+ */
+import type { CiteData } from '../../api/types.js';
+
+/**
+ * The meta_json members review reads, filled in when the answer path left them out: `covered`
+ * (the answer cited a source or Q&A), `sources` (the cited data_source_uuids, in citation order)
+ * and `escalated: true` (a human-escalation agent answered). Members the answer path set itself
+ * are kept as they are.
+ */
+export function answerMeta(
+  meta: Record<string, unknown>,
+  citeData: CiteData | Record<string, unknown>,
+): Record<string, unknown> {
+  const cited = [
+    ...new Set(
+      Object.values(citeData)
+        .map((c) => (c as { data_source_uuid?: unknown } | null)?.data_source_uuid)
+        .filter((uuid): uuid is string => typeof uuid === 'string' && uuid !== ''),
+    ),
+  ];
+  const sources = Array.isArray(meta.sources)
+    ? meta.sources.filter((s): s is string => typeof s === 'string')
+    : cited;
+  const covered = typeof meta.covered === 'boolean' ? meta.covered : sources.length > 0;
+  const escalated = meta.escalated === true || meta.agent_type === 'human-escalation';
+  return { ...meta, covered, sources, ...(escalated ? { escalated: true } : {}) };
+}
+
+/**
+ * A question's wording for grouping: "How much does it cost?" and "how much does it  cost"
+ * are the same question. Letters are lower-cased and compatibility forms folded; punctuation and
+ * symbols become spaces; runs of spaces collapse.
+ */
+export function normalizeQuestion(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
