@@ -52,7 +52,7 @@ export function seedKeys(store: Store, spec: string | undefined): void {
 
 /**
  * What a chat-only key may reach: creating and reading sessions of its chatbot and sending,
- * listing and deleting their messages. Everything else answers 403 for such a key.
+ * listing, rating and deleting their messages. Everything else answers 403 for such a key.
  */
 const CHAT_ROUTES: Array<[RegExp, RegExp]> = [
   [/^POST$/, /^\/api\/v1\/chatbot\/[^/]+\/session\/create$/],
@@ -60,6 +60,7 @@ const CHAT_ROUTES: Array<[RegExp, RegExp]> = [
   [/^GET$/, /^\/api\/v1\/session\/[^/]+\/messages$/],
   [/^POST$/, /^\/api\/v1\/session\/[^/]+\/message\/(stream|non-stream)$/],
   [/^(POST|DELETE)$/, /^\/api\/v1\/message\/[^/]+\/delete$/],
+  [/^POST$/, /^\/api\/v1\/message\/[^/]+\/feedback$/],
   [/^(POST|DELETE)$/, /^\/api\/v1\/messages\/delete$/],
 ];
 

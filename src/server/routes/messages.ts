@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Citation } from '../../api/types.js';
+import type { Citation, Feedback, FeedbackReason } from '../../api/types.js';
 import {
   type AppEnv,
   type Auth,
@@ -8,7 +8,7 @@ import {
   ownedSession,
   type ServerContext,
 } from '../context.js';
-import { type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { badInput, type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
 import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
 import { messageRecord } from '../records.js';
 import { BurstGate, streamPieces } from '../streaming.js';
@@ -17,6 +17,35 @@ const queryBody = (fields: Fields) => ({
   query: fields.string('query', { required: true, max: 20_000 }),
 });
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
+
+const REASONS: readonly FeedbackReason[] = ['wrong', 'incomplete', 'not-asked', 'other'];
+
+/**
+ * A rating, its reason and comment; `rating: null` withdraws it. A reason and a comment explain a
+ * "down" only: with "up" they are checked, then dropped.
+ */
+const feedbackBody = (fields: Fields) => {
+  const rating = fields.raw.rating;
+  if (rating === undefined) throw badInput('rating is required: "up", "down" or null');
+  if (rating !== null && rating !== 'up' && rating !== 'down') {
+    throw badInput('rating must be "up", "down" or null');
+  }
+  const reason = fields.string('reason');
+  if (reason !== undefined && !REASONS.includes(reason as FeedbackReason)) {
+    throw badInput(`reason must be one of ${REASONS.map((r) => `"${r}"`).join(', ')}`);
+  }
+  const comment = fields.string('comment', { max: 1000 })?.trim();
+  return (at: string): Feedback | null => {
+    if (rating === null) return null;
+    if (rating === 'up') return { rating, at };
+    return {
+      rating,
+      ...(reason ? { reason: reason as FeedbackReason } : {}),
+      ...(comment ? { comment } : {}),
+      at,
+    };
+  };
+};
 
 export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean }) {
   const { store } = ctx;
@@ -53,6 +82,7 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
         cite_data: started.answer.citeData,
         meta: started.answer.meta,
         error_message: started.answer.errorMessage,
+        feedback: null,
         created_at: started.startedAt,
         modified_at: t,
       });
@@ -111,6 +141,12 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       const message = ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
       store.deleteMessages([message.uuid]);
       return c.json({ success: true });
+    })
+    .post('/api/v1/message/:uuid/feedback', jsonBody(feedbackBody), (c) => {
+      const message = ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
+      const t = now();
+      store.setFeedback(message.uuid, c.get('body')(t), t);
+      return c.json(messageRecord(store.getMessage(message.uuid)!));
     })
     .on(['POST', 'DELETE'], '/api/v1/messages/delete', jsonBody(uuidsBody), (c) => {
       const messages = c.get('body').uuids.map((u) => ownedMessage(ctx, c.get('auth'), u));
