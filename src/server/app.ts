@@ -8,6 +8,7 @@ import { HttpError, requestHeader, tooLarge } from './http.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { messageRoutes } from './routes/messages.js';
+import { reviewRoutes } from './routes/review.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sourceRoutes } from './routes/sources.js';
 import { tagRoutes } from './routes/tags.js';
@@ -51,7 +52,13 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       origins: allowed,
       allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
-      exposeHeaders: ['X-Message-Uuid', 'X-Citations', 'Retry-After'],
+      exposeHeaders: [
+        'X-Message-Uuid',
+        'X-Citations',
+        'Retry-After',
+        'X-Total-Count',
+        'Content-Disposition',
+      ],
       maxAge: 600,
     }),
   );
@@ -82,6 +89,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   app.route('/', tagRoutes(ctx));
   app.route('/', sessionRoutes(ctx));
   app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*' }));
+  app.route('/', reviewRoutes(ctx));
 
   if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));
 
