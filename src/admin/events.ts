@@ -49,6 +49,11 @@ export type AdminSourcesAddedEvent = CustomEvent<readonly DataSource[]>;
  * service does for this project's additions); `detail` is the tab, hidden for the element's life.
  */
 export type AdminTabUnavailableEvent = CustomEvent<AdminTab>;
+/**
+ * (internal) "Ask again in Try it": `detail` is the question, which the admin sends from the Try
+ * it tab's chat. Composed, as it starts inside a panel's form; the admin stops it there.
+ */
+export type AdminAskAgainEvent = CustomEvent<string>;
 
 declare global {
   interface HTMLElementEventMap {
@@ -60,5 +65,6 @@ declare global {
     'admin-show-tag': AdminShowTagEvent;
     'admin-sources-added': AdminSourcesAddedEvent;
     'admin-tab-unavailable': AdminTabUnavailableEvent;
+    'admin-ask-again': AdminAskAgainEvent;
   }
 }
