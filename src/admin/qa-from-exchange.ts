@@ -1,0 +1,203 @@
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { ChatbotClient } from '../api/client.js';
+import { isAbortError } from '../api/errors.js';
+import type { Chatbot } from '../api/types.js';
+import { emit } from '../ui/events.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import { errorText } from './format.js';
+
+/** What the form needs of the panel it is drawn in: every AdminPanel has these. */
+export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
+  readonly client?: ChatbotClient;
+  readonly chatbot?: Chatbot;
+  readonly strings: AdminStrings;
+}
+
+interface QaDraft {
+  /** Which exchange (or gap) of the host the form belongs to. */
+  readonly key: string;
+  question: string;
+  answer: string;
+  state: 'editing' | 'saving' | 'saved';
+  error: string;
+}
+
+/**
+ * "Add as Q&A": a form prefilled with a question and the answer it got, for the owner to
+ * correct. Saving creates a Q&A source (as the source panel's Q&A form does) and then offers to
+ * ask the question again in Try it. One form is open per host, drawn where the host calls
+ * `render(key)` with the key it was opened for: under its exchange, or its knowledge gap.
+ *
+ * Reusable by any panel: `qa = new QaFormController(this)`, `qa.open(key, {question, answer})`
+ * from the panel's button, `${qa.render(key)}` in its template. From the host it fires
+ * `chatbot-admin-change` (the created source), `chatbot-admin-error` (a failed save) and
+ * `admin-ask-again` (the question), which <chatbot-admin> answers by opening Try it and sending it.
+ */
+export class QaFormController implements ReactiveController {
+  private draft?: QaDraft;
+  private controller?: AbortController;
+  /** The control that opened the form: focus goes back to it when the form closes. */
+  private opener?: HTMLElement;
+
+  constructor(private readonly host: QaFormHost) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    this.controller?.abort();
+  }
+
+  /** The key the form is open for, if it is. */
+  get openKey(): string | undefined {
+    return this.draft?.key;
+  }
+
+  /** Opens the form for `key`, prefilled; one open for another key is closed unsaved. */
+  open(key: string, prefill: { question: string; answer: string }): void {
+    this.controller?.abort();
+    const root = this.host.shadowRoot;
+    this.opener = (root?.activeElement as HTMLElement | null) ?? undefined;
+    this.draft = { key, ...prefill, state: 'editing', error: '' };
+    this.host.requestUpdate();
+    // The answer is what the owner came to correct.
+    void this.host.updateComplete.then(() => this.field('answer')?.focus());
+  }
+
+  close(): void {
+    this.controller?.abort();
+    this.draft = undefined;
+    this.host.requestUpdate();
+    const opener = this.opener;
+    this.opener = undefined;
+    void this.host.updateComplete.then(() => {
+      if (opener?.isConnected) opener.focus();
+    });
+  }
+
+  private field(name: string) {
+    return this.host.shadowRoot?.querySelector<HTMLInputElement | HTMLTextAreaElement>(
+      `form.qa-form [name=${name}]`,
+    );
+  }
+
+  private async handleSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const draft = this.draft;
+    const { client, chatbot, strings: s } = this.host;
+    if (!draft || !client || !chatbot || draft.state !== 'editing') return;
+    const question = draft.question.trim();
+    const answer = draft.answer.trim();
+    if (!question || !answer) {
+      draft.error = `${s.question} / ${s.answer}: ${s.required}`;
+      this.host.requestUpdate();
+      return;
+    }
+    const controller = new AbortController();
+    this.controller = controller;
+    draft.state = 'saving';
+    draft.error = '';
+    this.host.requestUpdate();
+    try {
+      const source = await client.sources.createQa(
+        chatbot.uuid,
+        { question, answer },
+        { signal: controller.signal },
+      );
+      draft.state = 'saved';
+      draft.question = question;
+      emit(this.host, 'chatbot-admin-change', {
+        kind: 'source',
+        action: 'create',
+        uuids: [source.uuid],
+      });
+      // The form that held focus is gone: the next step takes it.
+      void this.host.updateComplete.then(() =>
+        this.host.shadowRoot?.querySelector<HTMLElement>('.qa-form .ask-again')?.focus(),
+      );
+    } catch (error) {
+      if (isAbortError(error)) return;
+      draft.state = 'editing';
+      draft.error = errorText(error, s);
+      emit(this.host, 'chatbot-admin-error', {
+        operation: 'sources.createQa',
+        error,
+        message: draft.error,
+      });
+    } finally {
+      if (this.controller === controller) this.controller = undefined;
+      this.host.requestUpdate();
+    }
+  }
+
+  private handleAskAgain(question: string): void {
+    this.close();
+    emit(this.host, 'admin-ask-again', question);
+  }
+
+  /** The form, if it is open for `key`. */
+  render(key: string) {
+    const draft = this.draft;
+    if (!draft || draft.key !== key) return nothing;
+    const s = this.host.strings;
+    if (draft.state === 'saved') {
+      return html`<div class="card qa-form" part="card">
+        <p class="ok" role="status">${s.qaAdded}</p>
+        <div class="actions">
+          <button
+            type="button"
+            class="primary ask-again"
+            part="button primary"
+            @click=${() => this.handleAskAgain(draft.question)}
+          >
+            ${s.askAgain}
+          </button>
+          <button type="button" part="button" @click=${() => this.close()}>${s.close}</button>
+        </div>
+      </div>`;
+    }
+    return html`<form
+      class="card qa-form"
+      part="form card"
+      aria-labelledby="qa-form-heading"
+      aria-describedby="qa-form-help"
+      novalidate
+      @submit=${this.handleSubmit}
+    >
+      <h4 id="qa-form-heading">${s.addAsQa}</h4>
+      <p class="help" id="qa-form-help">${s.qaFormHelp}</p>
+      <label
+        >${s.question}<input
+          part="input"
+          name="question"
+          autocomplete="off"
+          .value=${draft.question}
+          @input=${(e: Event) => {
+            draft.question = (e.target as HTMLInputElement).value;
+          }}
+      /></label>
+      <label
+        >${s.answer}<textarea
+          part="input"
+          name="answer"
+          rows="5"
+          .value=${draft.answer}
+          @input=${(e: Event) => {
+            draft.answer = (e.target as HTMLTextAreaElement).value;
+          }}
+        ></textarea>
+      </label>
+      ${draft.error ? html`<p class="error" part="error" role="alert">${draft.error}</p>` : nothing}
+      <div class="actions">
+        <button
+          type="submit"
+          class="primary"
+          part="button primary"
+          ?disabled=${draft.state === 'saving'}
+        >
+          ${s.addQa}
+        </button>
+        <button type="button" part="button" @click=${() => this.close()}>${s.cancel}</button>
+      </div>
+    </form>`;
+  }
+}
