@@ -14,6 +14,7 @@ import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
 import {
   ADMIN_TABS,
+  type AdminAskAgainEvent,
   type AdminChangeEvent,
   type AdminShowTagEvent,
   type AdminTab,
@@ -219,6 +220,17 @@ export class ChatbotAdmin extends LitElement {
     this.navigate(this.route.value.chatbotUuid, 'sources', event.detail);
   }
 
+  /** "Ask again in Try it": the question goes out from the Try it tab's chat, as a visitor's. */
+  private async handleAskAgain(event: AdminAskAgainEvent): Promise<void> {
+    event.stopPropagation();
+    this.navigate(this.route.value.chatbotUuid, 'try');
+    await this.updateComplete;
+    type Chat = HTMLElementTagNameMap['chatbot-chat'];
+    const chat = this.renderRoot.querySelector<Chat>('#panel-try chatbot-chat');
+    await chat?.updateComplete;
+    await chat?.send(event.detail);
+  }
+
   private handleTabKeydown(event: KeyboardEvent): void {
     const tabs = this.tabs;
     const index = tabs.indexOf(this.route.value.tab);
@@ -293,6 +305,7 @@ export class ChatbotAdmin extends LitElement {
       @chatbot-admin-change=${this.handleChange}
       @admin-tag-filter=${this.handleTagFilter}
       @admin-show-tag=${this.handleShowTag}
+      @admin-ask-again=${this.handleAskAgain}
       @admin-tab-unavailable=${(event: AdminTabUnavailableEvent) => this.hideTab(event.detail)}
     >
       ${this.renderSidebar()}
