@@ -1,14 +1,383 @@
-import { html } from 'lit';
+import { Task, TaskStatus } from '@lit/task';
+import { html, nothing } from 'lit';
+import { state } from 'lit/decorators.js';
+import { isApiError } from '../api/errors.js';
+import type { Insights } from '../api/types.js';
+import { emit } from '../ui/events.js';
+import { fill } from '../ui/i18n.js';
+import type { AdminChangeEvent } from './events.js';
+import { formatDate } from './format.js';
+import { barLineChart, shareBar } from './insights-chart.js';
+import {
+  customPeriod,
+  formatCount,
+  formatDay,
+  formatShare,
+  lastDays,
+  type Period,
+  type PeriodChoice,
+  PRESET_DAYS,
+} from './insights-format.js';
+import { insightsStyles } from './insights-styles.js';
 import { AdminPanel } from './panel.js';
+import { QaFormController } from './qa-from-exchange.js';
+import { panelStyles } from './styles.js';
 
-/** What the chatbot's conversations say over a period. */
+/**
+ * What the selected chatbot's conversations say over a period: traffic per day, the answers the
+ * sources did not cover, the ratings, the questions asked most, the knowledge gaps (each one a
+ * Q&A source away from closed) and which sources are cited. A server without the insights route
+ * (the hosted service) answers 404 or 405: the panel then asks the admin to hide its tab.
+ */
 export class AdminInsightsPanel extends AdminPanel {
+  static override styles = [panelStyles, insightsStyles];
+
+  /** "Add as Q&A" under a gap, keyed by the gap's question. */
+  private readonly qa = new QaFormController(this);
+
+  @state() private choice: PeriodChoice = 30;
+  @state() private customFrom = '';
+  @state() private customTo = '';
+  /** The period asked for: it only ever holds a valid one, so a wrong range asks nothing. */
+  @state() private period: Period = lastDays(30);
+  /** The last answer, kept on screen while another period loads. */
+  @state() private insights?: Insights;
+  @state() private tableShown = false;
+  /** Gap questions turned into Q&A sources here (the gaps themselves are history). */
+  @state() private answered: ReadonlySet<string> = new Set();
+
+  private readonly insightsTask = new Task(this, {
+    task: async ([client, uuid, from, to], { signal }) => {
+      if (!client || !uuid) return undefined;
+      return client.review.insights(uuid, { from, to }, { signal });
+    },
+    args: () => [this.client, this.chatbot?.uuid, this.period.from, this.period.to] as const,
+    onComplete: (insights) => {
+      this.insights = insights;
+    },
+    onError: (error) => {
+      if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+        emit(this, 'admin-tab-unavailable', 'insights', { composed: false });
+      }
+    },
+  });
+
+  /** Asks again; "the last N days" move on with the clock. */
+  override refresh(): void {
+    if (this.choice !== 'custom') this.period = lastDays(this.choice);
+    void this.insightsTask.run();
+  }
+
+  private handleChoice(choice: PeriodChoice): void {
+    this.choice = choice;
+    if (choice !== 'custom') {
+      this.period = lastDays(choice);
+      return;
+    }
+    // The range starts as the period on screen, for the owner to move from there.
+    this.customFrom ||= this.period.from;
+    this.customTo ||= this.period.to;
+    this.applyCustom();
+  }
+
+  private handleRangeInput(end: 'from' | 'to', event: Event): void {
+    const value = (event.target as HTMLInputElement).value;
+    if (end === 'from') this.customFrom = value;
+    else this.customTo = value;
+    this.applyCustom();
+  }
+
+  private applyCustom(): void {
+    const range = customPeriod(this.customFrom, this.customTo);
+    if (typeof range === 'object') this.period = range;
+  }
+
+  constructor() {
+    super();
+    // The Q&A form reports its saved source from this element, on its way to the admin.
+    this.addEventListener('chatbot-admin-change', (event: AdminChangeEvent) => {
+      const gap = this.qa.openKey;
+      if (gap !== undefined && event.detail.kind === 'source' && event.detail.action === 'create') {
+        this.answered = new Set(this.answered).add(gap);
+      }
+    });
+  }
+
   override render() {
-    return html`<p class="pending">${this.strings.loading}</p>`;
+    const s = this.strings;
+    const insights = this.insights;
+    const pending = this.insightsTask.status === TaskStatus.PENDING;
+    return html`<section class="card" part="card" aria-labelledby="insights-heading">
+        <h2 id="insights-heading">${s.insightsHeading}</h2>
+        ${this.renderPeriod()}
+        ${
+          pending && insights
+            ? html`<p class="muted status" role="status">${s.refreshing}</p>`
+            : this.insightsTask.render({
+                pending: () => this.renderPending(),
+                error: (error) =>
+                  isApiError(error) && (error.status === 404 || error.status === 405)
+                    ? nothing
+                    : this.renderLoadError(error, () => this.insightsTask.run()),
+              })
+        }
+        ${insights ? this.renderTotals(insights) : nothing}
+      </section>
+      ${insights ? this.renderDetails(insights) : nothing}`;
+  }
+
+  private renderPeriod() {
+    const s = this.strings;
+    const range = customPeriod(this.customFrom, this.customTo);
+    const wrongOrder = this.choice === 'custom' && range === 'order';
+    const choices: [PeriodChoice, string][] = [
+      ...PRESET_DAYS.map((days): [PeriodChoice, string] => [
+        days,
+        fill(s.insightsLastDays, { count: days }),
+      ]),
+      ['custom', s.insightsCustom],
+    ];
+    return html`<form class="period" part="form" @submit=${(e: Event) => e.preventDefault()}>
+      <fieldset>
+        <legend>${s.insightsPeriod}</legend>
+        ${choices.map(
+          ([choice, label]) => html`<label class="inline"
+            ><input
+              type="radio"
+              name="period"
+              value=${choice}
+              .checked=${this.choice === choice}
+              @change=${() => this.handleChoice(choice)}
+            />${label}</label
+          >`,
+        )}
+      </fieldset>
+      ${
+        this.choice === 'custom'
+          ? html`<div class="range">
+              <label
+                >${s.filterFrom}<input
+                  type="date"
+                  part="input"
+                  name="from"
+                  .value=${this.customFrom}
+                  aria-invalid=${wrongOrder ? 'true' : 'false'}
+                  aria-describedby=${wrongOrder ? 'range-error' : nothing}
+                  @input=${(e: Event) => this.handleRangeInput('from', e)}
+              /></label>
+              <label
+                >${s.filterTo}<input
+                  type="date"
+                  part="input"
+                  name="to"
+                  .value=${this.customTo}
+                  aria-invalid=${wrongOrder ? 'true' : 'false'}
+                  aria-describedby=${wrongOrder ? 'range-error' : nothing}
+                  @input=${(e: Event) => this.handleRangeInput('to', e)}
+              /></label>
+              ${
+                wrongOrder
+                  ? html`<p class="error" part="error" id="range-error" role="alert">
+                      ${s.dateRangeInvalid}
+                    </p>`
+                  : nothing
+              }
+            </div>`
+          : nothing
+      }
+    </form>`;
+  }
+
+  private renderTotals({ totals }: Insights) {
+    const s = this.strings;
+    const lang = this.lang;
+    const rated = totals.up + totals.down;
+    const stat = (label: string, value: number, detail: unknown = nothing) =>
+      html`<div class="stat">
+        <dt>${label}</dt>
+        <dd><span class="value">${formatCount(value, lang)}</span>${detail}</dd>
+      </div>`;
+    return html`<dl class="stats">
+      ${stat(s.conversations, totals.conversations)}
+      ${stat(s.insightsMessages, totals.messages)}
+      <div class="stat">
+        <dt>${s.filterNotCovered}</dt>
+        <dd>
+          <span class="value">${formatShare(totals.not_covered, totals.messages, lang)}</span>
+          <span class="detail">${fill(s.insightsNotCoveredShare, {
+            share: formatCount(totals.not_covered, lang),
+            count: formatCount(totals.messages, lang),
+          })}</span>
+          ${shareBar(totals.not_covered, totals.messages)}
+        </dd>
+      </div>
+      ${stat(
+        s.ratingUp,
+        totals.up,
+        html`<span class="detail">${formatShare(totals.up, rated, lang)}</span>
+          ${shareBar(totals.up, rated)}`,
+      )}
+      ${stat(
+        s.ratingDown,
+        totals.down,
+        html`<span class="detail">${formatShare(totals.down, rated, lang)}</span>
+          ${shareBar(totals.down, rated)}`,
+      )}
+      ${stat(s.filterEscalated, totals.escalated)} ${stat(s.insightsErrors, totals.errors)}
+    </dl>`;
+  }
+
+  private renderDetails(insights: Insights) {
+    const s = this.strings;
+    const lang = this.lang;
+    const { days } = insights;
+    const withYear = days[0]?.date.slice(0, 4) !== days.at(-1)?.date.slice(0, 4);
+    const first = days[0]?.date ?? this.period.from;
+    const last = days.at(-1)?.date ?? this.period.to;
+    return html`<section class="card" part="card">
+        ${barLineChart({
+          id: 'per-day',
+          caption: fill(s.insightsPerDay, {
+            from: formatDay(first, lang, true),
+            to: formatDay(last, lang, true),
+          }),
+          labels: days.map((day) => formatDay(day.date, lang, withYear)),
+          labelHeader: s.insightsDay,
+          bars: { name: s.conversations, values: days.map((d) => d.conversations) },
+          line: { name: s.insightsMessages, values: days.map((d) => d.messages) },
+          tableShown: this.tableShown,
+          toggleLabel: s.insightsShowTable,
+          onToggle: () => {
+            this.tableShown = !this.tableShown;
+          },
+        })}
+      </section>
+      <div class="columns">
+        ${this.renderGaps(insights)} ${this.renderTopQuestions(insights)}
+        <section class="card" part="card" aria-labelledby="cited-heading">
+          <h3 id="cited-heading">${s.insightsCited}</h3>
+          ${
+            insights.sources_cited.length
+              ? html`<table class="simple" part="table" aria-labelledby="cited-heading">
+                  <thead>
+                    <tr>
+                      <th scope="col" part="header-cell">${s.title}</th>
+                      <th scope="col" part="header-cell" class="count">${s.insightsCitations}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${insights.sources_cited.map(
+                      (source) => html`<tr part="row">
+                        <td part="cell" class="user-text">${source.title}</td>
+                        <td part="cell" class="count">${formatCount(source.count, lang)}</td>
+                      </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+              : html`<p class="empty">${s.insightsNoneCited}</p>`
+          }
+        </section>
+        <section class="card" part="card" aria-labelledby="never-heading">
+          <h3 id="never-heading">${s.insightsNeverCited}</h3>
+          ${
+            insights.sources_never_cited.length
+              ? html`<ul class="never" aria-labelledby="never-heading">
+                  ${insights.sources_never_cited.map(
+                    (source) => html`<li class="user-text">${source.title}</li>`,
+                  )}
+                </ul>`
+              : html`<p class="empty">${s.insightsAllCited}</p>`
+          }
+        </section>
+      </div>`;
+  }
+
+  private renderGaps({ gaps }: Insights) {
+    const s = this.strings;
+    return html`<section class="card" part="card" aria-labelledby="gaps-heading">
+      <h3 id="gaps-heading">${s.insightsGaps}</h3>
+      <p class="help">${s.insightsGapsHelp}</p>
+      ${
+        gaps.length
+          ? html`<table class="simple" part="table" aria-labelledby="gaps-heading">
+              <thead>
+                <tr>
+                  <th scope="col" part="header-cell">${s.question}</th>
+                  <th scope="col" part="header-cell" class="count">${s.insightsAsked}</th>
+                  <th scope="col" part="header-cell">${s.insightsLastAsked}</th>
+                  <th scope="col" part="header-cell"><span class="visually-hidden">${s.actions}</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${gaps.map(
+                  (gap) => html`<tr part="row">
+                    <td part="cell" class="user-text">${gap.question}</td>
+                    <td part="cell" class="count">${formatCount(gap.count, this.lang)}</td>
+                    <td part="cell" class="when">${formatDate(gap.last_asked, this.lang)}</td>
+                    <td part="cell">
+                      ${
+                        this.answered.has(gap.question)
+                          ? html`<span class="ok">${s.qaAdded}</span>`
+                          : html`<button
+                              type="button"
+                              part="button"
+                              aria-label=${fill(s.addAsQaFor, { question: gap.question })}
+                              aria-expanded=${this.qa.openKey === gap.question ? 'true' : 'false'}
+                              @click=${() => this.qa.open(gap.question, { question: gap.question, answer: '' })}
+                            >
+                              ${s.addAsQa}
+                            </button>`
+                      }
+                    </td>
+                  </tr>
+                  ${
+                    this.qa.openKey === gap.question
+                      ? html`<tr>
+                          <td colspan="4">${this.qa.render(gap.question)}</td>
+                        </tr>`
+                      : nothing
+                  }`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="empty">${s.insightsNoGaps}</p>`
+      }
+    </section>`;
+  }
+
+  private renderTopQuestions({ top_questions }: Insights) {
+    const s = this.strings;
+    return html`<section class="card" part="card" aria-labelledby="top-heading">
+      <h3 id="top-heading">${s.insightsTopQuestions}</h3>
+      ${
+        top_questions.length
+          ? html`<table class="simple" part="table" aria-labelledby="top-heading">
+              <thead>
+                <tr>
+                  <th scope="col" part="header-cell">${s.question}</th>
+                  <th scope="col" part="header-cell" class="count">${s.insightsAsked}</th>
+                  <th scope="col" part="header-cell">${s.insightsCovered}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${top_questions.map(
+                  (row) => html`<tr part="row">
+                    <td part="cell" class="user-text">${row.question}</td>
+                    <td part="cell" class="count">${formatCount(row.count, this.lang)}</td>
+                    <td part="cell" class="covered">
+                      ${row.covered ? s.insightsCovered : html`<span class="badge">${s.insightsUncovered}</span>`}
+                    </td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p class="empty">${s.insightsNoQuestions}</p>`
+      }
+    </section>`;
   }
 }
 
-/** Registers the tag; the admin calls it once the module has loaded (see insights-loader.ts). */
+/** Registers the tag; the admin calls it once this module has loaded (see insights-loader.ts). */
 export function defineInsightsPanel(): void {
   if (!customElements.get('chatbot-admin-insights')) {
     customElements.define('chatbot-admin-insights', AdminInsightsPanel);

@@ -1,0 +1,170 @@
+import { css } from 'lit';
+
+/**
+ * The Insights panel's own styles, over `panelStyles`. Every colour is one of the admin's tokens,
+ * so the charts follow `--chatbot-*` and the dark theme like the rest of the panel.
+ */
+export const insightsStyles = css`
+  .period {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 16px;
+    align-items: flex-end;
+  }
+  .period fieldset {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 14px;
+    margin: 0 0 10px;
+  }
+  .period fieldset label {
+    margin: 0;
+  }
+  .range {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 10px;
+    align-items: flex-end;
+  }
+  .range .error {
+    margin: 0 0 10px;
+  }
+  .status {
+    margin: 0 0 8px;
+  }
+  dl.stats {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+    gap: 10px;
+    margin: 0;
+  }
+  .stat {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    padding: 8px 10px;
+  }
+  .stat dt {
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .stat dd {
+    margin: 2px 0 0;
+  }
+  .stat .value {
+    display: block;
+    font-size: 1.5em;
+    font-weight: 600;
+    font-variant-numeric: tabular-nums;
+  }
+  .stat .detail {
+    display: block;
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
+  .columns {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr));
+    gap: 0 12px;
+    align-items: start;
+  }
+  table.simple .count {
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+    white-space: nowrap;
+  }
+  table.simple td.when {
+    white-space: nowrap;
+  }
+  figure.chart {
+    margin: 0;
+  }
+  figcaption {
+    font-weight: 600;
+    margin: 0 0 6px;
+  }
+  .chart-tools {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px 16px;
+    align-items: center;
+    justify-content: space-between;
+    margin: 0 0 6px;
+  }
+  .legend {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 14px;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .legend li {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+  }
+  svg.key {
+    width: 16px;
+    height: 12px;
+  }
+  svg.plot {
+    display: block;
+    width: 100%;
+    height: auto;
+    max-height: 22rem;
+  }
+  .plot .grid {
+    stroke: var(--_border);
+    stroke-width: 1;
+  }
+  .plot .tick {
+    fill: var(--_muted);
+    font-family: var(--_font);
+    font-size: 11px;
+  }
+  .bar {
+    fill: var(--_accent);
+  }
+  .line {
+    fill: none;
+    stroke: var(--_text);
+    stroke-width: 2;
+    stroke-linejoin: round;
+  }
+  /* A ring of the background around the line keeps it apart from the bars it crosses. */
+  .halo {
+    fill: none;
+    stroke: var(--_surface);
+    stroke-width: 5;
+    stroke-linejoin: round;
+  }
+  .dot {
+    fill: var(--_surface);
+    stroke: var(--_text);
+    stroke-width: 1.5;
+  }
+  .table-view {
+    max-height: 20rem;
+    overflow: auto;
+  }
+  svg.share {
+    display: block;
+    width: 100%;
+    height: 6px;
+    margin-top: 6px;
+  }
+  .share .track {
+    fill: none;
+    stroke: var(--_border);
+    vector-effect: non-scaling-stroke;
+  }
+  .share .fill {
+    fill: var(--_accent);
+  }
+  .covered {
+    white-space: nowrap;
+  }
+  .never {
+    margin: 0;
+    padding-left: 1.4em;
+  }
+`;
