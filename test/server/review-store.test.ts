@@ -1,0 +1,246 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { answerMeta, normalizeQuestion } from '../../src/server/store/facts.js';
+import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
+import type { MessageRow, Store } from '../../src/server/store/types.js';
+
+const T = '2026-03-10T00:00:00Z';
+const at = (s: number) =>
+  new Date(Date.parse(T) + s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function message(uuid: string, sessionUuid: string, s: number, query: string): MessageRow {
+  return {
+    uuid,
+    sessionUuid,
+    query,
+    response: `answer to ${query}`,
+    finish_reason: 'stop',
+    cite_data: {},
+    meta: { rule: 'not-covered' },
+    error_message: '',
+    feedback: null,
+    created_at: at(s),
+    modified_at: at(s),
+  };
+}
+
+/** The full-text index agrees with the messages table, row for row (SQLite's own check). */
+function ftsInStep(path: string) {
+  const db = new Database(path);
+  try {
+    db.exec("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)");
+  } finally {
+    db.close();
+  }
+}
+
+const words = (store: Store, chatbot: string, ...w: string[]) =>
+  store.findMessages(chatbot, { words: w }, null, 100).map((m) => m.uuid);
+
+describe('the review columns and the full-text index in the SQLite store', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-review-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should keep the index in step through inserts, deletes and cascades of sessions and chatbots', () => {
+    const path = join(dir, 'step.sqlite');
+    const store = openSqliteStore(path);
+    try {
+      const user = store.ensureUser('alice');
+      for (const bot of ['bot-a', 'bot-b']) {
+        store.createChatbot({
+          uuid: bot,
+          userId: user.id,
+          name: bot,
+          rate_limit: [20, 240],
+          rate_limit_message: '',
+          show_citations: true,
+          visibility: 'private',
+          created_at: T,
+          modified_at: T,
+        });
+      }
+      const session = (uuid: string, chatbotUuid: string) =>
+        store.createSession({ uuid, chatbotUuid, meta: null, created_at: T, modified_at: T });
+      session('s1', 'bot-a');
+      session('s2', 'bot-a');
+      session('s3', 'bot-b');
+      store.createMessage(message('m1', 's1', 1, 'penguins on ice'));
+      store.createMessage(message('m2', 's1', 2, 'penguins in water'));
+      store.createMessage(message('m3', 's2', 3, 'penguins at night'));
+      store.createMessage(message('m4', 's3', 4, 'penguins of the other bot'));
+      ftsInStep(path);
+      assert.deepEqual(words(store, 'bot-a', 'penguins'), ['m3', 'm2', 'm1']);
+
+      store.deleteMessages(['m2']);
+      ftsInStep(path);
+      assert.deepEqual(words(store, 'bot-a', 'water'), []);
+
+      store.deleteSession('s1');
+      ftsInStep(path);
+      assert.deepEqual(words(store, 'bot-a', 'penguins'), ['m3']);
+
+      store.deleteChatbot('bot-b');
+      ftsInStep(path);
+      assert.deepEqual(words(store, 'bot-b', 'penguins'), []);
+      assert.equal(store.countMessages('bot-b', {}), 0);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('should store a rating in the columns the filters read, and clear it', () => {
+    const store = openSqliteStore(':memory:');
+    try {
+      const user = store.ensureUser('alice');
+      store.createChatbot({
+        uuid: 'bot',
+        userId: user.id,
+        name: 'bot',
+        rate_limit: [20, 240],
+        rate_limit_message: '',
+        show_citations: true,
+        visibility: 'private',
+        created_at: T,
+        modified_at: T,
+      });
+      store.createSession({
+        uuid: 's',
+        chatbotUuid: 'bot',
+        meta: null,
+        created_at: T,
+        modified_at: T,
+      });
+      store.createMessage(message('m', 's', 1, 'hello'));
+      store.setFeedback('m', { rating: 'down', reason: 'other', at: at(5) }, at(5));
+      assert.deepEqual(store.getMessage('m')!.feedback, {
+        rating: 'down',
+        reason: 'other',
+        at: at(5),
+      });
+      assert.equal(store.getMessage('m')!.modified_at, at(5));
+      assert.equal(store.countMessages('bot', { rating: 'down' }), 1);
+      store.setFeedback('m', null, at(6));
+      assert.equal(store.getMessage('m')!.feedback, null);
+      assert.equal(store.countMessages('bot', { rating: 'none' }), 1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('should upgrade a version-3 store: old messages get covered, sources and escalated, and are searchable', () => {
+    const path = join(dir, 'v3.sqlite');
+    const db = new Database(path);
+    for (const step of MIGRATIONS.slice(0, 3)) db.exec(step);
+    db.pragma('user_version = 3');
+    db.prepare("INSERT INTO users (id, name) VALUES (1, 'alice')").run();
+    db.prepare(
+      `INSERT INTO chatbots VALUES ('bot', 1, 'Old', '{"rate_limit":[20,240],"rate_limit_message":"m","show_citations":true,"visibility":"private"}', ?, ?)`,
+    ).run(T, T);
+    db.prepare("INSERT INTO sessions VALUES ('s', 'bot', NULL, ?, ?)").run(T, T);
+    const insert = db.prepare(
+      "INSERT INTO messages VALUES (?, 's', ?, 'an answer', 'stop', ?, ?, ?, ?, ?)",
+    );
+    const cites = JSON.stringify({
+      1: { data_source_uuid: 'src', title: 'Guide', text: 't', file_name: '', type: 'qa' },
+      2: { data_source_uuid: 'src', title: 'Guide', text: 'u', file_name: '', type: 'qa' },
+    });
+    insert.run('old-1', 'How do I install it?', cites, '{"rule":"passages"}', '', at(1), at(1));
+    insert.run(
+      'old-2',
+      'Talk to a human!',
+      '{}',
+      '{"agent_type":"human-escalation"}',
+      '',
+      at(2),
+      at(2),
+    );
+    insert.run(
+      'old-3',
+      'how do I install it',
+      '{}',
+      '{"rule":"not-covered"}',
+      'failed',
+      at(3),
+      at(3),
+    );
+    db.close();
+
+    const store = openSqliteStore(path);
+    try {
+      assert.deepEqual(
+        store.listMessages('s').map((m) => [m.uuid, m.meta, m.feedback]),
+        [
+          ['old-1', { rule: 'passages', covered: true, sources: ['src'] }, null],
+          [
+            'old-2',
+            { agent_type: 'human-escalation', covered: false, sources: [], escalated: true },
+            null,
+          ],
+          ['old-3', { rule: 'not-covered', covered: false, sources: [] }, null],
+        ],
+      );
+      assert.deepEqual(words(store, 'bot', 'install'), ['old-3', 'old-1']);
+      assert.equal(store.countMessages('bot', { escalated: true }), 1);
+      assert.equal(store.countMessages('bot', { error: true }), 1);
+      assert.deepEqual(store.findConversations('bot', {}, null, 10), [
+        {
+          session_uuid: 's',
+          first_query: 'How do I install it?',
+          exchanges: 3,
+          last_activity: at(3),
+          up: 0,
+          down: 0,
+          not_covered: 2,
+          escalated: 1,
+          errors: 1,
+        },
+      ]);
+      const insights = store.insights('bot', T, at(86_400), 10);
+      assert.deepEqual(insights.topQuestions[0], {
+        question: 'how do I install it',
+        count: 2,
+        covered: false,
+      });
+      assert.deepEqual(insights.cited, [{ data_source_uuid: 'src', count: 1 }]);
+    } finally {
+      store.close();
+    }
+    ftsInStep(path);
+  });
+});
+
+describe('facts.ts', () => {
+  it('should keep what the answer path said and fill in the rest from the citations', () => {
+    const cited = {
+      1: { data_source_uuid: 'a' },
+      2: { data_source_uuid: 'b' },
+      3: { data_source_uuid: 'a' },
+    };
+    assert.deepEqual(answerMeta({ rule: 'x' }, cited), {
+      rule: 'x',
+      covered: true,
+      sources: ['a', 'b'],
+    });
+    assert.deepEqual(answerMeta({ covered: false, sources: ['c'] }, cited), {
+      covered: false,
+      sources: ['c'],
+    });
+    assert.deepEqual(answerMeta({ agent_type: 'human-escalation' }, {}), {
+      agent_type: 'human-escalation',
+      covered: false,
+      sources: [],
+      escalated: true,
+    });
+  });
+
+  it('should group questions by wording: case, punctuation and spacing aside', () => {
+    assert.equal(normalizeQuestion('  What does it COST?!  '), 'what does it cost');
+    assert.equal(normalizeQuestion('what—does   it cost'), 'what does it cost');
+    assert.equal(normalizeQuestion('Ｗhat ｄoes it cost'), 'what does it cost');
+    assert.equal(normalizeQuestion('Où est la gare ?'), 'où est la gare');
+  });
+});
