@@ -1,95 +1,86 @@
 import { Task } from '@lit/task';
-import { css, html, nothing, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { Chatbot, ChatSession, CiteData, Message, SessionSummary } from '../api/types.js';
+import { isApiError } from '../api/errors.js';
+import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
-import { formatDate, parseJson } from './format.js';
+import { renderExchange, shorten } from './conversation-exchange.js';
+import {
+  datesInOrder,
+  type FilterDraft,
+  isFiltered,
+  messageFilters,
+  NO_FILTERS,
+  renderFilters,
+} from './conversation-filters.js';
+import {
+  type ConversationItem,
+  ConversationList,
+  fromSession,
+  fromSummary,
+} from './conversation-list.js';
+import { CursorPagesController } from './conversation-pages.js';
+import { styles } from './conversation-panel.styles.js';
+import { ExportController } from './export-controller.js';
+import { formatDate } from './format.js';
 import { AdminPanel } from './panel.js';
-import { panelStyles } from './styles.js';
+import { QaFormController } from './qa-from-exchange.js';
 
-const shorten = (text: string, max = 60) =>
-  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+/** The pause in typing after which a search is sent. */
+const SEARCH_DELAY_MS = 300;
 
-/** Sessions of the selected chatbot: list, stored data, transcript with citations, deletes. */
+/** How a server without one of this project's routes answers it (the hosted service). */
+export const isMissingRoute = (error: unknown): boolean =>
+  isApiError(error) && (error.status === 404 || error.status === 405);
+
+/**
+ * The Conversations tab (its id stays `sessions`): the chatbot's conversations, searched and
+ * filtered by the server and read page by page into a virtual list as it scrolls; a
+ * conversation's stored data and transcript, each exchange with its citations, rating and
+ * coverage, Add as Q&A and Delete; the export of the filtered exchanges as CSV or JSON.
+ *
+ * Against a server without the review routes (the hosted service), the first 404 or 405 turns
+ * it into the session list it was, for the panel's life: every session by date, no search,
+ * filters or export.
+ */
 export class AdminSessionsPanel extends AdminPanel {
-  static override styles = [
-    panelStyles,
-    css`
-      .layout {
-        display: grid;
-        grid-template-columns: minmax(14rem, 1fr) minmax(0, 2.2fr);
-        gap: 12px;
-        align-items: start;
-      }
-      @media (max-width: 800px) {
-        .layout {
-          grid-template-columns: minmax(0, 1fr);
-        }
-      }
-      .sessions li {
-        display: flex;
-        gap: 6px;
-        align-items: center;
-        padding: 6px 0;
-        border-bottom: 1px solid var(--_border);
-      }
-      .sessions li[aria-current='true'] {
-        box-shadow: inset 3px 0 0 var(--_accent);
-        padding-left: 8px;
-      }
-      .sessions .when {
-        flex: 1;
-        font-size: 0.9em;
-      }
-      .exchange {
-        border-bottom: 1px solid var(--_border);
-        padding: 8px 0;
-      }
-      .speaker {
-        font-weight: 600;
-        font-size: 0.85em;
-        color: var(--_muted);
-        margin: 6px 0 2px;
-      }
-      .bubble {
-        background: var(--_surface-2);
-        border-radius: 8px;
-        padding: 6px 10px;
-        margin: 0;
-      }
-      dl.data {
-        display: grid;
-        grid-template-columns: auto 1fr;
-        gap: 2px 10px;
-        margin: 0;
-      }
-      dl.data dt {
-        color: var(--_muted);
-      }
-      dl.data dd {
-        margin: 0;
-      }
-      ol.citations {
-        margin: 4px 0 0;
-        padding-left: 1.6em;
-        font-size: 0.9em;
-      }
-    `,
-  ];
+  static override styles = styles;
 
-  @state() private sessions: SessionSummary[] = [];
+  /** How many conversations one request asks for (1–200). */
+  pageSize = 50;
+
+  /** The filter controls as set. */
+  @state() private draft: FilterDraft = NO_FILTERS;
+  /** Whether the server has the review routes; unknown until its first answer. */
+  @state() private review?: boolean;
   @state() private openUuid: string | null = null;
   @state() private messages: Message[] = [];
   /** The open session as last loaded: kept on screen while it loads again. */
   @state() private session?: ChatSession;
 
-  private readonly sessionsTask = this.chatbotList(
-    (client, uuid, signal) => client.sessions.list(uuid, { signal }),
-    (sessions) => {
-      this.sessions = [...sessions].sort((a, b) => b.modified_at.localeCompare(a.modified_at));
-    },
-  );
+  /** The filters of the list on screen: the draft's, once its search has paused. */
+  private applied: MessageFilters = {};
+  private searchTimer?: ReturnType<typeof setTimeout>;
+  /**
+   * Exchanges deleted (or being deleted) here: a transcript asked for before the server has
+   * deleted one must not bring it back.
+   */
+  private readonly deleted = new Set<string>();
+
+  private readonly pages = new CursorPagesController<ConversationItem>(this, {
+    load: (cursor, signal) => this.loadPage(cursor, signal),
+    key: (item) => item.uuid,
+  });
+
+  private readonly list = new ConversationList(this, {
+    open: (item) => this.handleOpen(item),
+    delete: (item) => void this.handleDeleteSession(item),
+    more: () => void this.pages.more(),
+  });
+
+  private readonly qa = new QaFormController(this);
+  private readonly exporter = new ExportController(this, () => this.applied);
 
   private readonly detailTask = new Task(this, {
     task: async ([client, uuid], { signal }) => {
@@ -105,122 +96,207 @@ export class AdminSessionsPanel extends AdminPanel {
     args: () => [this.client, this.openUuid] as const,
     onComplete: (detail) => {
       this.session = detail?.session;
-      this.messages = detail?.messages ?? [];
+      this.messages = (detail?.messages ?? []).filter((m) => !this.deleted.has(m.uuid));
     },
   });
 
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (
+    const chatbotChanged =
       changed.has('chatbot') &&
-      (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid
-    ) {
-      this.openUuid = null;
-    }
+      (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid;
+    if (chatbotChanged) this.openUuid = null;
+    if (changed.has('client')) this.review = undefined;
+    if (chatbotChanged || changed.has('client')) void this.pages.reset();
   }
 
-  /** Reloads the sessions and the open transcript. */
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.searchTimer);
+  }
+
+  /** Reloads the list from its first page, and the open transcript. */
   override refresh(): void {
-    void this.sessionsTask.run();
+    void this.pages.reset();
     if (this.openUuid) void this.detailTask.run();
   }
 
-  private async handleDeleteSession(session: SessionSummary): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    const date = formatDate(session.created_at, this.lang);
-    if (!(await this.confirm.ask(fill(this.strings.confirmDeleteSession, { date })))) return;
-    const before = this.sessions;
-    this.sessions = this.sessions.filter((s) => s.uuid !== session.uuid);
-    const wasOpen = this.openUuid === session.uuid;
-    if (wasOpen) this.openUuid = null;
-    const result = await this.run('sessions', 'sessions.delete', () =>
-      client.sessions.delete(session.uuid),
-    );
-    if (!result.ok) {
-      this.sessions = before;
-      if (wasOpen) this.openUuid = session.uuid;
+  /**
+   * One page of the list: the review route's, or, once the server has answered it 404/405,
+   * every session in one page (the session list has no pages), latest first.
+   */
+  private async loadPage(
+    cursor: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Page<ConversationItem>> {
+    const { client, chatbot } = this;
+    if (!client || !chatbot) return { data: [], next_cursor: null };
+    if (this.review !== false) {
+      try {
+        const page = await client.review.conversations(
+          chatbot.uuid,
+          { ...this.applied, cursor, limit: this.pageSize },
+          { signal },
+        );
+        this.review = true;
+        return { data: page.data.map(fromSummary), next_cursor: page.next_cursor };
+      } catch (error) {
+        if (!isMissingRoute(error)) throw error;
+        this.review = false;
+      }
+    }
+    const sessions = await client.sessions.list(chatbot.uuid, { signal });
+    const latest = [...sessions].sort((a, b) => b.modified_at.localeCompare(a.modified_at));
+    return { data: latest.map(fromSession), next_cursor: null };
+  }
+
+  /** A search waits for a pause in typing; every other control applies at once. */
+  private handleFilterChange(patch: Partial<FilterDraft>): void {
+    this.draft = { ...this.draft, ...patch };
+    clearTimeout(this.searchTimer);
+    if ('q' in patch) this.searchTimer = setTimeout(() => this.applyFilters(), SEARCH_DELAY_MS);
+    else this.applyFilters();
+  }
+
+  /** Asks for the list the draft describes, unless its dates are out of order. */
+  private applyFilters(): void {
+    clearTimeout(this.searchTimer);
+    if (!datesInOrder(this.draft)) {
+      this.invalid('dates', this.strings.dateRangeInvalid);
       return;
     }
-    this.changed({ kind: 'session', action: 'delete', uuids: [session.uuid] });
+    this.clearError('dates');
+    const next = messageFilters(this.draft);
+    if (JSON.stringify(next) === JSON.stringify(this.applied)) return;
+    this.applied = next;
+    void this.pages.reset();
+  }
+
+  private handleOpen(item: ConversationItem): void {
+    this.openUuid = item.uuid;
+    // Below the list: the transcript's heading takes focus, so it is seen and read next.
+    void this.updateComplete.then(() => {
+      const heading = this.renderRoot.querySelector<HTMLElement>('#detail-heading');
+      heading?.focus({ preventScroll: true });
+      heading?.scrollIntoView({ block: 'nearest' });
+    });
+  }
+
+  private async handleDeleteSession(item: ConversationItem): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const s = this.strings;
+    const message = item.summary
+      ? fill(s.confirmDeleteConversation, { question: shorten(item.summary.first_query) })
+      : fill(s.confirmDeleteSession, { date: formatDate(item.session.created_at, this.lang) });
+    if (!(await this.confirm.ask(message))) return;
+    const index = this.pages.items.findIndex((i) => i.uuid === item.uuid);
+    this.pages.drop(item.uuid);
+    const wasOpen = this.openUuid === item.uuid;
+    if (wasOpen) this.openUuid = null;
+    const result = await this.run('sessions', 'sessions.delete', () =>
+      client.sessions.delete(item.uuid),
+    );
+    if (!result.ok) {
+      if (index >= 0) this.pages.restore(item, index);
+      if (wasOpen) this.openUuid = item.uuid;
+      return;
+    }
+    this.changed({ kind: 'session', action: 'delete', uuids: [item.uuid] });
   }
 
   private async handleDeleteMessage(message: Message): Promise<void> {
     const client = this.client;
-    if (!client) return;
+    const openUuid = this.openUuid;
+    if (!client || !openUuid) return;
     const name = shorten(message.query || message.response);
     if (!(await this.confirm.ask(fill(this.strings.confirmDeleteMessage, { name })))) return;
     const before = this.messages;
+    this.deleted.add(message.uuid);
     this.messages = this.messages.filter((m) => m.uuid !== message.uuid);
+    if (this.qa.openKey === message.uuid) this.qa.close();
     const result = await this.run('transcript', 'messages.delete', () =>
       client.messages.delete(message.uuid),
     );
     if (!result.ok) {
+      this.deleted.delete(message.uuid);
       this.messages = before;
       return;
     }
+    this.pages.update(openUuid, (item) =>
+      item.summary
+        ? { ...item, summary: { ...item.summary, exchanges: item.summary.exchanges - 1 } }
+        : item,
+    );
     this.changed({ kind: 'message', action: 'delete', uuids: [message.uuid] });
   }
 
   override render() {
     const s = this.strings;
-    const status = this.sessionsTask.render({
-      pending: () => (this.sessions.length ? nothing : this.renderPending()),
-      error: (error) => this.renderLoadError(error, () => this.sessionsTask.run()),
-      complete: () => (this.sessions.length ? nothing : html`<p class="empty">${s.noSessions}</p>`),
-    });
-    return html`<div class="layout">
-        <section class="card" part="card" aria-labelledby="sessions-heading">
-          <h2 id="sessions-heading">${s.sessions}</h2>
-          ${status} ${this.renderError('sessions')}
-          <ul class="plain sessions">
-            ${repeat(
-              this.sessions,
-              (session) => session.uuid,
-              (session) => this.renderSession(session),
-            )}
-          </ul>
-        </section>
-        ${this.openUuid ? this.renderDetail() : nothing}
-      </div>
-      ${this.confirm.render()}`;
+    const { pages } = this;
+    return html`<section part="card" aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">${s.conversations}</h2>
+        ${
+          this.review
+            ? html`${renderFilters(s, this.draft, this.errors.dates, (patch) =>
+                this.handleFilterChange(patch),
+              )}
+              ${this.exporter.render(Boolean(this.errors.dates))}`
+            : nothing
+        }
+        ${this.renderListStatus()} ${this.renderError('sessions')}
+        ${
+          pages.loaded
+            ? this.list.render({
+                strings: s,
+                lang: this.lang,
+                items: pages.items,
+                openUuid: this.openUuid,
+                more: pages.hasMore,
+                filtered: Boolean(this.review) && isFiltered(this.draft),
+              })
+            : nothing
+        }
+        ${
+          pages.hasMore && !pages.error
+            ? html`<div class="more">
+                <button
+                  type="button"
+                  part="button"
+                  ?disabled=${pages.loading !== false}
+                  @click=${() => pages.more()}
+                >
+                  ${s.loadMore}
+                </button>
+              </div>`
+            : nothing
+        }
+      </section>
+      ${this.openUuid ? this.renderDetail() : nothing} ${this.confirm.render()}`;
   }
 
-  private renderSession(session: SessionSummary) {
+  /** Loading, failed with Retry, refreshing, or how many rows are shown. */
+  private renderListStatus() {
     const s = this.strings;
-    const created = formatDate(session.created_at, this.lang);
-    return html`<li aria-current=${session.uuid === this.openUuid ? 'true' : 'false'}>
-      <span class="when">
-        ${created}<br /><span class="muted"
-          >${fill(s.modified, { date: formatDate(session.modified_at, this.lang) })}</span
-        >
-      </span>
-      <button
-        type="button"
-        part="button"
-        aria-label=${fill(s.openSession, { date: created })}
-        @click=${() => {
-          this.openUuid = session.uuid;
-        }}
-      >
-        ${s.open}
-      </button>
-      <button
-        type="button"
-        class="danger"
-        part="button danger"
-        aria-label=${`${s.deleteSession} ${created}`}
-        @click=${() => this.handleDeleteSession(session)}
-      >
-        ${s.delete}
-      </button>
-    </li>`;
+    const { pages } = this;
+    if (pages.error) return this.renderLoadError(pages.error, () => pages.retry());
+    if (!pages.loaded) return pages.loading ? this.renderPending() : nothing;
+    const count = pages.items.length;
+    return html`<p class="muted" role="status">
+      ${
+        pages.loading
+          ? s.refreshing
+          : count === 0
+            ? ''
+            : fill(pages.hasMore ? s.conversationsMore : s.conversationsShown, { count })
+      }
+    </p>`;
   }
 
   private renderDetail() {
     const s = this.strings;
     return html`<section class="card" part="card" aria-labelledby="detail-heading">
-      <h2 id="detail-heading">${s.transcript}</h2>
+      <h2 id="detail-heading" tabindex="-1">${s.transcript}</h2>
       ${this.detailTask.render({
         pending: () => (this.shownSession() ? nothing : this.renderPending()),
         error: (error) => this.renderLoadError(error, () => this.detailTask.run()),
@@ -239,6 +315,12 @@ export class AdminSessionsPanel extends AdminPanel {
     const session = this.shownSession();
     if (!session) return nothing;
     const data = Object.entries(session.meta ?? {});
+    const context = {
+      strings: s,
+      lang: this.lang,
+      qa: this.qa,
+      delete: (message: Message) => void this.handleDeleteMessage(message),
+    };
     return html`
       <h3>${s.storedData}</h3>
       ${
@@ -259,7 +341,7 @@ export class AdminSessionsPanel extends AdminPanel {
             ? repeat(
                 this.messages,
                 (m) => m.uuid,
-                (m) => this.renderExchange(m),
+                (m) => renderExchange(m, context),
               )
             : html`<p class="empty">${s.noMessages}</p>`
         }
@@ -270,54 +352,13 @@ export class AdminSessionsPanel extends AdminPanel {
           class="danger"
           part="button danger"
           @click=${() => {
-            const summary = this.sessions.find((x) => x.uuid === session.uuid) ?? session;
-            void this.handleDeleteSession(summary);
+            const item = this.pages.items.find((x) => x.uuid === session.uuid);
+            void this.handleDeleteSession(item ?? fromSession(session));
           }}
         >
           ${s.deleteSession}
         </button>
       </div>
     `;
-  }
-
-  private renderExchange(message: Message) {
-    const s = this.strings;
-    const cites = Object.entries(parseJson<CiteData>(message.cite_data_json) ?? {}).sort(
-      ([a], [b]) => Number(a) - Number(b),
-    );
-    return html`<article class="exchange" part="exchange" aria-label=${shorten(message.query)}>
-      <p class="speaker">${s.you} · ${formatDate(message.created_at, this.lang)}</p>
-      <p class="bubble user-text" part="message user-message">${message.query}</p>
-      <p class="speaker">${s.bot}</p>
-      <p class="bubble user-text" part="message assistant-message">${message.response}</p>
-      ${message.finish_reason === 'length' ? html`<p class="muted">${s.cutShort}</p>` : nothing}
-      ${message.error_message ? html`<p class="error user-text">${message.error_message}</p>` : nothing}
-      ${
-        cites.length
-          ? html`<div part="sources">
-              <p class="speaker">${s.citations}</p>
-              <ol class="citations">
-                ${cites.map(
-                  ([n, c]) => html`<li value=${Number(n) || nothing}>
-                    <span class="user-text">${c.title || c.file_name}</span>
-                    ${c.text ? html`<details><summary>${c.file_name || c.type}</summary><p class="user-text">${c.text}</p></details>` : nothing}
-                  </li>`,
-                )}
-              </ol>
-            </div>`
-          : nothing
-      }
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          part="button danger"
-          aria-label=${`${s.deleteMessage}: ${shorten(message.query)}`}
-          @click=${() => this.handleDeleteMessage(message)}
-        >
-          ${s.deleteMessage}
-        </button>
-      </div>
-    </article>`;
   }
 }

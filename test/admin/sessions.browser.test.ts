@@ -31,6 +31,12 @@ async function sessionWithExchanges(client?: ChatbotClient) {
   return { client, bot, session, el, panel };
 }
 
+/** An exchange's Delete button (Add as Q&A comes before it). */
+const deleteButton = (exchange: Element) =>
+  [...exchange.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+    b.ariaLabel?.startsWith('Delete message'),
+  )!;
+
 async function openFirst(panel: Panel) {
   const open = await until(() =>
     deepAll<HTMLButtonElement>(panel, 'button').find((b) => b.textContent?.trim() === 'Open'),
@@ -67,7 +73,7 @@ describe('<chatbot-admin> sessions', () => {
     const transcript = await openFirst(panel);
     const first = await until(() => transcript.querySelector('article'));
     const deleted = oneEvent(panel, 'chatbot-admin-change');
-    first.querySelector<HTMLButtonElement>('button')!.click();
+    deleteButton(first).click();
     expect(await confirmDialog(panel)).to.contain('When does the ferry leave?');
     await deleted;
     expect(transcript.querySelectorAll('article').length).to.equal(1);
@@ -83,7 +89,7 @@ describe('<chatbot-admin> sessions', () => {
     const held = slow.hold();
     panel.refresh();
     await held;
-    first.querySelector<HTMLButtonElement>('button')!.click();
+    deleteButton(first).click();
     await confirmDialog(panel);
     await until(() => transcript.querySelectorAll('article').length === 1);
 
@@ -100,7 +106,7 @@ describe('<chatbot-admin> sessions', () => {
     const transcript = await openFirst(panel);
     const first = await until(() => transcript.querySelector('article'));
     await client.messages.deleteMany((await client.messages.list(session.uuid)).map((m) => m.uuid));
-    first.querySelector<HTMLButtonElement>('button')!.click();
+    deleteButton(first).click();
     await confirmDialog(panel);
     await until(() => deep(panel, '[role=alert]'));
     expect(transcript.querySelectorAll('article').length).to.equal(2);

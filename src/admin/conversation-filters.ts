@@ -1,0 +1,135 @@
+import { html, nothing } from 'lit';
+import type { MessageFilters, Rating } from '../api/types.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+
+/** The filter controls as the owner set them. */
+export interface FilterDraft {
+  /** Full-text search over questions and answers. */
+  readonly q: string;
+  /** `YYYY-MM-DD` from a date input, or ''. */
+  readonly from: string;
+  readonly to: string;
+  /** '' for any rating. */
+  readonly rating: '' | Rating | 'none';
+  readonly notCovered: boolean;
+  readonly escalated: boolean;
+  readonly error: boolean;
+}
+
+export const NO_FILTERS: FilterDraft = {
+  q: '',
+  from: '',
+  to: '',
+  rating: '',
+  notCovered: false,
+  escalated: false,
+  error: false,
+};
+
+/** The dates are in order (or one is missing): the only way a draft can be wrong. */
+export const datesInOrder = ({ from, to }: FilterDraft): boolean => !from || !to || from <= to;
+
+/**
+ * What the review routes are asked with: unset controls are left out, so an unfiltered list
+ * asks for nothing but its page. Only a ticked box filters; an unticked one means "either".
+ */
+export function messageFilters(draft: FilterDraft): MessageFilters {
+  return {
+    q: draft.q.trim() || undefined,
+    from: draft.from || undefined,
+    to: draft.to || undefined,
+    rating: draft.rating || undefined,
+    covered: draft.notCovered ? false : undefined,
+    escalated: draft.escalated || undefined,
+    error: draft.error || undefined,
+  };
+}
+
+/** Whether any control narrows the list (an empty list then says "no match", not "none yet"). */
+export const isFiltered = (draft: FilterDraft): boolean =>
+  Object.values(messageFilters(draft)).some((value) => value !== undefined);
+
+const RATINGS: { value: FilterDraft['rating']; label: keyof AdminStrings }[] = [
+  { value: '', label: 'ratingAny' },
+  { value: 'up', label: 'ratingUp' },
+  { value: 'down', label: 'ratingDown' },
+  { value: 'none', label: 'ratingNone' },
+];
+
+const FLAGS: { key: 'notCovered' | 'escalated' | 'error'; label: keyof AdminStrings }[] = [
+  { key: 'notCovered', label: 'filterNotCovered' },
+  { key: 'escalated', label: 'filterEscalated' },
+  { key: 'error', label: 'filterError' },
+];
+
+/**
+ * The search box and filter controls. Every change is reported with `change` (the search text
+ * on each keystroke: the panel waits for a pause before asking); `dateError` is shown beside
+ * the date inputs, which it marks invalid.
+ */
+export function renderFilters(
+  strings: AdminStrings,
+  draft: FilterDraft,
+  dateError: string | undefined,
+  change: (patch: Partial<FilterDraft>) => void,
+) {
+  const s = strings;
+  const value = (e: Event) => (e.target as HTMLInputElement | HTMLSelectElement).value;
+  const invalid = dateError ? 'true' : 'false';
+  const described = dateError ? 'date-error' : nothing;
+  return html`<div class="toolbar" part="toolbar">
+      <label class="search"
+        >${s.search}<input
+          type="search"
+          part="input"
+          placeholder=${s.searchConversations}
+          .value=${draft.q}
+          @input=${(e: Event) => change({ q: value(e) })}
+      /></label>
+      <label
+        >${s.filterFrom}<input
+          type="date"
+          part="input"
+          name="from"
+          .value=${draft.from}
+          aria-invalid=${invalid}
+          aria-describedby=${described}
+          @change=${(e: Event) => change({ from: value(e) })}
+      /></label>
+      <label
+        >${s.filterTo}<input
+          type="date"
+          part="input"
+          name="to"
+          .value=${draft.to}
+          aria-invalid=${invalid}
+          aria-describedby=${described}
+          @change=${(e: Event) => change({ to: value(e) })}
+      /></label>
+      <label
+        >${s.filterRating}<select
+          part="input"
+          name="rating"
+          @change=${(e: Event) => change({ rating: value(e) as FilterDraft['rating'] })}
+        >
+          ${RATINGS.map(
+            (r) =>
+              html`<option value=${r.value} ?selected=${r.value === draft.rating}>${s[r.label]}</option>`,
+          )}
+        </select></label
+      >
+    </div>
+    ${dateError ? html`<p class="error" part="error" id="date-error" role="alert">${dateError}</p>` : nothing}
+    <div class="toolbar flags" part="toolbar">
+      ${FLAGS.map(
+        (f) => html`<label class="inline"
+          ><input
+            type="checkbox"
+            name=${f.key}
+            .checked=${draft[f.key]}
+            @change=${(e: Event) => change({ [f.key]: (e.target as HTMLInputElement).checked })}
+          />${s[f.label]}</label
+        >`,
+      )}
+    </div>`;
+}

@@ -1,0 +1,164 @@
+import { css } from 'lit';
+import { panelStyles } from './styles.js';
+
+export const styles = [
+  panelStyles,
+  css`
+    .toolbar,
+    .export {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+      align-items: flex-end;
+      margin-bottom: 8px;
+    }
+    .toolbar label {
+      margin: 0;
+    }
+    .toolbar .search {
+      flex: 1 1 14em;
+    }
+    .toolbar.flags {
+      gap: 4px 16px;
+    }
+    .export {
+      align-items: center;
+    }
+    .export progress {
+      flex: 0 1 12em;
+      accent-color: var(--_accent);
+    }
+    .export .error {
+      flex-basis: 100%;
+    }
+    .table {
+      border: 1px solid var(--_border);
+      border-radius: calc(var(--_radius) / 2);
+      overflow: hidden;
+      container-type: inline-size;
+    }
+    .tr {
+      display: grid;
+      grid-template-columns:
+        minmax(8em, 3fr) minmax(4.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(6em, 1.2fr)
+        minmax(9em, 1fr);
+      align-items: center;
+      gap: 6px;
+      padding: 4px 8px;
+      border-bottom: 1px solid var(--_border);
+      box-sizing: border-box;
+      min-height: 2.4em;
+    }
+    /* Narrow (a dashboard's column): the count goes first, then the date; the question, its
+       flags and the actions stay. (Cells: 1 question, 2 exchanges, 3 date, 4 flags, 5 actions.) */
+    @container (width < 44em) {
+      .tr {
+        grid-template-columns: minmax(8em, 3fr) minmax(6em, 1.2fr) minmax(9em, 1fr);
+      }
+      .tr > :is(:nth-child(2), :nth-child(3)) {
+        display: none;
+      }
+    }
+    .thead .tr {
+      background: var(--_surface-2);
+      font-weight: 600;
+    }
+    .tbody {
+      height: var(--chatbot-admin-table-height, 28rem);
+      overflow: auto;
+      contain: strict;
+      /* The rows are placed by the list itself: scroll anchoring would fight it. */
+      overflow-anchor: none;
+    }
+    /* One height for every row: which rows are on screen is then arithmetic. */
+    .tbody .tr {
+      height: 2.75em;
+      contain: strict;
+    }
+    .tbody .tr[aria-current='true'] {
+      box-shadow: inset 3px 0 0 var(--_accent);
+      background: color-mix(in srgb, var(--_accent) 8%, transparent);
+    }
+    .title,
+    .date,
+    .flags {
+      overflow: hidden;
+      text-overflow: ellipsis;
+      white-space: nowrap;
+    }
+    .date {
+      font-size: 0.9em;
+    }
+    .num {
+      text-align: right;
+      font-variant-numeric: tabular-nums;
+    }
+    .flag {
+      margin-right: 6px;
+      font-size: 0.9em;
+    }
+    .flag.bad,
+    .not-covered,
+    .rated-down {
+      color: var(--_danger);
+    }
+    .flag.ok,
+    .covered,
+    .rated-up {
+      color: var(--_success);
+    }
+    .row-actions {
+      display: flex;
+      gap: 4px;
+    }
+    .row-actions button {
+      padding: 1px 8px;
+    }
+    .more {
+      display: flex;
+      gap: 8px;
+      align-items: center;
+      margin-top: 6px;
+    }
+    .exchange {
+      border-bottom: 1px solid var(--_border);
+      padding: 8px 0;
+    }
+    .speaker {
+      font-weight: 600;
+      font-size: 0.85em;
+      color: var(--_muted);
+      margin: 6px 0 2px;
+    }
+    .bubble {
+      background: var(--_surface-2);
+      border-radius: 8px;
+      padding: 6px 10px;
+      margin: 0;
+    }
+    ul.facts {
+      margin: 6px 0 0;
+      font-size: 0.9em;
+    }
+    dl.data {
+      display: grid;
+      grid-template-columns: auto 1fr;
+      gap: 2px 10px;
+      margin: 0;
+    }
+    dl.data dt {
+      color: var(--_muted);
+    }
+    dl.data dd {
+      margin: 0;
+    }
+    ol.citations {
+      margin: 4px 0 0;
+      padding-left: 1.6em;
+      font-size: 0.9em;
+    }
+    .qa-form {
+      margin-top: 8px;
+    }
+  `,
+];
