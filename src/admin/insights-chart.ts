@@ -76,7 +76,14 @@ export function barLineChart(options: BarLineChartOptions) {
       </button>
     </div>
     ${tableShown ? null : drawing(labels, bars, line)}
-    <div id="${id}-table" class=${tableShown ? 'table-view' : 'visually-hidden'}>
+    <!-- Scrolls when shown: focusable, so a keyboard can scroll it too. -->
+    <div
+      id="${id}-table"
+      class=${tableShown ? 'table-view' : 'visually-hidden'}
+      role="region"
+      aria-labelledby="${id}-caption"
+      tabindex=${tableShown ? '0' : '-1'}
+    >
       <table class="simple" aria-labelledby="${id}-caption">
         <thead>
           <tr>
