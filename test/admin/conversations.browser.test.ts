@@ -1,0 +1,189 @@
+import { expect } from '@open-wc/testing';
+import {
+  listRequests,
+  mountConversations,
+  QUESTIONS,
+  recordingClient,
+  seedConversations,
+  shownQuestions,
+} from './conversations-helpers.js';
+import { deep, deepAll, deepText, newChatbot, type, until } from './helpers.js';
+
+const rowOf = (panel: Element, question: string) =>
+  deepAll(panel, '.tbody [role=row]').find(
+    (row) => row.querySelector('.title')?.textContent?.trim() === question,
+  )!;
+
+function select(panel: Element, name: string, value: string) {
+  const control = deep<HTMLSelectElement>(panel, `select[name=${name}]`)!;
+  control.value = value;
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function tick(panel: Element, name: string, on = true) {
+  const box = deep<HTMLInputElement>(panel, `input[name=${name}]`)!;
+  box.checked = on;
+  box.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function setDate(panel: Element, name: 'from' | 'to', value: string) {
+  const input = deep<HTMLInputElement>(panel, `input[name=${name}]`)!;
+  input.value = value;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+const day = (offset: number) =>
+  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+const all = [QUESTIONS.uncovered, QUESTIONS.escalated, QUESTIONS.covered].sort();
+
+async function shows(panel: Element, questions: string[]) {
+  await until(
+    () => JSON.stringify(shownQuestions(panel)) === JSON.stringify([...questions].sort()),
+  );
+}
+
+describe('<chatbot-admin> conversations', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should list each conversation with its first question, exchanges, last activity and flags in words, accessibly', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    expect(deep(el, '#tab-sessions')!.textContent?.trim()).to.equal('Conversations');
+    const uncovered = rowOf(panel, QUESTIONS.uncovered);
+    const cells = [...uncovered.querySelectorAll('[role=cell]')].map((c) => c.textContent ?? '');
+    expect(cells[1]!.trim()).to.equal('1');
+    expect(cells[2]).to.match(/\d/);
+    // The flags read as words, the symbols beside them hidden from screen readers.
+    expect(cells[3]).to.contain('1 rated not helpful').and.to.contain('1 not covered by sources');
+    expect(rowOf(panel, QUESTIONS.covered).textContent).to.contain('1 rated helpful');
+    expect(rowOf(panel, QUESTIONS.escalated).textContent).to.contain('1 escalated to a human');
+    const open = uncovered.querySelector('button')!;
+    expect(open.textContent?.trim()).to.equal('Open');
+    expect(open.ariaLabel).to.equal(`Open session: ${QUESTIONS.uncovered}`);
+    expect(deepText(panel)).to.contain('3 shown');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should filter by rating, coverage, escalation and error on the server', async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+
+    select(panel, 'rating', 'down');
+    await shows(panel, [QUESTIONS.uncovered]);
+    expect(listRequests(urls).at(-1)!.get('rating')).to.equal('down');
+    select(panel, 'rating', 'up');
+    await shows(panel, [QUESTIONS.covered]);
+    select(panel, 'rating', 'none');
+    await shows(panel, [QUESTIONS.escalated]);
+    select(panel, 'rating', '');
+    await shows(panel, all);
+
+    tick(panel, 'notCovered');
+    await shows(panel, [QUESTIONS.uncovered, QUESTIONS.escalated]);
+    expect(listRequests(urls).at(-1)!.get('covered')).to.equal('false');
+    tick(panel, 'notCovered', false);
+    tick(panel, 'escalated');
+    await shows(panel, [QUESTIONS.escalated]);
+    tick(panel, 'escalated', false);
+    tick(panel, 'error');
+    await until(() => deepText(panel).includes('No conversation matches the filters.'));
+    expect(listRequests(urls).at(-1)!.get('error')).to.equal('true');
+    tick(panel, 'error', false);
+    await shows(panel, all);
+  });
+
+  it('should search questions and answers once typing pauses, keeping the text', async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    const before = listRequests(urls).length;
+    const search = deep<HTMLInputElement>(panel, 'input[type=search]')!;
+    for (const text of ['u', 'um', 'umb', 'umbrella']) type(search, text);
+    await shows(panel, [QUESTIONS.uncovered]);
+    const sent = listRequests(urls).slice(before);
+    expect(sent.map((params) => params.get('q'))).to.deep.equal(['umbrella']);
+    expect(search.value).to.equal('umbrella');
+    // Answers are searched too: "noon" is only in the ferry's answer.
+    type(search, 'noon');
+    await shows(panel, [QUESTIONS.covered]);
+    type(search, '');
+    await shows(panel, all);
+  });
+
+  it('should filter by dates, and refuse a from date after the to date beside the inputs without asking', async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    setDate(panel, 'from', day(1));
+    await until(() => deepText(panel).includes('No conversation matches the filters.'));
+    expect(listRequests(urls).at(-1)!.get('from')).to.equal(day(1));
+    setDate(panel, 'from', day(-1));
+    setDate(panel, 'to', day(0));
+    await shows(panel, all);
+
+    const asked = urls.length;
+    setDate(panel, 'from', day(2));
+    const alert = await until(() => deep(panel, '#date-error'));
+    expect(alert.textContent).to.contain('“From” must not be later than “To”.');
+    expect(alert.getAttribute('role')).to.equal('alert');
+    const from = deep<HTMLInputElement>(panel, 'input[name=from]')!;
+    expect(from.getAttribute('aria-invalid')).to.equal('true');
+    expect(from.getAttribute('aria-describedby')).to.equal('date-error');
+    // The list of the last good filters stays, and export waits for dates in order.
+    expect(shownQuestions(panel)).to.deep.equal(all);
+    const exportCsv = deepAll<HTMLButtonElement>(panel, '.export button')[0]!;
+    expect(exportCsv.disabled).to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(urls.length).to.equal(asked);
+    await expect(el).to.be.accessible();
+
+    setDate(panel, 'from', day(0));
+    await until(() => !deep(panel, '#date-error'));
+    expect(from.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('should read the next page by cursor as the list scrolls to the end of those loaded', async () => {
+    const { client, urls } = await recordingClient();
+    const bot = await newChatbot(client, 'Busy bot');
+    const total = 36;
+    for (let i = 0; i < total; i++) {
+      const session = await client.sessions.create(bot.uuid);
+      await client.messages.send(session.uuid, `Question number ${i}`);
+    }
+    const { panel } = await mountConversations(client, bot);
+    panel.pageSize = 5;
+    panel.refresh();
+    const status = () => deep(panel, 'p[role=status]')?.textContent ?? '';
+    // Pages follow one another until the rows on screen (and a margin) are loaded.
+    await until(() => /\b(1[5-9]|[2-9]\d) shown, more load as you scroll/.test(status()));
+    const body = deep<HTMLElement>(panel, '.tbody')!;
+    for (let i = 0; i < 20 && !/^\s*36 shown\s*$/.test(status()); i++) {
+      body.scrollTop = body.scrollHeight;
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await until(() => /^\s*36 shown\s*$/.test(status()));
+    const pages = listRequests(urls).filter((params) => params.get('limit') === '5');
+    expect(pages.length).to.equal(Math.ceil(total / 5));
+    expect(pages[0]!.get('cursor')).to.equal(null);
+    expect(pages.slice(1).every((params) => params.get('cursor'))).to.equal(true);
+    expect(deep(panel, '[role=table]')!.getAttribute('aria-rowcount')).to.equal(String(total + 1));
+    expect(deep(panel, '.more button')).to.equal(null);
+    // Only the rows on screen are in the DOM; scrolled through, each question shows once.
+    expect(deepAll(panel, '.tbody [role=row]').length).to.be.below(total);
+    const seen = new Set<string>();
+    for (let top = 0; top <= body.scrollHeight; top += body.clientHeight / 2) {
+      body.scrollTop = top;
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20)));
+      for (const question of shownQuestions(panel)) seen.add(question);
+    }
+    expect(seen.size).to.equal(total);
+    const last = deepAll(panel, '.tbody [role=row]').at(-1)!;
+    expect(last.getAttribute('aria-rowindex')).to.equal(String(total + 1));
+  });
+});
