@@ -259,6 +259,7 @@ const en = {
   insightsNoGaps: 'No gaps: the sources covered every question in this period.',
   insightsNoneCited: 'No source was cited in this period.',
   insightsAllCited: 'Every source was cited in this period.',
+  insightsMore: 'and {count} more',
   // Try it
   tryIt: 'Try it',
   tryItHelp: 'Chat with this chatbot as a visitor would. The chat appears under Conversations.',
@@ -521,6 +522,7 @@ const de: AdminStrings = {
   insightsNoGaps: 'Keine Lücken: Die Quellen haben jede Frage in diesem Zeitraum abgedeckt.',
   insightsNoneCited: 'In diesem Zeitraum wurde keine Quelle zitiert.',
   insightsAllCited: 'Jede Quelle wurde in diesem Zeitraum zitiert.',
+  insightsMore: 'und {count} weitere',
   errorStatus: '{message} (HTTP {status})',
 };
 
