@@ -140,7 +140,8 @@ function drawing(labels: readonly string[], bars: Series, line: Series) {
     <polyline class="line" points=${points}></polyline>
     ${line.values.map((value, i) => svg`<circle class="dot" cx=${x(i)} cy=${y(value)} r=${dot}></circle>`)}
     ${labels.map((label, i) =>
-      i % every === 0
+      // Counted back from the last point, so the newest day always has its label.
+      (count - 1 - i) % every === 0
         ? svg`<text class="tick" x=${x(i)} y=${HEIGHT - 6} text-anchor="middle">${label}</text>`
         : null,
     )}

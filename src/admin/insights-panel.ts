@@ -23,6 +23,9 @@ import { AdminPanel } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
 
+/** The server lists every source never cited; a chatbot may have thousands. */
+const NEVER_CITED_SHOWN = 20;
+
 /**
  * What the selected chatbot's conversations say over a period: traffic per day, the answers the
  * sources did not cover, the ratings, the questions asked most, the knowledge gaps (each one a
@@ -252,43 +255,58 @@ export class AdminInsightsPanel extends AdminPanel {
           },
         })}
       </section>
+      ${this.renderGaps(insights)}
       <div class="columns">
-        ${this.renderGaps(insights)} ${this.renderTopQuestions(insights)}
-        <section class="card" part="card" aria-labelledby="cited-heading">
-          <h3 id="cited-heading">${s.insightsCited}</h3>
-          ${
-            insights.sources_cited.length
-              ? html`<table class="simple" part="table" aria-labelledby="cited-heading">
-                  <thead>
-                    <tr>
-                      <th scope="col" part="header-cell">${s.title}</th>
-                      <th scope="col" part="header-cell" class="count">${s.insightsCitations}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${insights.sources_cited.map(
-                      (source) => html`<tr part="row">
-                        <td part="cell" class="user-text">${source.title}</td>
-                        <td part="cell" class="count">${formatCount(source.count, lang)}</td>
-                      </tr>`,
-                    )}
-                  </tbody>
-                </table>`
-              : html`<p class="empty">${s.insightsNoneCited}</p>`
-          }
-        </section>
-        <section class="card" part="card" aria-labelledby="never-heading">
-          <h3 id="never-heading">${s.insightsNeverCited}</h3>
-          ${
-            insights.sources_never_cited.length
-              ? html`<ul class="never" aria-labelledby="never-heading">
-                  ${insights.sources_never_cited.map(
-                    (source) => html`<li class="user-text">${source.title}</li>`,
-                  )}
-                </ul>`
-              : html`<p class="empty">${s.insightsAllCited}</p>`
-          }
-        </section>
+        ${this.renderTopQuestions(insights)}
+        <div>
+          <section class="card" part="card" aria-labelledby="cited-heading">
+            <h3 id="cited-heading">${s.insightsCited}</h3>
+            ${
+              insights.sources_cited.length
+                ? html`<table class="simple" part="table" aria-labelledby="cited-heading">
+                    <thead>
+                      <tr>
+                        <th scope="col" part="header-cell">${s.title}</th>
+                        <th scope="col" part="header-cell" class="count">${s.insightsCitations}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${insights.sources_cited.map(
+                        (source) => html`<tr part="row">
+                          <td part="cell" class="user-text">${source.title}</td>
+                          <td part="cell" class="count">${formatCount(source.count, lang)}</td>
+                        </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+                : html`<p class="empty">${s.insightsNoneCited}</p>`
+            }
+          </section>
+          <section class="card" part="card" aria-labelledby="never-heading">
+            <h3 id="never-heading">${s.insightsNeverCited}</h3>
+            ${
+              insights.sources_never_cited.length
+                ? html`<ul class="never" aria-labelledby="never-heading">
+                      ${insights.sources_never_cited
+                        .slice(0, NEVER_CITED_SHOWN)
+                        .map((source) => html`<li class="user-text">${source.title}</li>`)}
+                    </ul>
+                    ${
+                      insights.sources_never_cited.length > NEVER_CITED_SHOWN
+                        ? html`<p class="muted">
+                            ${fill(s.insightsMore, {
+                              count: formatCount(
+                                insights.sources_never_cited.length - NEVER_CITED_SHOWN,
+                                lang,
+                              ),
+                            })}
+                          </p>`
+                        : nothing
+                    }`
+                : html`<p class="empty">${s.insightsAllCited}</p>`
+            }
+          </section>
+        </div>
       </div>`;
   }
 
