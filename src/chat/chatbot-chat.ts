@@ -14,9 +14,9 @@ import { ConversationController } from './conversation-controller.js';
 import { jsonConverter, listConverter } from './converters.js';
 import { FollowController } from './follow-controller.js';
 import { renderLauncher } from './launcher.js';
-import { safeUrl } from './links.js';
 import { NoticesController } from './notices-controller.js';
-import { citedSources, type Exchange } from './transcript-store.js';
+import { renderSources } from './sources.js';
+import type { Exchange } from './transcript-store.js';
 
 /**
  * An embeddable chat with a chatbot: streamed, sanitized markdown answers with citations, a
@@ -280,7 +280,7 @@ export class ChatbotChat extends LitElement {
             ${waiting ? html`<span class="typing" part="typing" role="img" aria-label=${strings.typing}><span></span><span></span><span></span></span>` : nothing}
             ${view?.root ?? nothing}
             ${exchange.state === 'stopped' ? html`<div class="status">${strings.stopped}</div>` : nothing}
-            ${final ? this.renderSources(exchange, strings) : nothing}
+            ${final ? renderSources(exchange, strings) : nothing}
           </div>`
           : nothing
       }
@@ -308,22 +308,6 @@ export class ChatbotChat extends LitElement {
           : nothing
       }
     </div>`;
-  }
-
-  private renderSources(exchange: Exchange, strings: ChatStrings): TemplateResult | typeof nothing {
-    const citations = citedSources(exchange);
-    if (!citations.length) return nothing;
-    return html`<ol class="sources" part="sources" aria-label=${strings.sources}>
-      ${citations.map((citation) => {
-        const url = safeUrl(citation.url);
-        const label = `[${citation.n}] ${citation.title}`;
-        return html`<li id=${`${exchange.id}-source-${citation.n}`} tabindex="-1">${
-          url
-            ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${label}</a>`
-            : html`<span>${label}</span>`
-        }</li>`;
-      })}
-    </ol>`;
   }
 
   private renderSuggestions(strings: ChatStrings): TemplateResult {

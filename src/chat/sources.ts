@@ -1,0 +1,27 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ChatStrings } from '../ui/strings/chat.js';
+import { safeUrl } from './links.js';
+import { citedSources, type Exchange } from './transcript-store.js';
+
+/**
+ * The sources an answer cites, listed under it. Each item has an id the answer's citation
+ * markers point at, and takes focus when one is followed.
+ */
+export function renderSources(
+  exchange: Exchange,
+  strings: ChatStrings,
+): TemplateResult | typeof nothing {
+  const citations = citedSources(exchange);
+  if (!citations.length) return nothing;
+  return html`<ol class="sources" part="sources" aria-label=${strings.sources}>
+    ${citations.map((citation) => {
+      const url = safeUrl(citation.url);
+      const label = `[${citation.n}] ${citation.title}`;
+      return html`<li id=${`${exchange.id}-source-${citation.n}`} tabindex="-1">${
+        url
+          ? html`<a href=${url} target="_blank" rel="noopener noreferrer">${label}</a>`
+          : html`<span>${label}</span>`
+      }</li>`;
+    })}
+  </ol>`;
+}
