@@ -215,6 +215,14 @@ export class ConversationController implements ReactiveController {
     return true;
   }
 
+  /** Remembers the settled exchanges in the transcript store (a rating changed, say). */
+  save(): void {
+    this.store?.save({
+      sessionUuid: this.host.sessionUuid || undefined,
+      exchanges: this.exchanges.filter((e) => e.state !== 'pending' && e.state !== 'streaming'),
+    });
+  }
+
   /** Refuses new session data as it is set, not only once a session is created with it. */
   private checkData(): void {
     const { sessionData } = this.host;
@@ -372,12 +380,5 @@ export class ConversationController implements ReactiveController {
     this.save();
     this.host.requestUpdate();
     this.options.notices.showError(error);
-  }
-
-  private save(): void {
-    this.store?.save({
-      sessionUuid: this.host.sessionUuid || undefined,
-      exchanges: this.exchanges.filter((e) => e.state !== 'pending' && e.state !== 'streaming'),
-    });
   }
 }

@@ -1,4 +1,7 @@
-import type { Citation, CiteData, Message } from '../api/types.js';
+import type { Citation, CiteData, Feedback, Message } from '../api/types.js';
+
+/** The reader's rating of an answer: the server's `feedback_json` without its time. */
+export type ReaderFeedback = Omit<Feedback, 'at'>;
 
 /** One question and its answer, as the widget shows it. */
 export interface Exchange {
@@ -9,6 +12,8 @@ export interface Exchange {
   /** The server's message record (the exchange), when known: enables delete. */
   messageUuid?: string;
   citations?: Citation[];
+  /** The reader's rating, as the server accepted it. */
+  feedback?: ReaderFeedback;
   /**
    * `done` and `stopped` are final; `failed` can be retried; `pending` waits for headers and
    * `streaming` is receiving text. Only final and failed states are stored.
@@ -143,8 +148,20 @@ export function exchangesFromMessages(messages: Message[]): Exchange[] {
     citations: /\[\d{1,3}\]/.test(message.response)
       ? citationsFromCiteData(message.cite_data_json)
       : undefined,
+    feedback: feedbackFromJson(message.feedback_json),
     state: 'done',
   }));
+}
+
+/** A message record's `feedback_json`; undefined when unrated or unreadable. */
+export function feedbackFromJson(json: string | undefined): ReaderFeedback | undefined {
+  try {
+    const { rating, reason, comment } = JSON.parse(json || '{}') ?? {};
+    if (rating !== 'up' && rating !== 'down') return undefined;
+    return { rating, ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sources to list under an answer: those it cites, or all when it has no markers. */

@@ -4,6 +4,7 @@ import {
   citationsFromCiteData,
   type Exchange,
   exchangesFromMessages,
+  feedbackFromJson,
   MAX_EXCHANGES,
   TranscriptStore,
 } from '../../src/chat/transcript-store.js';
@@ -79,5 +80,33 @@ describe('TranscriptStore', () => {
       state: 'done',
     });
     expect(restored!.citations?.[0]?.title).to.equal('T');
+  });
+
+  it("should read a record's rating from feedback_json, and nothing from an unrated or odd one", () => {
+    const rated = JSON.stringify({
+      rating: 'down',
+      reason: 'wrong',
+      comment: 'No',
+      at: '2026-01-01T00:00:00Z',
+    });
+    expect(feedbackFromJson(rated)).to.deep.equal({
+      rating: 'down',
+      reason: 'wrong',
+      comment: 'No',
+    });
+    expect(feedbackFromJson('{"rating":"up","at":"x"}')).to.deep.equal({ rating: 'up' });
+    for (const odd of [undefined, '', 'null', '5', '{"rating":"meh"}', '{oops']) {
+      expect(feedbackFromJson(odd), String(odd)).to.equal(undefined);
+    }
+    const [restored] = exchangesFromMessages([
+      { uuid: 'm1', query: 'q', response: 'a', feedback_json: rated } as Message,
+    ]);
+    expect(restored!.feedback?.rating).to.equal('down');
+  });
+
+  it('should keep a rating with the transcript', () => {
+    const store = new TranscriptStore('https://a.example', 'bot');
+    store.save({ exchanges: [{ ...exchange(1), feedback: { rating: 'up' } }] });
+    expect(store.load().exchanges[0]!.feedback).to.deep.equal({ rating: 'up' });
   });
 });
