@@ -92,6 +92,75 @@ describe('the review columns and the full-text index in the SQLite store', () =>
     }
   });
 
+  it('should find the same pages whether a search has few matches or very many', () => {
+    const store = openSqliteStore(':memory:');
+    try {
+      const user = store.ensureUser('alice');
+      store.createChatbot({
+        uuid: 'bot',
+        userId: user.id,
+        name: 'bot',
+        rate_limit: [20, 240],
+        rate_limit_message: '',
+        show_citations: true,
+        visibility: 'private',
+        created_at: T,
+        modified_at: T,
+      });
+      for (let s = 0; s < 60; s++) {
+        store.createSession({
+          uuid: `s${s}`,
+          chatbotUuid: 'bot',
+          meta: null,
+          created_at: T,
+          modified_at: T,
+        });
+      }
+      // 1,500 messages say "common" (more than the few a search fetches by id), every 100th "rare".
+      const all: Array<{ uuid: string; s: number; session: string; rare: boolean }> = [];
+      for (let i = 0; i < 1500; i++) {
+        const rare = i % 100 === 0;
+        const row = message(
+          `m${i}`,
+          `s${i % 60}`,
+          10 + ((i * 7) % 1500),
+          `common ${rare ? 'rare' : ''}`,
+        );
+        store.createMessage(row);
+        all.push({ uuid: row.uuid, s: 10 + ((i * 7) % 1500), session: row.sessionUuid, rare });
+      }
+      const newest = (rows: typeof all) =>
+        [...rows].sort((a, b) => b.s - a.s || (a.uuid < b.uuid ? 1 : -1)).map((r) => r.uuid);
+      const page = (w: string) =>
+        store.findMessages('bot', { words: [w] }, null, 40).map((m) => m.uuid);
+      assert.deepEqual(page('common'), newest(all).slice(0, 40));
+      assert.deepEqual(page('rare'), newest(all.filter((r) => r.rare)));
+      assert.equal(store.countMessages('bot', { words: ['common'] }), 1500);
+      const sessions = (w: string) =>
+        store.findConversations('bot', { words: [w] }, null, 100).map((c) => c.session_uuid);
+      assert.equal(sessions('common').length, 60);
+      assert.deepEqual(
+        new Set(sessions('rare')),
+        new Set(all.filter((r) => r.rare).map((r) => r.session)),
+      );
+      // Pages of a many-match search follow on from each other.
+      const first = store.findMessages('bot', { words: ['common'] }, null, 700);
+      const last = first.at(-1)!;
+      const next = store.findMessages(
+        'bot',
+        { words: ['common'] },
+        { at: last.created_at, uuid: last.uuid },
+        1000,
+      );
+      assert.deepEqual(
+        [...first, ...next].map((m) => m.uuid),
+        newest(all),
+      );
+    } finally {
+      store.close();
+    }
+  });
+
   it('should store a rating in the columns the filters read, and clear it', () => {
     const store = openSqliteStore(':memory:');
     try {

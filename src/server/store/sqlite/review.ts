@@ -9,24 +9,34 @@ export type ReviewQueries = Pick<
 
 /**
  * An FTS5 query that finds every word (each quoted, so nothing the visitor typed is read as
- * query syntax), the last also as a prefix of a longer word, for search as you type.
+ * query syntax), the last also as the start of a longer word, for search as you type. Only from
+ * four letters on: "th" or "the" as a prefix would match most of the index and cost as much.
  */
 export function ftsQuery(words: string[]): string {
   const quoted = words.map((w) => `"${w.replaceAll('"', '""')}"`);
-  quoted[quoted.length - 1] += '*';
+  const last = words.length - 1;
+  if ([...words[last]!].length >= 4) quoted[last] += '*';
   return quoted.join(' ');
 }
 
+/** Below this many matches a search starts from the full-text index, above it from the list's order. */
+const FEW_MATCHES = 1000;
+
 /**
- * The WHERE clause over `messages m` for a chatbot and a filter. Each condition is written as one
- * of the indexes in schema.ts expects it (`escalated = 1`, `error_message <> ''`), so SQLite can
- * pick the index that narrows most.
+ * The conditions on `messages m` of a filter, each written as the index in schema.ts that serves
+ * it expects (`escalated = 1`, `failed = 1`), so SQLite can pick the index that narrows most.
+ *
+ * A search's matches are one list built once per query. When they are few, the rows are fetched
+ * by id and sorted; when they are many, the list's own index is walked newest first and each row
+ * checked against the matches (the `+` keeps SQLite from fetching by id instead), which stops as
+ * soon as a page is full.
  */
-function matching(chatbotUuid: string, filter: MessageFilter) {
-  const clauses = ['m.chatbot_uuid = ?'];
-  const params: unknown[] = [chatbotUuid];
+function conditions(filter: MessageFilter, fewMatches: boolean) {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
   if (filter.words && filter.words.length > 0) {
-    clauses.push('m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)');
+    const id = fewMatches ? 'm.id' : '+m.id';
+    clauses.push(`${id} IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)`);
     params.push(ftsQuery(filter.words));
   }
   if (filter.rating === 'none') clauses.push('m.rating IS NULL');
@@ -36,7 +46,7 @@ function matching(chatbotUuid: string, filter: MessageFilter) {
   }
   if (filter.covered !== undefined) clauses.push(`m.covered = ${filter.covered ? 1 : 0}`);
   if (filter.escalated !== undefined) clauses.push(`m.escalated = ${filter.escalated ? 1 : 0}`);
-  if (filter.error !== undefined) clauses.push(`m.error_message ${filter.error ? '<>' : '='} ''`);
+  if (filter.error !== undefined) clauses.push(`m.failed = ${filter.error ? 1 : 0}`);
   if (filter.from) {
     clauses.push('m.created_at >= ?');
     params.push(filter.from);
@@ -49,11 +59,8 @@ function matching(chatbotUuid: string, filter: MessageFilter) {
     clauses.push('m.session_uuid = ?');
     params.push(filter.session);
   }
-  return { where: clauses.join(' AND '), params };
+  return { clauses, params };
 }
-
-const isFiltered = (filter: MessageFilter) =>
-  Object.values(filter).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 
 const count = (value: unknown) => Number(value ?? 0);
 
@@ -61,11 +68,30 @@ const count = (value: unknown) => Number(value ?? 0);
 export function reviewQueries(sql: Sql): ReviewQueries {
   const { all, one } = sql;
 
+  const fewMatches = (filter: MessageFilter) =>
+    !filter.words?.length ||
+    count(
+      one(
+        'SELECT count(*) AS n FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)',
+        ftsQuery(filter.words),
+        FEW_MATCHES + 1,
+      )?.n,
+    ) <= FEW_MATCHES;
+
+  /** WHERE over `messages m` for the chatbot's messages that match. */
+  const matching = (chatbotUuid: string, filter: MessageFilter) => {
+    const { clauses, params } = conditions(filter, fewMatches(filter));
+    return {
+      where: ['m.chatbot_uuid = ?', ...clauses].join(' AND '),
+      params: [chatbotUuid, ...params],
+    };
+  };
+
   const conversationCounts = (sessionUuids: string[]) => {
     const rows = all(
       `SELECT m.session_uuid, count(*) AS exchanges, sum(m.rating = 'up') AS up,
           sum(m.rating = 'down') AS down, sum(m.covered = 0) AS not_covered,
-          sum(m.escalated) AS escalated, sum(m.error_message <> '') AS errors,
+          sum(m.escalated) AS escalated, sum(m.failed) AS errors,
           (SELECT f.query FROM messages f WHERE f.session_uuid = m.session_uuid
             ORDER BY f.created_at, f.id LIMIT 1) AS first_query
         FROM messages m
@@ -76,7 +102,65 @@ export function reviewQueries(sql: Sql): ReviewQueries {
     return new Map(rows.map((r) => [String(r.session_uuid), r]));
   };
 
+  /**
+   * Which sessions match, as conditions on `sessions s`. Sessions are walked by last activity,
+   * each checked through its own few messages, and the walk stops once a page is full; a search
+   * with few matches goes the other way, from its matches to their sessions.
+   */
+  const matchingSessions = (filter: MessageFilter) => {
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    const { session, ...rest } = filter;
+    if (session) {
+      clauses.push('s.uuid = ?');
+      params.push(session);
+    }
+    // A session whose last message is older than `from` has none after it.
+    if (filter.from) {
+      clauses.push('s.last_activity >= ?');
+      params.push(filter.from);
+    }
+    const few = rest.words?.length ? fewMatches(rest) : false;
+    const m = conditions(rest, few);
+    if (m.clauses.length > 0) {
+      clauses.push(
+        few
+          ? `s.uuid IN (SELECT m.session_uuid FROM messages m WHERE ${m.clauses.join(' AND ')})`
+          : `EXISTS (SELECT 1 FROM messages m WHERE m.session_uuid = s.uuid AND ${m.clauses.join(' AND ')})`,
+      );
+      params.push(...m.params);
+    }
+    return { clauses, params };
+  };
+
   const inPeriod = 'm.chatbot_uuid = ? AND m.created_at >= ? AND m.created_at < ?';
+
+  /** Questions grouped by wording, most asked first, each with its latest wording and answer. */
+  const questions = (period: unknown[], top: number, notCovered: boolean) => {
+    const uncovered = notCovered ? ' AND m.covered = 0' : '';
+    return all(
+      `SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last
+        FROM messages m WHERE ${inPeriod}${uncovered} AND m.query_norm <> ''
+        GROUP BY m.query_norm ORDER BY n DESC, last DESC LIMIT ?`,
+      ...period,
+      top,
+    ).map((r) => {
+      const latest = one(
+        `SELECT m.query, m.covered FROM messages m
+          WHERE m.chatbot_uuid = ? AND m.created_at = ? AND m.query_norm = ?${uncovered}
+          ORDER BY m.uuid DESC LIMIT 1`,
+        period[0],
+        r.last,
+        r.query_norm,
+      );
+      return {
+        question: String(latest?.query ?? r.query_norm),
+        count: count(r.n),
+        covered: latest?.covered === 1,
+        last: String(r.last),
+      };
+    });
+  };
 
   return {
     findMessages(chatbotUuid, filter, after, limit) {
@@ -98,21 +182,15 @@ export function reviewQueries(sql: Sql): ReviewQueries {
 
     findConversations(chatbotUuid, filter, after, limit) {
       const keyset = after ? ' AND (s.last_activity, s.uuid) < (?, ?)' : '';
-      let matched = '';
-      let params: unknown[] = [];
-      if (isFiltered(filter)) {
-        // One pass over the matching messages, not one probe per session: the IN list is built once.
-        const m = matching(chatbotUuid, filter);
-        matched = ` AND s.uuid IN (SELECT m.session_uuid FROM messages m WHERE ${m.where})`;
-        params = m.params;
-      }
+      const matched = matchingSessions(filter);
       const sessions = all(
         `SELECT s.uuid, s.last_activity FROM sessions s
-          WHERE s.chatbot_uuid = ? AND s.last_activity IS NOT NULL${keyset}${matched}
+          WHERE s.chatbot_uuid = ? AND s.last_activity IS NOT NULL${keyset}
+            ${matched.clauses.map((c) => `AND ${c}`).join(' ')}
           ORDER BY s.last_activity DESC, s.uuid DESC LIMIT ?`,
         chatbotUuid,
         ...keysetParams(after),
-        ...params,
+        ...matched.params,
         limit,
       );
       const counts = conversationCounts(sessions.map((s) => String(s.uuid)));
@@ -154,35 +232,18 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       }));
       const t = one(
         `SELECT count(DISTINCT m.session_uuid) AS conversations, sum(m.escalated) AS escalated,
-            sum(m.error_message <> '') AS errors
+            sum(m.failed) AS errors
           FROM messages m WHERE ${inPeriod}`,
         ...period,
       ) as Row;
       const sum = (key: 'messages' | 'not_covered' | 'up' | 'down') =>
         days.reduce((n, d) => n + d[key], 0);
-      // With one max() in the query, SQLite takes the bare columns (query, covered) from the row
-      // holding the maximum: the latest wording, and whether its latest answer was covered.
-      const topQuestions = all(
-        `SELECT m.query, count(*) AS n, m.covered, max(m.created_at) AS last
-          FROM messages m WHERE ${inPeriod} AND m.query_norm <> ''
-          GROUP BY m.query_norm ORDER BY n DESC, last DESC LIMIT ?`,
-        ...period,
-        top,
-      ).map((r) => ({ question: String(r.query), count: count(r.n), covered: r.covered === 1 }));
-      const gaps = all(
-        `SELECT m.query, count(*) AS n, max(m.created_at) AS last
-          FROM messages m WHERE ${inPeriod} AND m.covered = 0 AND m.query_norm <> ''
-          GROUP BY m.query_norm ORDER BY n DESC, last DESC LIMIT ?`,
-        ...period,
-        top,
-      ).map((r) => ({ question: String(r.query), count: count(r.n), last_asked: String(r.last) }));
       const cited = all(
-        `SELECT j.value AS uuid, count(*) AS n
-          FROM messages m, json_each(m.meta_json, '$.sources') j
-          WHERE ${inPeriod}
-          GROUP BY j.value ORDER BY n DESC, j.value`,
+        `SELECT c.source_uuid, count(*) AS n FROM message_sources c
+          WHERE c.chatbot_uuid = ? AND c.created_at >= ? AND c.created_at < ?
+          GROUP BY c.source_uuid ORDER BY n DESC, c.source_uuid`,
         ...period,
-      ).map((r) => ({ data_source_uuid: String(r.uuid), count: count(r.n) }));
+      ).map((r) => ({ data_source_uuid: String(r.source_uuid), count: count(r.n) }));
       return {
         days,
         totals: {
@@ -194,8 +255,16 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           escalated: count(t.escalated),
           errors: count(t.errors),
         },
-        topQuestions,
-        gaps,
+        topQuestions: questions(period, top, false).map(({ question, count, covered }) => ({
+          question,
+          count,
+          covered,
+        })),
+        gaps: questions(period, top, true).map(({ question, count, last }) => ({
+          question,
+          count,
+          last_asked: last,
+        })),
         cited,
       };
     },

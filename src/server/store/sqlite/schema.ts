@@ -200,6 +200,37 @@ export const MIGRATIONS: string[] = [
     INSERT INTO messages_fts (rowid, query, response) VALUES (new.id, new.query, new.response);
   END;
   `,
+  // Insights at 100,000 messages: the day, question and source counts read indexes only, never
+  // the wide message rows. messages_activity also orders the chatbot-wide list, in place of
+  // messages_chatbot; failed is error_message <> '' as a column an index can hold.
+  `
+  ALTER TABLE messages ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+  UPDATE messages SET failed = 1 WHERE error_message <> '';
+  DROP INDEX messages_chatbot;
+  DROP INDEX messages_chatbot_error;
+  CREATE INDEX messages_activity ON messages(chatbot_uuid, created_at, uuid, session_uuid, covered,
+    rating, escalated, failed, query_norm);
+  CREATE INDEX messages_chatbot_failed ON messages(chatbot_uuid, created_at, uuid)
+    WHERE failed = 1;
+
+  -- The sources each message cited (meta_json's sources), one row each, for counting.
+  CREATE TABLE message_sources (
+    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    source_uuid TEXT NOT NULL,
+    chatbot_uuid TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (message_id, source_uuid)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO message_sources (message_id, source_uuid, chatbot_uuid, created_at)
+    SELECT m.id, j.value, m.chatbot_uuid, m.created_at
+      FROM messages m, json_each(m.meta_json, '$.sources') j;
+  CREATE INDEX message_sources_cited ON message_sources(chatbot_uuid, created_at, source_uuid);
+  CREATE TRIGGER messages_cited AFTER INSERT ON messages BEGIN
+    INSERT OR IGNORE INTO message_sources (message_id, source_uuid, chatbot_uuid, created_at)
+      SELECT new.id, j.value, new.chatbot_uuid, new.created_at
+        FROM json_each(new.meta_json, '$.sources') j;
+  END;
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */

@@ -72,10 +72,10 @@ export function sessionQueries(sql: Sql): SessionQueries {
       const meta = answerMeta(row.meta, row.cite_data);
       run(
         `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
-          finish_reason, cite_data_json, meta_json, error_message, feedback_json, rating, covered,
-          escalated, created_at, modified_at)
+          finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
+          covered, escalated, created_at, modified_at)
          VALUES (?, ?, (SELECT chatbot_uuid FROM sessions WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?,
-          ?, ?, ?, ?, ?)`,
+          ?, ?, ?, ?, ?, ?)`,
         row.uuid,
         row.sessionUuid,
         row.sessionUuid,
@@ -86,6 +86,7 @@ export function sessionQueries(sql: Sql): SessionQueries {
         json(row.cite_data),
         json(meta),
         row.error_message,
+        row.error_message ? 1 : 0,
         row.feedback ? json(row.feedback) : '',
         row.feedback?.rating ?? null,
         meta.covered ? 1 : 0,
