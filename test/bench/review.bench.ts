@@ -1,0 +1,325 @@
+/**
+ * `npm run bench:review`: the review routes on a store of 100,000 messages in 10,000 sessions.
+ *
+ * The store is seeded straight through the SQLite store's own insert (one transaction), then the
+ * app answers in this process through `app.request()`, so each figure is the server's own time,
+ * with no network and no client in it. Beside each figure: its budget, and floors measured in the
+ * same run (a route that does no work, a bare `SELECT count(*)`) so a loaded machine shows as
+ * such. The export's memory is this process's, sampled at every chunk it sends; the chunks are
+ * read and dropped as a client would write them to disk.
+ *
+ * Budgets are printed beside the figures; nothing here fails a build.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createServerApp } from '../../src/server/main.js';
+import { accountQueries } from '../../src/server/store/sqlite/accounts.js';
+import { chatbotQueries } from '../../src/server/store/sqlite/chatbots.js';
+import { preparedSql } from '../../src/server/store/sqlite/db.js';
+import { migrate } from '../../src/server/store/sqlite/schema.js';
+import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
+import { sourceQueries } from '../../src/server/store/sqlite/sources.js';
+
+const SESSIONS = 10_000;
+const MESSAGES = 100_000;
+const SOURCES = 50;
+const DAYS = 60;
+const RUNS = 25;
+const KEY = 'bench-review-key';
+const CHATBOT = '00000000-0000-4000-8000-00000000b0b0';
+
+/** Deterministic pseudo-random numbers, so every run seeds the same store. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(14);
+const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+
+const WORDS = `the a to of and in is it you that for on with as be at this have from or by not
+but can your all will one about more if when there use which how do out up time so what get
+make like just know take see come think look want give first new way find long day work order
+account shipping delivery parcel refund return payment invoice price cost plan subscription
+password login email address phone support team hours store warranty repair exchange size color
+stock discount coupon code gift card checkout cart tracking number carrier package damaged late
+early weekend holiday international customs duty tax receipt cancel change update upgrade
+downgrade trial free premium business personal family student member points reward program
+install setup configure connect device app browser mobile desktop printer network error message
+screen button page link download upload file photo video music book ticket event booking seat
+room hotel flight train bus car parking map location opening closing branch office manager`
+  .split(/\s+/)
+  .filter(Boolean);
+const TOPICS = WORDS.slice(40);
+/** The questions visitors ask: 800 of them, some much more often than others. */
+const QUESTIONS = Array.from({ length: 800 }, () => {
+  const [a, b] = [pick(TOPICS), pick(TOPICS)];
+  return pick([
+    `How do I change my ${a} ${b}?`,
+    `What is the ${a} for ${b}?`,
+    `Can I get a ${a} on my ${b}?`,
+    `Where is my ${a}?`,
+    `Why is the ${a} ${b} not working`,
+  ]);
+});
+const question = () => {
+  const q = QUESTIONS[Math.floor(QUESTIONS.length * random() ** 3)]!;
+  // The same question in other cases and punctuation, as visitors type it.
+  return random() < 0.3 ? q.toLowerCase().replace(/[?!.]$/, '') : q;
+};
+const sentence = () => {
+  const words = Array.from({ length: 10 + Math.floor(random() * 14) }, () =>
+    random() < 0.6 ? WORDS[Math.floor(40 * random() ** 2)]! : pick(WORDS),
+  );
+  return `${words.join(' ')}.`;
+};
+
+const ts = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function seed(path: string): { seconds: number } {
+  const t0 = performance.now();
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  const sql = preparedSql(db);
+  const accounts = accountQueries(sql);
+  const chatbots = chatbotQueries(sql);
+  const sources = sourceQueries(sql, chatbots);
+  const sessions = sessionQueries(sql);
+  const start = Date.now() - DAYS * 86_400_000;
+  db.transaction(() => {
+    const user = accounts.ensureUser('bench');
+    const t = ts(start);
+    chatbots.createChatbot({
+      uuid: CHATBOT,
+      userId: user.id,
+      name: 'Reviewed at scale',
+      rate_limit: [20, 240],
+      rate_limit_message: '',
+      show_citations: true,
+      visibility: 'private',
+      created_at: t,
+      modified_at: t,
+    });
+    const sourceUuids = Array.from({ length: SOURCES }, (_, i) => {
+      const uuid = crypto.randomUUID();
+      sources.createSource(
+        {
+          uuid,
+          chatbotUuid: CHATBOT,
+          title: `Help article ${i + 1}`,
+          type: 'qa',
+          status: 'success',
+          file_name: '',
+          file_size: 0,
+          tokens: 0,
+          meta: {},
+          created_at: t,
+          modified_at: t,
+        },
+        null,
+      );
+      return uuid;
+    });
+    const perSession = MESSAGES / SESSIONS;
+    for (let s = 0; s < SESSIONS; s++) {
+      const sessionUuid = crypto.randomUUID();
+      let at = start + Math.floor((s / SESSIONS) * DAYS * 86_400_000);
+      sessions.createSession({
+        uuid: sessionUuid,
+        chatbotUuid: CHATBOT,
+        meta: null,
+        created_at: ts(at),
+        modified_at: ts(at),
+      });
+      for (let m = 0; m < perSession; m++) {
+        at += 5_000 + Math.floor(random() * 60_000);
+        const covered = random() < 0.7;
+        const cited = covered
+          ? [pick(sourceUuids), ...(random() < 0.4 ? [pick(sourceUuids.slice(0, 10))] : [])]
+          : [];
+        const citeData = Object.fromEntries(
+          cited.map((uuid, i) => [
+            String(i + 1),
+            { data_source_uuid: uuid, title: 'Help article', text: '', file_name: '', type: 'qa' },
+          ]),
+        );
+        const r = random();
+        const rating = r < 0.05 ? 'up' : r < 0.08 ? 'down' : null;
+        const escalated = random() < 0.01;
+        sessions.createMessage({
+          uuid: crypto.randomUUID(),
+          sessionUuid,
+          query: question(),
+          response: Array.from({ length: 2 + Math.floor(random() * 3) }, sentence).join(' '),
+          finish_reason: 'stop',
+          cite_data: citeData,
+          meta: escalated ? { agent_type: 'human-escalation' } : { rule: 'passages' },
+          error_message: random() < 0.005 ? 'the answer failed: timeout' : '',
+          feedback: rating
+            ? {
+                rating,
+                ...(rating === 'down' ? { reason: pick(['wrong', 'incomplete'] as const) } : {}),
+                at: ts(at),
+              }
+            : null,
+          created_at: ts(at),
+          modified_at: ts(at),
+        });
+      }
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.exec('ANALYZE');
+  db.close();
+  return { seconds: (performance.now() - t0) / 1000 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const max = (values: number[]) => Math.max(...values);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+function row(label: string, value: string, budget = '') {
+  console.log(`  ${label.padEnd(44)} ${value.padStart(22)}   ${budget}`);
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-review-'));
+  const path = join(dir, 'review.sqlite');
+  try {
+    console.log(
+      `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions…`,
+    );
+    const seeded = seed(path);
+    console.log(
+      `  seeded in ${seeded.seconds.toFixed(1)} s (one transaction, the store's own insert)\n`,
+    );
+
+    const server = createServerApp({ db: path, apiKeys: `bench:${KEY}`, log: false });
+    const headers = { Authorization: `Bearer ${KEY}` };
+    const base = `/api/v1/chatbot/${CHATBOT}`;
+    const request = async (path: string) => {
+      const response = await server.app.request(path, { headers });
+      if (response.status !== 200)
+        throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return response;
+    };
+    /** Server time of a JSON answer, read whole; two warm-up runs first. */
+    const time = async (path: string, runs = RUNS) => {
+      const times: number[] = [];
+      for (let i = 0; i < runs + 2; i++) {
+        const t0 = performance.now();
+        await (await request(path)).text();
+        if (i >= 2) times.push(performance.now() - t0);
+      }
+      return times;
+    };
+    const figure = (label: string, times: number[], budget: string) =>
+      row(label, `${ms(median(times))} (max ${ms(max(times))})`, budget);
+
+    const reader = new Database(path, { readonly: true });
+    const bare = reader.prepare('SELECT count(*) AS n FROM messages');
+    const countTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      bare.get();
+      countTimes.push(performance.now() - t0);
+    }
+    reader.close();
+
+    console.log(`Server time, median of ${RUNS} runs (max beside it):`);
+    figure('floor: GET /chatbot/{uuid} (no work)', await time(base), '');
+    figure('floor: bare SELECT count(*) FROM messages', countTimes, '');
+    figure('conversations, first page (50)', await time(`${base}/conversations`), 'budget ≤ 50 ms');
+    figure('messages, first page (50)', await time(`${base}/messages`), 'budget ≤ 50 ms');
+    figure(
+      'conversations, not helpful, first page',
+      await time(`${base}/conversations?rating=down`),
+      'budget ≤ 50 ms',
+    );
+    figure(
+      'search "refund" (common word), messages',
+      await time(`${base}/messages?q=refund`),
+      'budget ≤ 50 ms',
+    );
+    figure(
+      'search "refund", conversations',
+      await time(`${base}/conversations?q=refund`),
+      'budget ≤ 50 ms',
+    );
+    figure(
+      'search "damaged parcel" (two words)',
+      await time(`${base}/messages?q=damaged%20parcel`),
+      'budget ≤ 50 ms',
+    );
+    figure('insights, last 30 days', await time(`${base}/insights`, 10), 'budget ≤ 250 ms');
+    figure(
+      'insights, 60 days (every message)',
+      await time(`${base}/insights?from=${ts(Date.now() - 61 * 86_400_000)}`, 10),
+      'budget ≤ 250 ms',
+    );
+
+    console.log('\nFull CSV export, every message (memory: this process, sampled at each chunk):');
+    for (const format of ['csv', 'json'] as const) {
+      globalThis.gc?.();
+      const before = process.memoryUsage();
+      let peakRss = before.rss;
+      let peakHeap = before.heapUsed;
+      const t0 = performance.now();
+      const response = await request(`${base}/messages/export?format=${format}`);
+      const total = Number(response.headers.get('x-total-count'));
+      let bytes = 0;
+      let newlines = 0;
+      const body = response.body!.getReader();
+      for (;;) {
+        const { done, value } = await body.read();
+        if (done) break;
+        bytes += value.byteLength;
+        if (format === 'csv') for (const b of value) if (b === 10) newlines++;
+        const now = process.memoryUsage();
+        peakRss = Math.max(peakRss, now.rss);
+        peakHeap = Math.max(peakHeap, now.heapUsed);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      if (format === 'csv' && newlines < total) {
+        throw new Error(`the CSV export has ${newlines} line ends for ${total} rows`);
+      }
+      row(
+        `${format.toUpperCase()} export: ${total.toLocaleString('en')} rows, ${mb(bytes)}`,
+        `${Math.round(total / seconds).toLocaleString('en')} rows/s`,
+        'budget ≥ 50,000 rows/s',
+      );
+      row(
+        `  in ${seconds.toFixed(2)} s; RSS growth (peak − before)`,
+        mb(peakRss - before.rss),
+        'budget < 50 MB',
+      );
+      row('  heap growth (peak − before)', mb(peakHeap - before.heapUsed), '');
+    }
+    const load = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    console.log(
+      `\nLoad average during the run: ${load} (the machine is shared; compare with the floors).`,
+    );
+    await server.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
