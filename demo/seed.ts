@@ -1,4 +1,4 @@
-import type { QaSourceCreate } from '../src/api/index.js';
+import type { ChatbotClient, FeedbackInput, QaSourceCreate } from '../src/api/index.js';
 
 /** The demo chatbot's Q&A pairs: what a newcomer asks first about chatbot-elements. */
 export const DEMO_QA: QaSourceCreate[] = [
@@ -43,3 +43,63 @@ export const DEMO_QA: QaSourceCreate[] = [
       'Import `chatbot-elements/admin` (or load `dist/chatbot-admin.js`) and place `<chatbot-admin base-url="…" api-key="…"></chatbot-admin>` in your page. It manages chatbots, agents, data sources, tags and sessions, and its "Try it" tab is a live chat with the selected bot.',
   },
 ];
+
+/** One visitor's rating of an answer, as the chat's feedback controls send it. */
+type DemoRating = Omit<FeedbackInput, 'rating'> & { rating: 'up' | 'down' };
+
+/**
+ * Conversations a few visitors had with the demo chatbot, so that Conversations and Insights
+ * show something on first start: answers rated helpful, answers rated not helpful with a reason,
+ * and questions the sources do not cover (one asked twice, in other words).
+ */
+export const DEMO_CONVERSATIONS: Array<Array<{ query: string; rating?: DemoRating }>> = [
+  [
+    { query: 'How do I embed the chat widget on my website?', rating: { rating: 'up' } },
+    { query: 'Is it safe to put my API key in a web page?', rating: { rating: 'up' } },
+  ],
+  [
+    { query: 'What does it cost?' },
+    {
+      query: 'Which file types can I upload as data sources?',
+      rating: {
+        rating: 'down',
+        reason: 'incomplete',
+        comment: 'Can it read spreadsheets (.xlsx)?',
+      },
+    },
+  ],
+  [
+    {
+      query: 'Is there a WordPress plugin?',
+      rating: {
+        rating: 'down',
+        reason: 'not-asked',
+        comment: 'I only wanted to know about WordPress.',
+      },
+    },
+    {
+      query: 'How do I change the colours and fonts of the chat widget?',
+      rating: { rating: 'up' },
+    },
+  ],
+  [
+    { query: 'what does it cost' },
+    { query: 'How do I run chatbot-elements on my own machine?' },
+  ],
+];
+
+/**
+ * Has the demo conversations through the API as visitors would: a session each, the questions
+ * asked in turn, ratings sent with the public chat-only key.
+ */
+export async function seedConversations(chat: ChatbotClient, chatbotUuid: string): Promise<void> {
+  for (const conversation of DEMO_CONVERSATIONS) {
+    const session = await chat.sessions.create(chatbotUuid);
+    for (const { query, rating } of conversation) {
+      await chat.messages.send(session.uuid, query);
+      if (!rating) continue;
+      const answered = (await chat.messages.list(session.uuid)).at(-1);
+      if (answered) await chat.messages.feedback(answered.uuid, rating);
+    }
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole system on one machine. Builds the bundles when they are missing or
  * older than their sources, starts the reference server on the embedded store, seeds a demo
- * chatbot on first start, and serves the demo pages and the API from one origin (no CORS needed).
+ * chatbot (and a few rated conversations with it) on first start, and serves the demo pages and
+ * the API from one origin (no CORS needed).
  *
  *   npm start                 PORT (8787), HOST (127.0.0.1), CHATBOT_DB (data/chatbot.sqlite)
  *   npm start -- --reset      start from an empty store
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '../src/api/index.js';
 import { startServer } from '../src/server/main.js';
-import { DEMO_QA } from './seed.js';
+import { DEMO_QA, seedConversations } from './seed.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle the demo pages load, with the `vite build --mode` that makes it. */
@@ -181,6 +182,11 @@ async function main(): Promise<void> {
     config = await seed(server.url, server.createKey);
     // Announce the demo once the README is searchable, so the first question finds it.
     await server.idle();
+    console.log('Seeding a few rated conversations for Conversations and Insights…');
+    await seedConversations(
+      createClient({ baseUrl: server.url, apiKey: config.chatKey }),
+      config.chatbotUuid,
+    );
     writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
   }
   renderPages(publicDir, { ...config, baseUrl: server.url });
