@@ -270,7 +270,9 @@ async function main() {
       'budget ≤ 250 ms',
     );
 
-    console.log('\nFull export of every message, CSV then JSON (memory: this process, sampled at each chunk):');
+    console.log(
+      '\nFull export of every message, CSV then JSON (memory: this process, sampled at each chunk):',
+    );
     for (const format of ['csv', 'json'] as const) {
       globalThis.gc?.();
       const before = process.memoryUsage();
