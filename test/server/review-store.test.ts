@@ -280,6 +280,20 @@ describe('the review columns and the full-text index in the SQLite store', () =>
     }
     ftsInStep(path);
   });
+
+  it('should open a store whose version was set back by hand over tables it already has', () => {
+    const path = join(dir, 'rewound.sqlite');
+    openSqliteStore(path).close();
+    const db = new Database(path);
+    db.pragma('user_version = 3');
+    db.close();
+    const store = openSqliteStore(path);
+    try {
+      assert.equal(store.countMessages('none', { words: ['anything'] }), 0);
+    } finally {
+      store.close();
+    }
+  });
 });
 
 describe('facts.ts', () => {
