@@ -6,9 +6,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chunkMarkdown, markdownBlocks } from '../../src/server/knowledge/markdown.js';
-import { SearchIndex } from '../../src/server/knowledge/search.js';
+import { quotableUnits } from '../../src/server/knowledge/quotable.js';
+import {
+  matchQa,
+  namesIn,
+  relevant,
+  scopeOf,
+  termWeights,
+} from '../../src/server/knowledge/relevance.js';
+import { SearchIndex, type SearchResult } from '../../src/server/knowledge/search.js';
 import { terms, tokenize } from '../../src/server/knowledge/text.js';
-import type { ChunkRow, Store } from '../../src/server/store/types.js';
+import type { AgentRow, ChunkRow, SourceRow, Store } from '../../src/server/store/types.js';
 
 function indexOf(chunks: Array<Omit<ChunkRow, 'id'> | string>): SearchIndex {
   const rows: ChunkRow[] = chunks.map((c, i) =>
@@ -65,5 +73,195 @@ describe('words as the index reads them', () => {
       ],
     );
     assert.equal(chunkMarkdown('# A [![x](y)](z)\n\ntext\n\n## B\n\nmore\n').at(-1)?.heading, 'B');
+  });
+});
+
+/**
+ * A search result as the index reports it, for a question and the hits it ranked (in that order),
+ * over a knowledge base of `total` chunks in which each term has the given document frequency.
+ */
+function found(
+  query: string,
+  hits: Array<{ text: string; heading?: string; source?: string; score: number }>,
+  df: Record<string, number>,
+  total = 100,
+): SearchResult {
+  const asked = [...terms(query)];
+  return {
+    terms: asked,
+    df: asked.map((t) => df[t] ?? 0),
+    total,
+    hits: hits.map((h, i) => {
+      const held = terms(`${h.heading ?? ''} ${h.text}`);
+      return {
+        chunkId: i + 1,
+        sourceUuid: h.source ?? 'guide',
+        text: h.text,
+        heading: h.heading ?? '',
+        score: h.score,
+        matched: asked.filter((t) => held.has(t)),
+        units: quotableUnits(h.text),
+      };
+    }),
+  };
+}
+
+const source = (uuid: string, title: string, extra: Partial<SourceRow> = {}): SourceRow => ({
+  uuid,
+  chatbotUuid: 'bot',
+  title,
+  type: 'file',
+  status: 'success',
+  file_name: `${uuid}.md`,
+  file_size: 0,
+  tokens: 0,
+  meta: {},
+  created_at: '',
+  modified_at: '',
+  ...extra,
+});
+
+const everySource = {
+  meta: { use_all_sources: true },
+  data_source_uuids: [],
+} as unknown as AgentRow;
+const guide = scopeOf([source('guide', 'Guide')], everySource);
+const kept = (result: SearchResult, query: string, scope = guide) =>
+  relevant(result, query, scope).hits.map((h) => h.chunkId);
+
+describe('which passages answer a question', () => {
+  it('a wrong first hit does not hide a better second, and kept hits go by the share they hold', () => {
+    const result = found(
+      'Which port does the server listen on?',
+      [
+        { text: 'The server starts quickly, and the server logs every request.', score: 10 },
+        { text: 'Logs of the server say which port it chose.', score: 6 },
+        { text: 'By default the server listens on port 8787.', score: 5 },
+      ],
+      { port: 2, server: 40, listen: 1 },
+    );
+    assert.deepEqual(kept(result, 'Which port does the server listen on?'), [3, 2]);
+  });
+
+  it('judges a hit by the sentences an answer would quote, not by words scattered over it', () => {
+    const query = 'How do I rotate the signing keys?';
+    const df = { rotat: 2, sign: 3, kei: 3 };
+    const scattered = found(
+      query,
+      [
+        {
+          text: 'Signing happens at the edge. Nothing else is kept. Keys are stored hashed. The log shows requests. Tiles rotate slowly.',
+          score: 9,
+        },
+      ],
+      df,
+    );
+    assert.deepEqual(kept(scattered, query), []);
+    const together = found(
+      query,
+      [
+        {
+          text: 'Keys are stored hashed. To rotate signing keys, add the new key first.',
+          score: 4,
+        },
+      ],
+      df,
+    );
+    assert.deepEqual(kept(together, query), [1]);
+  });
+
+  it('a question whose topic word no passage holds is not answered from its commoner words', () => {
+    const query = 'Does the server support websockets?';
+    const result = found(
+      query,
+      [{ text: 'The server has support for streaming over HTTP.', score: 8 }],
+      { server: 40, support: 10 },
+    );
+    assert.deepEqual(kept(result, query), []);
+  });
+
+  it('a question of one known word is answered only by a passage about that word', () => {
+    const query = 'What does it cost?';
+    const incidental = { text: 'The chat bundle costs 21 KB gzipped.', score: 5 };
+    assert.deepEqual(kept(found(query, [incidental], { cost: 3 }), query), []);
+    const section = { ...incidental, heading: 'Pricing › Costs' };
+    assert.deepEqual(kept(found(query, [section], { cost: 3 }), query), [1]);
+    // The only passage that mentions it is about it too ("How much is the toaster?").
+    assert.deepEqual(kept(found(query, [incidental], { cost: 1 }), query), [1]);
+  });
+
+  it('a question naming another document by its title is not answered from this one', () => {
+    const scope = scopeOf(
+      [source('elements', 'chatbot-elements'), source('minisearch', 'MiniSearch')],
+      everySource,
+    );
+    const query = 'How do I sort MiniSearch results by date?';
+    const result = found(
+      query,
+      [
+        {
+          text: 'Sort the sources by date; the results update live.',
+          source: 'elements',
+          score: 9,
+        },
+        { text: 'Results come sorted by score, then by date.', source: 'minisearch', score: 4 },
+      ],
+      { sort: 2, minisearch: 20, result: 8, date: 5 },
+    );
+    assert.deepEqual(kept(result, query, scope), [2]);
+  });
+
+  it('a question naming something no passage holds ("Python") is not answered', () => {
+    const hit = { text: 'Run the server with Node, or in Docker instead.', score: 7 };
+    const df = { run: 20, server: 40, instead: 6, node: 10 };
+    const named = 'Can I run the server with Python instead of Node?';
+    assert.deepEqual(kept(found(named, [hit], df), named), []);
+    // Without the capital it is a word like any other, weighed by the share it takes.
+    const plain = 'can i run the server with python instead of node?';
+    assert.deepEqual(kept(found(plain, [hit], df), plain), [1]);
+  });
+
+  it('finds names by their capitals, except where every word has one', () => {
+    assert.deepEqual([...namesIn('Does it work with Vue?')], ['vue']);
+    assert.deepEqual([...namesIn('WordPress plugin? Is the GDPR met?')], ['wordpress', 'gdpr']);
+    assert.deepEqual([...namesIn('How Do I Reset My Password?')], []);
+    assert.deepEqual([...namesIn('Where do I start? I read the guide.')], []);
+  });
+
+  it('a Q&A question answers verbatim only when the words it shares carry the user’s question', () => {
+    const qa = (question: string) => [
+      { source: source('qa', question, { type: 'qa' }), question: terms(question) },
+    ];
+    const weights = (query: string, df: Record<string, number>) =>
+      termWeights(found(query, [], df));
+    const df = {
+      chatbot: 70,
+      element: 45,
+      custom: 18,
+      us: 30,
+      reset: 3,
+      lamp: 60,
+      timer: 2,
+      schedul: 2,
+    };
+    // They share half the words, but those are the product's name, in most passages.
+    assert.equal(
+      matchQa(
+        weights('How many customers use chatbot-elements?', df),
+        qa('What is chatbot-elements?'),
+      ),
+      undefined,
+    );
+    assert.equal(
+      matchQa(weights('How can I reset my lamp?', df), qa('How do I reset the lamp?'))?.uuid,
+      'qa',
+    );
+    assert.equal(
+      matchQa(
+        weights('How do I reset the lamp timer schedule?', df),
+        qa('How do I reset the lamp?'),
+      ),
+      undefined,
+    );
   });
 });

@@ -1,12 +1,12 @@
 import type { Citation, CiteData } from '../../api/types.js';
 import type { AgentRow, ChatbotRow, SessionRow, Store } from '../store/types.js';
-import { agentMeta, citationsFor, composed, composedText, NOT_COVERED } from './compose.js';
+import { agentMeta, citationsFor, composed, composedText } from './compose.js';
 import type { LlmOptions } from './llm.js';
 import { llmAnswer } from './llm-answer.js';
-import { matchQa, relevant, scopeOf } from './relevance.js';
+import { matchQa, relevant, scopeOf, termWeights } from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
 import type { Hit, SearchIndex } from './search.js';
-import { terms } from './text.js';
+import { NOT_COVERED, notCoveredText, suggestionsFor } from './suggestions.js';
 
 export { pieces } from './compose.js';
 export { excerpt } from './excerpt.js';
@@ -17,6 +17,8 @@ export const NO_AGENT =
 
 /** How many passages an LLM gets to read. */
 const LLM_PASSAGES = 6;
+/** How many hits a search returns for relevance.ts to judge: the right one is often not first. */
+const SEARCHED = 12;
 
 export interface AnswerDeps {
   store: Store;
@@ -30,7 +32,7 @@ export interface AnswerDeps {
 export interface PreparedAnswer {
   citations: Citation[];
   citeData: CiteData;
-  meta: Record<string, unknown>;
+  meta: AnswerMeta;
   /** Set when the answer was degraded (the LLM failed) or cut off. */
   errorMessage: string;
   /** The answer stopped before its end (the LLM broke off mid-answer). */
@@ -38,6 +40,26 @@ export interface PreparedAnswer {
   /** `pace: false` for a whole answer at once (the non-stream endpoint). */
   text(signal: AbortSignal, pace?: boolean): AsyncIterable<string>;
 }
+
+/**
+ * What every message record's meta_json says, besides the rule that answered and its agent:
+ * whether the answer drew on the sources (`covered`), which ones (`sources`, data_source_uuids,
+ * whether or not the chatbot shows citations), the topics offered instead (`suggestions`), and
+ * `escalated` when the human-escalation agent answered. The admin counts gaps from these.
+ */
+export interface AnswerMeta extends Record<string, unknown> {
+  rule: string;
+  covered: boolean;
+  sources: string[];
+  suggestions?: string[];
+  escalated?: true;
+}
+
+const answerMeta = (
+  base: Record<string, unknown> & { rule: string },
+  sources: string[],
+  extra: Partial<AnswerMeta> = {},
+): AnswerMeta => ({ ...base, covered: sources.length > 0, sources, ...extra });
 
 export async function prepareAnswer(
   deps: AnswerDeps,
@@ -47,70 +69,91 @@ export async function prepareAnswer(
 ): Promise<PreparedAnswer> {
   const agents = deps.store.listAgents(chatbot.uuid).filter((a) => a.enabled);
   const enabled = (type: AgentRow['type']) => agents.filter((a) => a.type === type);
-  const fixed = (text: string, meta: Record<string, unknown>) => composed(deps, text, [], {}, meta);
+  const fixed = (text: string, meta: AnswerMeta) => composed(deps, text, [], {}, meta);
 
   const spamAgent = enabled('spam-defense')[0];
   if (spamAgent) {
     const previous = deps.store.recentMessages(session.uuid, 2).map((m) => m.query);
     if (isSpam(query, previous)) {
-      return fixed(spamAgent.meta.default_message ?? '', agentMeta(spamAgent, 'spam-defense'));
+      return fixed(
+        spamAgent.meta.default_message ?? '',
+        answerMeta(agentMeta(spamAgent, 'spam-defense'), []),
+      );
     }
   }
   const escalation = enabled('human-escalation')[0];
   if (escalation && asksForHuman(query)) {
     return fixed(
       escalation.human_escalation_settings?.human_requested_message ?? '',
-      agentMeta(escalation, 'human-escalation'),
+      answerMeta(agentMeta(escalation, 'human-escalation'), [], { escalated: true }),
     );
   }
   const preCanned = enabled('pre-canned');
   const triggered = preCanned.find((a) => matchesTrigger(a, query));
   if (triggered) {
-    return fixed(triggered.meta.default_message ?? '', agentMeta(triggered, 'pre-canned'));
-  }
-  const fallback = preCanned.find((a) => triggerPhrases(a).length === 0);
-  const notCovered = () =>
-    fallback
-      ? fixed(fallback.meta.default_message ?? NOT_COVERED, agentMeta(fallback, 'pre-canned'))
-      : fixed(NOT_COVERED, { rule: 'not-covered' });
-
-  const agent = enabled('user-facing')[0];
-  if (!agent) return fixed(NO_AGENT, { rule: 'no-agent' });
-
-  const { sources, allowed, qaSources } = scopeOf(deps.store.listSources(chatbot.uuid), agent);
-  const asked = terms(query);
-  const qa = matchQa(asked, qaSources);
-  if (qa) {
-    const cite = citationsFor([{ source: qa, text: String(qa.meta.answer ?? '') }]);
-    return composed(
-      deps,
-      String(qa.meta.answer ?? ''),
-      cite.citations,
-      cite.citeData,
-      {
-        ...agentMeta(agent, 'qa'),
-        data_source_uuid: qa.uuid,
-      },
-      chatbot.show_citations,
+    return fixed(
+      triggered.meta.default_message ?? '',
+      answerMeta(agentMeta(triggered, 'pre-canned'), []),
     );
   }
+  // The owner's own words for "not covered" are the reply as written: a list of topics under
+  // them would change what they chose to say (often a hand-off: "Please email us…").
+  const fallback = preCanned.find((a) => triggerPhrases(a).length === 0);
 
-  let queryTerms = asked;
+  const agent = enabled('user-facing')[0];
+  if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, []));
+
+  const scope = scopeOf(deps.store.listSources(chatbot.uuid), agent);
+  const { sources, allowed, qaSources } = scope;
   let hits: Hit[] = [];
-  if (allowed.size > 0 && queryTerms.size > 0) {
+  let queryTerms = new Set<string>();
+  let closeness: ReadonlyMap<string, number> = new Map();
+  if (allowed.size > 0) {
     await deps.index.ready(chatbot.uuid);
     const found = deps.index.search(chatbot.uuid, query, {
-      limit: 12,
+      limit: SEARCHED,
       // Every source allowed: no filter to run over each result.
       sources: allowed.size === sources.size ? undefined : allowed,
     });
     queryTerms = new Set(found.terms);
+    const qa = matchQa(termWeights(found), qaSources);
+    if (qa) {
+      const answer = String(qa.meta.answer ?? '');
+      const cite = citationsFor([{ source: qa, text: answer }]);
+      return composed(
+        deps,
+        answer,
+        cite.citations,
+        cite.citeData,
+        answerMeta({ ...agentMeta(agent, 'qa'), data_source_uuid: qa.uuid }, [qa.uuid]),
+        chatbot.show_citations,
+      );
+    }
     // A source being processed again keeps its old chunks meanwhile; it is not answered from.
-    hits = relevant(
-      found.hits.filter((h) => allowed.has(h.sourceUuid)),
-      queryTerms,
+    const judged = relevant(
+      { ...found, hits: found.hits.filter((h) => allowed.has(h.sourceUuid)) },
+      query,
+      scope,
     );
+    hits = judged.hits;
+    closeness = judged.closeness;
   }
+
+  const offered = suggestionsFor(scope, closeness);
+  const notCovered = () =>
+    fallback
+      ? fixed(
+          fallback.meta.default_message ?? NOT_COVERED,
+          answerMeta(agentMeta(fallback, 'pre-canned'), []),
+        )
+      : fixed(
+          notCoveredText(offered),
+          answerMeta(
+            { rule: 'not-covered' },
+            [],
+            offered.topics.length > 0 ? { suggestions: offered.topics } : {},
+          ),
+        );
 
   if (deps.llm) {
     const passages = hits.slice(0, LLM_PASSAGES).map((h) => ({
@@ -118,19 +161,31 @@ export async function prepareAnswer(
       text: h.text,
     }));
     if (passages.length === 0 && fallback) return notCovered();
-    return llmAnswer(deps, deps.llm, chatbot, session, agent, query, passages, () =>
-      composedText(hits, queryTerms, sources, chatbot.show_citations),
+    return llmAnswer(
+      deps,
+      deps.llm,
+      chatbot,
+      session,
+      agent,
+      query,
+      passages,
+      () => composedText(hits, queryTerms, sources, chatbot.show_citations),
+      passages.length === 0 ? offered : undefined,
     );
   }
   if (hits.length === 0) return notCovered();
   const { text, picked } = composedText(hits, queryTerms, sources, chatbot.show_citations);
+  if (picked.length === 0) return notCovered();
   const cite = citationsFor(picked);
   return composed(
     deps,
     text,
     cite.citations,
     cite.citeData,
-    agentMeta(agent, 'passages'),
+    answerMeta(
+      agentMeta(agent, 'passages'),
+      cite.citations.map((c) => c.data_source_uuid),
+    ),
     chatbot.show_citations,
   );
 }

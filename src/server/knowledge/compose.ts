@@ -1,17 +1,18 @@
 import type { Citation, CiteData } from '../../api/types.js';
 import type { AgentRow, SourceRow } from '../store/types.js';
-import type { AnswerDeps, PreparedAnswer } from './answer.js';
+import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer.js';
 import { EXCERPT_CHARS, quote } from './excerpt.js';
 import type { Hit } from './search.js';
-
-export const NOT_COVERED =
-  "I'm sorry, I couldn't find anything about that in the information I have, so I can't answer it reliably. Could you ask in other words, or about something else?";
+import { NOT_COVERED } from './suggestions.js';
 
 /** How many passages a composed answer quotes, and the room of the first (the likeliest answer). */
 const COMPOSED_PASSAGES = 3;
 const FIRST_PASSAGE_CHARS = 640;
 
-export function agentMeta(agent: AgentRow, rule: string): Record<string, unknown> {
+export function agentMeta(
+  agent: AgentRow,
+  rule: string,
+): { rule: string; agent_uuid: string; agent_type: AgentRow['type'] } {
   return { rule, agent_uuid: agent.uuid, agent_type: agent.type };
 }
 
@@ -120,7 +121,7 @@ export function composed(
   text: string,
   citations: Citation[],
   citeData: CiteData,
-  meta: Record<string, unknown>,
+  meta: AnswerMeta,
   showCitations = true,
 ): PreparedAnswer {
   return {

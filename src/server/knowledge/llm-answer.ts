@@ -1,13 +1,15 @@
 import type { AgentRow, ChatbotRow, SessionRow } from '../store/types.js';
 import type { AnswerDeps, PreparedAnswer } from './answer.js';
-import { agentMeta, citationsFor, NOT_COVERED, type Passage, paced } from './compose.js';
+import { agentMeta, citationsFor, type Passage, paced } from './compose.js';
 import { type ChatMessage, LlmError, type LlmOptions, streamCompletion } from './llm.js';
+import { NOT_COVERED, suggestionList } from './suggestions.js';
 
 const DEFAULT_PROMPT = 'You are a helpful assistant for this website. Be concise and friendly.';
 
 /**
  * An answer the LLM writes from the passages; when it fails before its first word, the composed
- * answer (`composedFallback`) takes its place.
+ * answer (`composedFallback`) takes its place. With no passages, `offered` topics follow whatever
+ * it says, as the composed refusal offers them.
  */
 export function llmAnswer(
   deps: AnswerDeps,
@@ -18,6 +20,7 @@ export function llmAnswer(
   query: string,
   passages: Passage[],
   composedFallback: () => { text: string; picked: Passage[] },
+  offered?: { close: boolean; topics: string[] },
 ): PreparedAnswer {
   const cite = citationsFor(passages);
   const numbers = new Map(cite.citations.map((c) => [c.data_source_uuid, c.n]));
@@ -51,7 +54,13 @@ export function llmAnswer(
   const prepared: PreparedAnswer = {
     citations: chatbot.show_citations ? cite.citations : [],
     citeData: cite.citeData,
-    meta: { ...agentMeta(agent, 'llm'), model },
+    meta: {
+      ...agentMeta(agent, 'llm'),
+      model,
+      covered: passages.length > 0,
+      sources: cite.citations.map((c) => c.data_source_uuid),
+      ...(offered?.topics.length ? { suggestions: offered.topics } : {}),
+    },
     errorMessage: '',
     cutShort: false,
     async *text(signal, pace = true) {
@@ -84,6 +93,9 @@ export function llmAnswer(
         prepared.meta.rule = 'llm-fallback';
         const fallback = passages.length > 0 ? composedFallback().text : NOT_COVERED;
         yield* paced(fallback, pace ? deps.streamDelayMs : 0, signal);
+      }
+      if (offered?.topics.length && !signal.aborted) {
+        yield* paced(`\n\n${suggestionList(offered)}`, pace ? deps.streamDelayMs : 0, signal);
       }
     },
   };

@@ -1,5 +1,5 @@
 import type { AgentRow, SourceRow } from '../store/types.js';
-import type { Hit } from './search.js';
+import type { Hit, SearchResult } from './search.js';
 import { terms } from './text.js';
 
 /** What answering reads of a chatbot's sources, as its user-facing agent may use them. */
@@ -10,6 +10,13 @@ export interface Scope {
   allowed: Set<string>;
   /** The allowed Q&A sources, in that order, with their questions' terms. */
   qaSources: Array<{ source: SourceRow; question: Set<string> }>;
+  /** The terms of each allowed source's title. */
+  titles: Map<string, Set<string>>;
+  /**
+   * Title terms that name one document: in the title of exactly one allowed source other than a
+   * Q&A pair (whose title is a question, not a name), by the uuid of that source.
+   */
+  names: Map<string, string>;
 }
 
 /**
@@ -35,36 +42,166 @@ export function scopeOf(rows: readonly SourceRow[], agent: AgentRow): Scope {
       .map((u) => sources.get(u)!)
       .filter((s) => s.type === 'qa')
       .map((source) => ({ source, question: terms(String(source.meta.question ?? '')) }));
-    scope = { sources, allowed, qaSources };
+    const titles = new Map([...allowed].map((u) => [u, terms(sources.get(u)!.title)]));
+    const names = new Map<string, string>();
+    const shared = new Set<string>();
+    for (const [uuid, title] of titles) {
+      if (sources.get(uuid)!.type === 'qa') continue;
+      for (const term of title) {
+        if (names.has(term)) shared.add(term);
+        names.set(term, uuid);
+      }
+    }
+    for (const term of shared) names.delete(term);
+    scope = { sources, allowed, qaSources, titles, names };
     byAgent.set(agent, scope);
   }
   return scope;
 }
 
 /**
- * A Q&A source answers verbatim when its question and the user's share most of their topic
- * words: at least 60% of the question's and half of the user's (stemmed, stop words dropped).
+ * How much each term of a question says about its topic: its inverse document frequency among
+ * the chatbot's chunks. A word the sources never use weighs as much as one a single passage
+ * holds, the most any word weighs: when it is what the question is about ("Does MiniSearch do
+ * vector search?"), a passage holding only the question's commoner words is no answer. No more
+ * than that, or in a small knowledge base, where most words of any question are missing, an
+ * everyday word ("Is the lift working?") would outweigh the rest.
  */
-export function matchQa(asked: Set<string>, candidates: Scope['qaSources']): SourceRow | undefined {
-  if (asked.size === 0) return undefined;
+export function termWeights(found: SearchResult): Map<string, number> {
+  const { total } = found;
+  return new Map(
+    found.terms.map((term, i) => {
+      const df = Math.max(1, found.df[i]!);
+      return [term, Math.log(1 + (Math.max(total, df) - df + 0.5) / (df + 0.5))];
+    }),
+  );
+}
+
+const sum = (weights: Map<string, number>, of: Iterable<string>) => {
+  let total = 0;
+  for (const term of of) total += weights.get(term) ?? 0;
+  return total;
+};
+
+/**
+ * A Q&A source answers verbatim when its question and the user's share most of their topic
+ * words: at least 60% of the question's, and half of the weight of the user's. Weighted, so
+ * "How many customers use chatbot-elements?" is not "What is chatbot-elements?": the words
+ * they share are the chatbot's name, which nearly every passage holds.
+ */
+export function matchQa(
+  weights: Map<string, number>,
+  candidates: Scope['qaSources'],
+): SourceRow | undefined {
+  const asked = sum(weights, weights.keys());
+  if (asked === 0) return undefined;
   let best: { source: SourceRow; score: number } | undefined;
   for (const { source, question } of candidates) {
     if (question.size === 0) continue;
-    const shared = [...question].filter((t) => asked.has(t)).length;
-    const score = Math.min(shared / question.size / 0.6, shared / asked.size / 0.5);
+    const shared = [...question].filter((t) => weights.has(t));
+    const score = Math.min(shared.length / question.size / 0.6, sum(weights, shared) / asked / 0.5);
     if (score >= 1 && (!best || score > best.score)) best = { source, score };
   }
   return best?.source;
 }
 
+export interface Relevance {
+  /** The hits that answer, best first. */
+  hits: Hit[];
+  /** Per source among the hits, the best share of the question's weight one of them holds. */
+  closeness: Map<string, number>;
+}
+
+/** The share of a question's weight a passage must hold to be quoted as an answer. */
+const MIN_SHARE = 0.5;
+/** Consecutive units (sentences, items, code, tables) read together as the quoted excerpt. */
+const WINDOW = 2;
+
 /**
- * Keeps hits that are about the question: the best must hold at least half of the question's
- * topic words, and others must score at least a third of the best.
+ * The hits that answer the question, best first. Each hit is judged by what an answer would quote
+ * of it, the best WINDOW consecutive units, read with its section path and its source's title
+ * (a passage of the MiniSearch README is about MiniSearch without saying so): it is kept when
+ * that holds at least MIN_SHARE of the question's weight (`termWeights`), whatever its rank, and
+ * kept hits are ordered by that share, then by score. Besides, a hit is not kept when
+ *
+ * - the question has a single word the sources know ("What does it cost?" against "costs 21 KB"),
+ *   unless that word is what the passage is about: in its section path, a bold lead, its source's
+ *   title, or no other passage holds it;
+ * - the question names another document by a word of its title ("MiniSearch", "ipaddr.js") that
+ *   the passage does not hold;
+ * - the question names something — a capitalised word that does not open a sentence, such as
+ *   "Python" or "WordPress" — that no passage holds: nothing is kept at all.
  */
-export function relevant(hits: Hit[], queryTerms: Set<string>): Hit[] {
-  const top = hits[0];
-  if (!top) return [];
-  const coverage = new Set(top.matched).size / queryTerms.size;
-  if (coverage < 0.5) return [];
-  return hits.filter((h) => h.score >= top.score / 3);
+export function relevant(found: SearchResult, query: string, scope: Scope): Relevance {
+  const weights = termWeights(found);
+  const total = sum(weights, weights.keys());
+  const closeness = new Map<string, number>();
+  if (total === 0) return { hits: [], closeness };
+  const known = found.terms.filter((_, i) => found.df[i]! > 0);
+  const unknownName = [...namesIn(query)].some((t) => weights.has(t) && !known.includes(t));
+  const single = known.length === 1 ? found.terms.indexOf(known[0]!) : -1;
+  const named = [...weights.keys()].filter((t) => scope.names.has(t));
+  const kept: Array<{ hit: Hit; share: number }> = [];
+  for (const hit of found.hits) {
+    const context = new Set([...terms(hit.heading), ...(scope.titles.get(hit.sourceUuid) ?? [])]);
+    const matched = excerptTerms(hit, context, weights);
+    const share = sum(weights, matched) / total;
+    closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
+    if (unknownName || share < MIN_SHARE) continue;
+    if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
+    if (single >= 0) {
+      const term = known[0]!;
+      const topical =
+        context.has(term) ||
+        hit.units.some((u) => u.leadTerms.includes(term)) ||
+        found.df[single] === 1;
+      if (!topical) continue;
+    }
+    kept.push({ hit, share });
+  }
+  kept.sort((a, b) => b.share - a.share || b.hit.score - a.hit.score);
+  return { hits: kept.map((k) => k.hit), closeness };
+}
+
+/** The question's terms in the best window of a hit's units, with the hit's context. */
+function excerptTerms(hit: Hit, context: Set<string>, weights: Map<string, number>): Set<string> {
+  const base = [...context].filter((t) => weights.has(t));
+  let best = new Set(base);
+  let bestWeight = sum(weights, best);
+  const { units } = hit;
+  for (let i = 0; i < units.length; i++) {
+    const window = new Set(base);
+    for (const unit of units.slice(i, i + WINDOW)) {
+      for (const t of unit.terms) if (weights.has(t)) window.add(t);
+      for (const t of unit.leadTerms) if (weights.has(t)) window.add(t);
+    }
+    const weight = sum(weights, window);
+    if (weight > bestWeight) {
+      best = window;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * The terms of the names a question uses: words with a capital that do not open a sentence
+ * ("Does it work with Vue?"), and acronyms anywhere ("GDPR"). A question written in capitals
+ * throughout, or in title case, names nothing this way.
+ */
+export function namesIn(query: string): Set<string> {
+  const out = new Set<string>();
+  const words = [...query.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu)].map(({ 0: word, index }) => {
+    const before = query.slice(0, index).trimEnd();
+    return { word, opens: before === '' || /[.!?:]$/.test(before) };
+  });
+  const inner = words.filter((w) => !w.opens && w.word !== 'I');
+  const capitalised = inner.filter((w) => /\p{Lu}/u.test(w.word));
+  if (capitalised.length * 2 > inner.length) return out;
+  for (const { word, opens } of words) {
+    // An opening word is a name only when it shows so inside ("WordPress", "GDPR").
+    const name = opens ? /^.[\p{Ll}\p{N}]*\p{Lu}/u.test(word) : /\p{Lu}/u.test(word);
+    if (name) for (const term of terms(word)) out.add(term);
+  }
+  return out;
 }
