@@ -1,0 +1,232 @@
+/**
+ * What an answer tells beyond its text: the honest refusal with the topics it offers, and the
+ * meta_json every message record carries (covered, sources, suggestions, escalated).
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { NOT_COVERED } from '../../src/server/knowledge/answer.js';
+import { ask, type Harness, startHarness } from './helpers.js';
+
+/** The meta_json of a session's last message. */
+async function lastMeta(h: Harness, sessionUuid: string): Promise<Record<string, unknown>> {
+  const messages = await h.api.messages.list(sessionUuid);
+  return JSON.parse(messages.at(-1)!.meta_json) as Record<string, unknown>;
+}
+
+describe('honest answers and what meta_json says of them', () => {
+  let h: Harness;
+  let bot: string;
+  let hours: string;
+  let menu: string;
+  before(async () => {
+    h = await startHarness();
+    bot = (await h.api.chatbots.create({ name: 'Bistro' })).uuid;
+    hours = (
+      await h.api.sources.createQa(bot, {
+        question: 'What are your opening hours?',
+        answer: 'We are open from noon to 10 pm, Tuesday to Sunday.',
+      })
+    ).uuid;
+    await h.api.sources.createQa(bot, {
+      question: 'Do you deliver?',
+      answer: 'We deliver within 3 km of the restaurant.',
+    });
+    menu = (
+      await h.api.sources.upload(
+        bot,
+        new Blob([
+          '# Menu\n\nOur pizza dough rests for 48 hours before baking.\n\nThe tiramisu is made every morning.\n',
+        ]),
+        { fileName: 'menu.md' },
+      )
+    ).uuid;
+    await h.api.sources.upload(
+      bot,
+      new Blob(['# Allergens\n\nEvery dish lists its allergens on the menu board.\n']),
+      { fileName: 'allergens.md' },
+    );
+    await h.server.idle();
+  });
+  after(() => h.close());
+
+  const session = async (uuid = bot) => (await h.api.sessions.create(uuid)).uuid;
+
+  it('a question no source answers says so, then offers the closest topics as a list, one per line', async () => {
+    const s = await session();
+    const { text } = await ask(h.api, s, 'Are you open on public holidays?');
+    const [said, lead, list] = text.split('\n\n');
+    assert.equal(said, NOT_COVERED);
+    assert.equal(lead, 'These topics come closest to your question:');
+    assert.equal(list, '- What are your opening hours?');
+    assert.deepEqual(await lastMeta(h, s), {
+      rule: 'not-covered',
+      covered: false,
+      sources: [],
+      suggestions: ['What are your opening hours?'],
+    });
+  });
+
+  it('when nothing is close, offers what the chatbot can help with: Q&A questions first, then documents', async () => {
+    const s = await session();
+    const { text } = await ask(h.api, s, 'What is the capital of Peru?');
+    assert.equal(
+      text,
+      `${NOT_COVERED}\n\nHere is what I can help with:\n\n` +
+        '- What are your opening hours?\n- Do you deliver?\n- Menu',
+    );
+    const meta = await lastMeta(h, s);
+    assert.deepEqual(meta.suggestions, ['What are your opening hours?', 'Do you deliver?', 'Menu']);
+  });
+
+  it('a chatbot with no sources says so and offers nothing', async () => {
+    const empty = (await h.api.chatbots.create({ name: 'Empty' })).uuid;
+    const s = await session(empty);
+    assert.equal((await ask(h.api, s, 'Do you deliver?')).text, NOT_COVERED);
+    assert.deepEqual(await lastMeta(h, s), { rule: 'not-covered', covered: false, sources: [] });
+  });
+
+  it('an answer from passages is covered, and names the sources it drew on', async () => {
+    const s = await session();
+    const { text } = await ask(h.api, s, 'How long does the pizza dough rest?');
+    assert.match(text, /48 hours/);
+    const meta = await lastMeta(h, s);
+    assert.equal(meta.rule, 'passages');
+    assert.equal(meta.covered, true);
+    assert.deepEqual(meta.sources, [menu]);
+    assert.equal(meta.suggestions, undefined);
+    assert.equal(typeof meta.agent_uuid, 'string');
+  });
+
+  it('an answer from a Q&A pair is covered by it', async () => {
+    const s = await session();
+    await ask(h.api, s, 'What are the opening hours?');
+    const meta = await lastMeta(h, s);
+    assert.equal(meta.rule, 'qa');
+    assert.equal(meta.covered, true);
+    assert.deepEqual(meta.sources, [hours]);
+    assert.equal(meta.data_source_uuid, hours);
+  });
+
+  it('names the sources even when the chatbot shows no citations', async () => {
+    const quiet = await h.api.chatbots.create({ name: 'Quiet', show_citations: false });
+    const notes = await h.api.sources.upload(quiet.uuid, new Blob(['The lift is out of order.']), {
+      fileName: 'notice.txt',
+    });
+    await h.server.idle();
+    const s = await session(quiet.uuid);
+    const answer = await ask(h.api, s, 'Is the lift working?');
+    assert.equal(answer.citations, undefined);
+    assert.deepEqual((await lastMeta(h, s)).sources, [notes.uuid]);
+  });
+
+  it('the human-escalation agent’s answer is marked escalated, and not covered', async () => {
+    const agent = await h.api.agents.create(bot, { name: 'Humans', type: 'human-escalation' });
+    await h.api.agents.update(agent.uuid, {
+      enabled: true,
+      human_escalation_settings: { human_requested_message: 'A person will answer soon.' },
+    });
+    try {
+      const s = await session();
+      assert.equal(
+        (await ask(h.api, s, 'Can I talk to a human?')).text,
+        'A person will answer soon.',
+      );
+      const meta = await lastMeta(h, s);
+      assert.equal(meta.rule, 'human-escalation');
+      assert.equal(meta.escalated, true);
+      assert.equal(meta.covered, false);
+      assert.deepEqual(meta.sources, []);
+    } finally {
+      await h.api.agents.delete(agent.uuid);
+    }
+  });
+
+  it('a pre-canned fallback answers in its own words, with no list under them', async () => {
+    const fallback = await h.api.agents.create(bot, {
+      name: 'Fallback',
+      type: 'pre-canned',
+      default_message: 'Please call us on 555 0100.',
+    });
+    await h.api.agents.update(fallback.uuid, { enabled: true });
+    try {
+      const s = await session();
+      assert.equal(
+        (await ask(h.api, s, 'Are you open on public holidays?')).text,
+        'Please call us on 555 0100.',
+      );
+      const meta = await lastMeta(h, s);
+      assert.equal(meta.rule, 'pre-canned');
+      assert.equal(meta.covered, false);
+      assert.equal(meta.suggestions, undefined);
+    } finally {
+      await h.api.agents.delete(fallback.uuid);
+    }
+  });
+});
+
+describe('meta_json of answers an LLM writes', () => {
+  let llm: { url: string; close(): Promise<void> };
+  let h: Harness;
+  let bot: string;
+  let source: string;
+  before(async () => {
+    llm = await cannedLlm('I have no information about that.');
+    h = await startHarness({ llm: { baseUrl: llm.url, apiKey: 'sk-test', model: 'test-model' } });
+    bot = (await h.api.chatbots.create({ name: 'LLM' })).uuid;
+    source = (
+      await h.api.sources.upload(bot, new Blob(['The garage closes at midnight.']), {
+        fileName: 'garage.txt',
+      })
+    ).uuid;
+    await h.server.idle();
+  });
+  after(async () => {
+    await h.close();
+    await llm.close();
+  });
+
+  it('is covered by the passages the model was given', async () => {
+    const s = (await h.api.sessions.create(bot)).uuid;
+    await ask(h.api, s, 'When does the garage close?');
+    const meta = await lastMeta(h, s);
+    assert.equal(meta.rule, 'llm');
+    assert.equal(meta.covered, true);
+    assert.deepEqual(meta.sources, [source]);
+  });
+
+  it('without passages, is not covered, and the topics follow what the model said', async () => {
+    const s = (await h.api.sessions.create(bot)).uuid;
+    const { text } = await ask(h.api, s, 'What is the capital of Peru?');
+    assert.equal(
+      text,
+      'I have no information about that.\n\nHere is what I can help with:\n\n- The garage closes at midnight.',
+    );
+    const meta = await lastMeta(h, s);
+    assert.equal(meta.covered, false);
+    assert.deepEqual(meta.sources, []);
+    assert.deepEqual(meta.suggestions, ['The garage closes at midnight.']);
+  });
+});
+
+/** An OpenAI-compatible chat-completions server on 127.0.0.1 that always streams `reply`. */
+async function cannedLlm(reply: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(async (req, res) => {
+    for await (const _ of req) {
+      // The request body is not needed: the reply is always the same.
+    }
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: reply } }] })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
