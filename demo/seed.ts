@@ -82,10 +82,7 @@ export const DEMO_CONVERSATIONS: Array<Array<{ query: string; rating?: DemoRatin
       rating: { rating: 'up' },
     },
   ],
-  [
-    { query: 'what does it cost' },
-    { query: 'How do I run chatbot-elements on my own machine?' },
-  ],
+  [{ query: 'what does it cost' }, { query: 'How do I run chatbot-elements on my own machine?' }],
 ];
 
 /**
