@@ -57,6 +57,13 @@ describe('words as the index reads them', () => {
     assert.deepEqual([...terms('Which one will work?')], ['work']);
   });
 
+  it('words the stemmer would take to another word’s stem keep their own', () => {
+    assert.deepEqual(
+      [...terms('customers custom containers contains news new')],
+      ['customer', 'custom', 'container', 'contain', 'news', 'new'],
+    );
+  });
+
   it('a paragraph of badges or a lone screenshot is no block, and headings lose their badges', () => {
     const blocks = markdownBlocks(
       '# tool [![CI](https://ci.test/b.svg)](https://ci.test)\n\n' +

@@ -79,6 +79,19 @@ export function processTerm(term: string): string | null {
   return result;
 }
 
+/**
+ * Words the stemmer takes down to another word's stem ("customers" to "custom", "containers" to
+ * "contain", "news" to "new"): a question about customers would be answered from custom
+ * properties. They keep a stem of their own.
+ */
+const OWN_STEMS = new Map([
+  ['customer', 'customer'],
+  ['customers', 'customer'],
+  ['container', 'container'],
+  ['containers', 'container'],
+  ['news', 'news'],
+]);
+
 function process(term: string): string | null {
   const word = term.toLowerCase().replace(/’/g, "'");
   if (STOPWORDS.has(word)) return null;
@@ -86,7 +99,7 @@ function process(term: string): string | null {
   if (bare.length === 0) return null;
   if (!/^[a-z]+$/.test(bare)) return bare;
   // A stem can be a stop word ("one" becomes "on"): it would match every "on".
-  const stem = stemmer(bare);
+  const stem = OWN_STEMS.get(bare) ?? stemmer(bare);
   return STOPWORDS.has(stem) ? null : stem;
 }
 
