@@ -1,0 +1,330 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { ChatbotAdmin } from '../../src/admin/index.js';
+import { type ChatbotClient, createClient } from '../../src/api/index.js';
+import {
+  apiClient,
+  button,
+  deep,
+  deepAll,
+  mountAdmin,
+  newChatbot,
+  testEnv,
+  type,
+  until,
+} from './helpers.js';
+
+type Panel = HTMLElement & { updateComplete: Promise<unknown> };
+
+const DAY_MS = 86_400_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * A chatbot with two Q&A sources (one never asked about) and two conversations: a covered
+ * question rated helpful, an uncovered one rated not helpful, and the uncovered one again in
+ * other words, unrated.
+ */
+async function seeded(client?: ChatbotClient) {
+  client ??= await apiClient();
+  const bot = await newChatbot(client);
+  const ferry = await client.sources.createQa(bot.uuid, {
+    question: 'When does the ferry leave?',
+    answer: 'The ferry leaves at noon from pier 2.',
+  });
+  const harbour = await client.sources.createQa(bot.uuid, {
+    question: 'Where is the harbour office?',
+    answer: 'The harbour office is next to the lighthouse.',
+  });
+  const first = await client.sessions.create(bot.uuid);
+  await client.messages.send(first.uuid, 'When does the ferry leave?');
+  await client.messages.send(first.uuid, 'Do you sell umbrellas?');
+  const second = await client.sessions.create(bot.uuid);
+  await client.messages.send(second.uuid, 'do you sell UMBRELLAS');
+  const [covered, uncovered] = await client.messages.list(first.uuid);
+  await client.messages.feedback(covered!.uuid, { rating: 'up' });
+  await client.messages.feedback(uncovered!.uuid, { rating: 'down', reason: 'wrong' });
+  return { client, bot, ferry, harbour };
+}
+
+/** A client that records the insights requests it makes. */
+async function recordingClient() {
+  const { baseUrl, apiKey } = await testEnv();
+  const asked: URL[] = [];
+  const client = createClient({
+    baseUrl,
+    apiKey,
+    retry: false,
+    fetch: (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.endsWith('/insights')) asked.push(url);
+      return fetch(input, init);
+    },
+  });
+  return { client, asked };
+}
+
+async function openInsights(client: ChatbotClient, bot: { uuid: string }) {
+  const el = await mountAdmin(client, bot as never, 'insights');
+  const panel = await until(() => deep<Panel>(el, 'chatbot-admin-insights'));
+  await until(() => deep(panel, 'dl.stats'));
+  return { el, panel };
+}
+
+/** Each total's label with the number shown under it. */
+const totals = (panel: Element) =>
+  Object.fromEntries(
+    deepAll(panel, '.stat').map((stat) => [
+      stat.querySelector('dt')!.textContent!.trim(),
+      stat.querySelector('.value')!.textContent!.trim(),
+    ]),
+  );
+
+/** The text of every cell of a table, row by row. */
+const cells = (table: Element) =>
+  [...table.querySelectorAll('tbody tr')].map((row) =>
+    [...row.children].map((cell) => cell.textContent!.replace(/\s+/g, ' ').trim()),
+  );
+
+describe('<chatbot-admin> insights', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should show the numbers the server counted: totals, per day, questions, gaps and sources', async () => {
+    const { client, bot } = await seeded();
+    const answer = await client.review.insights(bot.uuid);
+    expect(answer.totals).to.include({
+      conversations: 2,
+      messages: 3,
+      not_covered: 2,
+      up: 1,
+      down: 1,
+    });
+    const { el, panel } = await openInsights(client, bot);
+
+    expect(totals(panel)).to.deep.equal({
+      Conversations: '2',
+      Messages: '3',
+      'Not covered by sources': '67%',
+      Helpful: '1',
+      'Not helpful': '1',
+      'Escalated to a human': '0',
+      'Failed answers': '0',
+    });
+    expect(deep(panel, '.stat .detail')!.textContent).to.contain('2 of 3 answers');
+
+    // Every day of the last 30, today last with the traffic.
+    const perDay = cells(deep(panel, 'figure table')!);
+    expect(perDay).to.have.length(30);
+    expect(perDay.at(-1)!.slice(1)).to.deep.equal(['2', '3']);
+    expect(perDay.slice(0, -1).every(([, c, m]) => c === '0' && m === '0')).to.equal(true);
+    expect(deep(panel, 'figcaption')!.textContent).to.contain('Conversations and messages per day');
+
+    const top = cells(deep(panel, 'table[aria-labelledby=top-heading]')!);
+    expect(top).to.deep.equal(
+      answer.top_questions.map((q) => [
+        q.question,
+        String(q.count),
+        q.covered ? 'Covered' : 'Not covered',
+      ]),
+    );
+    expect(top.map(([, count, covered]) => [count, covered])).to.deep.equal([
+      ['2', 'Not covered'],
+      ['1', 'Covered'],
+    ]);
+
+    const gaps = cells(deep(panel, 'table[aria-labelledby=gaps-heading]')!);
+    expect(gaps.map(([question, count]) => [question, count])).to.deep.equal([
+      [answer.gaps[0]!.question, '2'],
+    ]);
+    expect(gaps[0]![0]!.toLowerCase()).to.contain('umbrellas');
+
+    expect(cells(deep(panel, 'table[aria-labelledby=cited-heading]')!)).to.deep.equal([
+      ['When does the ferry leave?', '1'],
+    ]);
+    expect(deepAll(panel, 'ul.never li').map((li) => li.textContent)).to.deep.equal([
+      'Where is the harbour office?',
+    ]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should show the chart as a table on "Show as table", and always to screen readers', async () => {
+    const { client, bot } = await seeded();
+    const { el, panel } = await openInsights(client, bot);
+    const toggle = button(panel, 'Show as table')!;
+    const tableView = () => deep(panel, '#per-day-table')!;
+    expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+    expect(deep(panel, 'figure svg.plot')!.getAttribute('aria-hidden')).to.equal('true');
+    // Read by screen readers, not drawn.
+    expect(tableView().className).to.equal('visually-hidden');
+    expect(deep(panel, 'figure table')!.getAttribute('aria-labelledby')).to.equal(
+      'per-day-caption',
+    );
+
+    toggle.click();
+    await until(() => toggle.getAttribute('aria-pressed') === 'true');
+    expect(tableView().className).to.equal('table-view');
+    expect(tableView().getBoundingClientRect().height).to.be.greaterThan(20);
+    expect(deep(panel, 'figure svg.plot')).to.equal(null);
+    await expect(el).to.be.accessible();
+
+    toggle.click();
+    await until(() => deep(panel, 'figure svg.plot'));
+    expect(deepAll(panel, 'figure svg.plot rect.bar')).to.have.length(30);
+  });
+
+  it('should draw in the theme: the accent property and dark mode reach the chart', async () => {
+    const { client, bot } = await seeded();
+    const { el, panel } = await openInsights(client, bot);
+    const bar = () => getComputedStyle(deep(panel, 'rect.bar')!).fill;
+    const line = () => getComputedStyle(deep(panel, 'polyline.line')!).stroke;
+    el.style.setProperty('--chatbot-accent', 'rgb(1, 2, 3)');
+    expect(bar()).to.equal('rgb(1, 2, 3)');
+    el.style.removeProperty('--chatbot-accent');
+    el.setAttribute('theme', 'dark');
+    expect(bar()).to.equal('rgb(96, 165, 250)');
+    expect(line()).to.equal('rgb(249, 250, 251)');
+    el.setAttribute('theme', 'light');
+    expect(line()).to.equal('rgb(17, 24, 39)');
+  });
+
+  it('should ask again when the period changes, and not for a range that ends before it starts', async () => {
+    const recording = await recordingClient();
+    const { bot } = await seeded(recording.client);
+    const { panel } = await openInsights(recording.client, bot);
+    const today = utcDay(Date.now());
+    const last = () => recording.asked.at(-1)!.searchParams;
+    expect(last().get('from')).to.equal(utcDay(Date.now() - 29 * DAY_MS));
+    expect(last().get('to')).to.equal(today);
+
+    deep<HTMLInputElement>(panel, 'input[type=radio][value="7"]')!.click();
+    await until(() => recording.asked.length === 2);
+    expect(last().get('from')).to.equal(utcDay(Date.now() - 6 * DAY_MS));
+    expect(last().get('to')).to.equal(today);
+    await until(() => deepAll(panel, 'figure table tbody tr').length === 7);
+
+    // A range starts as the period on screen: nothing new to ask.
+    deep<HTMLInputElement>(panel, 'input[type=radio][value=custom]')!.click();
+    const from = await until(() => deep<HTMLInputElement>(panel, 'input[name=from]'));
+    const to = deep<HTMLInputElement>(panel, 'input[name=to]')!;
+    expect(from.value).to.equal(utcDay(Date.now() - 6 * DAY_MS));
+    expect(to.value).to.equal(today);
+
+    type(from, '2030-01-10');
+    type(to, '2030-01-05');
+    const message = await until(() => deep(panel, '#range-error'));
+    expect(message.textContent).to.contain('“From” must not be later than “To”.');
+    expect(message.getAttribute('role')).to.equal('alert');
+    expect(from.getAttribute('aria-invalid')).to.equal('true');
+    expect(from.getAttribute('aria-describedby')).to.equal('range-error');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(recording.asked).to.have.length(2);
+
+    type(from, '2030-01-01');
+    await until(() => recording.asked.length === 3);
+    expect(last().get('from')).to.equal('2030-01-01');
+    expect(last().get('to')).to.equal('2030-01-05');
+    await until(() => deep(panel, '#range-error') === null);
+    await until(() => deepAll(panel, 'figure table tbody tr').length === 5);
+    expect(totals(panel).Conversations).to.equal('0');
+  });
+
+  it('should turn a knowledge gap into a Q&A source, the question prefilled and the answer written', async () => {
+    const { client, bot } = await seeded();
+    const { el, panel } = await openInsights(client, bot);
+    const gap = (await client.review.insights(bot.uuid)).gaps[0]!.question;
+    button(panel, `Add as Q&A: ${gap}`)!.click();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form.qa-form'));
+    const question = form.querySelector<HTMLInputElement>('[name=question]')!;
+    const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
+    expect(question.value).to.equal(gap);
+    expect(answer.value).to.equal('');
+    await expect(el).to.be.accessible();
+
+    type(answer, 'We sell umbrellas at the kiosk on pier 2.');
+    const changed = oneEvent(el, 'chatbot-admin-change');
+    form.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    expect((await changed).detail).to.include({ kind: 'source', action: 'create' });
+    await until(() => deep(panel, '.qa-form [role=status]'));
+
+    const sources = await client.sources.list(bot.uuid);
+    const added = sources.find((s) => s.type === 'qa' && s.title === gap);
+    expect(added, 'a Q&A source titled with the question').to.not.equal(undefined);
+    button(panel, 'Close')!.click();
+    await until(() => deep(panel, 'form.qa-form, .qa-form') === null);
+    const row = deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody tr')[0]!;
+    expect(row.textContent).to.contain('Added as a Q&A source.');
+  });
+});
+
+describe('<chatbot-admin> insights against a server without the route', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  /** The real server, except that the insights route answers `status` as the hosted one may. */
+  async function withoutInsights(status: number) {
+    const { baseUrl, apiKey } = await testEnv();
+    return createClient({
+      baseUrl,
+      apiKey,
+      retry: false,
+      fetch: (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if (url.pathname.endsWith('/insights')) {
+          return Promise.resolve(new Response('Not Found', { status }));
+        }
+        return fetch(input, init);
+      },
+    });
+  }
+
+  const tabNames = (el: ChatbotAdmin) => deepAll(el, '[role=tab]').map((t) => t.id);
+
+  for (const status of [404, 405]) {
+    it(`should hide the Insights tab for the element's life after a ${status}, quietly`, async () => {
+      const client = await withoutInsights(status);
+      const bot = await newChatbot(client);
+      const other = await newChatbot(client);
+      const logged: unknown[] = [];
+      const originals = { error: console.error, warn: console.warn, log: console.log };
+      for (const name of ['error', 'warn', 'log'] as const) {
+        console[name] = (...args: unknown[]) => logged.push(args);
+      }
+      try {
+        const el = await mountAdmin(client, bot, 'sessions');
+        expect(tabNames(el)).to.include('tab-insights');
+        deep<HTMLButtonElement>(el, '#tab-insights')!.click();
+        await until(() => !tabNames(el).includes('tab-insights'));
+        // Back where the owner came from, with the rest working.
+        expect(deep(el, '[role=tab][aria-selected=true]')!.id).to.equal('tab-sessions');
+        expect(location.hash).to.contain('tab=sessions');
+        expect(deep(el, '#panel-insights')).to.equal(null);
+        expect(deep(el, '#panel-sessions [role=alert]')).to.equal(null);
+        // The arrow keys skip it.
+        deep(el, '#tab-sessions')!.dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true, composed: true }),
+        );
+        await until(() => deep(el, '#tab-settings')?.getAttribute('aria-selected') === 'true');
+
+        // Another chatbot does not bring it back.
+        const names = deepAll(el, 'nav button .name');
+        names
+          .find((n) => n.textContent === other.name)!
+          .closest('button')!
+          .click();
+        await until(() => deep(el, 'h2.user-text')?.textContent === other.name);
+        expect(tabNames(el)).to.not.include('tab-insights');
+        await expect(el).to.be.accessible();
+      } finally {
+        Object.assign(console, originals);
+      }
+      expect(logged).to.deep.equal([]);
+    });
+  }
+
+  it('should land on Sessions when a link opens Insights on such a server', async () => {
+    const client = await withoutInsights(404);
+    const bot = await newChatbot(client);
+    location.hash = `chatbot=${bot.uuid}&tab=insights`;
+    const el = await fixture<ChatbotAdmin>(html`<chatbot-admin .client=${client}></chatbot-admin>`);
+    await until(() => deep(el, '[role=tab][aria-selected=true]')?.id === 'tab-sessions');
+    expect(tabNames(el)).to.not.include('tab-insights');
+    await until(() => deep(el, '#panel-sessions'));
+  });
+});
