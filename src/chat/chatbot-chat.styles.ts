@@ -14,6 +14,8 @@ export const styles = [
       --_launcher-size: var(--chatbot-launcher-size, 56px);
       --_offset: var(--chatbot-offset, 20px);
       --_z: var(--chatbot-z-index, 2147483000);
+      --_pressed: var(--chatbot-feedback-pressed, var(--_accent));
+      --_target: var(--chatbot-target-size, 24px);
       display: block;
       box-sizing: border-box;
       line-height: 1.5;
@@ -204,10 +206,57 @@ export const styles = [
     }
     .actions {
       display: flex;
+      flex-wrap: wrap;
+      align-items: center;
       gap: 4px;
       align-self: flex-start;
     }
 
+    /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
+    @media (pointer: coarse) {
+      :host {
+        --_target: var(--chatbot-target-size, 44px);
+      }
+    }
+    .feedback {
+      display: flex;
+      gap: 4px;
+    }
+    .feedback button,
+    .feedback-form button,
+    .feedback-form label {
+      min-height: var(--_target);
+    }
+    .feedback [aria-pressed='true'] {
+      color: var(--_pressed);
+      border-color: currentColor;
+      font-weight: 600;
+    }
+    .feedback-error {
+      align-self: center;
+      font-size: 0.8em;
+      color: var(--_danger);
+    }
+    /* On its own line under the buttons. */
+    .feedback-form {
+      flex-basis: 100%;
+      flex-wrap: wrap;
+      padding: 8px;
+      border: 1px solid var(--_border);
+      border-radius: 8px;
+      font-size: 0.875em;
+    }
+    .feedback-form fieldset {
+      flex-basis: 100%;
+      margin: 0;
+      padding: 0;
+      border: 0;
+    }
+    .feedback-form label {
+      display: inline-flex;
+      align-items: center;
+      margin-inline-end: 12px;
+    }
     .typing {
       display: inline-flex;
       gap: 4px;
@@ -417,7 +466,8 @@ export const styles = [
       padding: 10px 12px;
       border-top: 1px solid var(--_border);
     }
-    textarea {
+    textarea,
+    .feedback-form [name='comment'] {
       flex: 1;
       resize: none;
       font: inherit;

@@ -12,6 +12,7 @@ import { styles } from './chatbot-chat.styles.js';
 import { renderComposer } from './composer.js';
 import { ConversationController } from './conversation-controller.js';
 import { jsonConverter, listConverter } from './converters.js';
+import { FeedbackController } from './feedback-controller.js';
 import { FollowController } from './follow-controller.js';
 import { renderLauncher } from './launcher.js';
 import { NoticesController } from './notices-controller.js';
@@ -36,11 +37,13 @@ import type { Exchange } from './transcript-store.js';
  * @attr greeting - A first message shown above the conversation; never sent to the service.
  * @attr suggestions - Suggested first questions: a JSON array or `|`-separated text.
  * @attr session-data - Initial data for a new session: a flat JSON object (nested values are refused).
+ * @attr feedback - `on` (default): "Helpful" and "Not helpful" under each answer; `off`: none. Hidden for good once the service answers them 404 or 405.
  *
  * @fires chatbot-session-created - A session was created (lazily, on the first message). Detail: `{ sessionUuid, chatbotUuid }`.
  * @fires chatbot-message-send - A message is about to be sent. Cancelable: `preventDefault()` keeps it unsent in the textbox. Detail: `{ query, sessionUuid, retry }`.
  * @fires chatbot-answer-finished - An answer is complete or was stopped. Detail: `{ query, response, sessionUuid, messageUuid, citations, stopped }`.
  * @fires chatbot-error - A failure was shown to the reader. Detail: `{ kind, message, error }`.
+ * @fires chatbot-feedback - The service accepted a rating (`rating: null`: withdrawn). Detail: `{ messageUuid, rating, reason?, comment? }`.
  *
  * @csspart launcher - The floating button (launcher mode).
  * @csspart panel - The chat panel.
@@ -59,7 +62,12 @@ import type { Exchange } from './transcript-store.js';
  * @csspart assistant-message - The chatbot's answer.
  * @csspart typing - The typing indicator shown until the first text arrives.
  * @csspart sources - The list of cited sources under an answer.
- * @csspart actions - The copy and delete buttons of an exchange.
+ * @csspart actions - The copy, delete and rating controls of an exchange.
+ * @csspart feedback - The group of the two rating buttons.
+ * @csspart feedback-button - "Helpful" or "Not helpful" (`aria-pressed` tells which is pressed).
+ * @csspart feedback-error - Says the rating could not be saved.
+ * @csspart feedback-form - The optional reason and comment after "Not helpful".
+ * @csspart feedback-comment - The comment field of that form.
  * @csspart error - The alert shown after a failure.
  * @csspart retry-button - Re-sends the failed message.
  * @csspart composer - The form with the textbox and its button.
@@ -91,6 +99,8 @@ import type { Exchange } from './transcript-store.js';
  * @cssproperty --chatbot-launcher-size - Diameter of the launcher button.
  * @cssproperty --chatbot-offset - Distance of the launcher from the viewport's corner.
  * @cssproperty --chatbot-z-index - Stacking order of the launcher and its panel.
+ * @cssproperty --chatbot-feedback-pressed - Color of a pressed rating button.
+ * @cssproperty --chatbot-target-size - Least height of the rating controls (24px; 44px on touch screens).
  */
 export class ChatbotChat extends LitElement {
   static override styles = styles;
@@ -115,6 +125,12 @@ export class ChatbotChat extends LitElement {
       this.follow.reading = false;
     },
     onText: () => this.follow.follow(),
+  });
+  private readonly ratings = new FeedbackController(this, {
+    client: () => this.api.value,
+    strings: () => this.i18n.value,
+    save: () => this.conversation.save(),
+    notices: this.notices,
   });
 
   @query('.log') private logNode?: HTMLElement;
@@ -157,6 +173,9 @@ export class ChatbotChat extends LitElement {
   /** Initial data of a session this element creates: a flat object. */
   @property({ attribute: 'session-data', converter: jsonConverter })
   sessionData?: SessionData;
+
+  /** `on` offers a rating under each answer; `off` does not. */
+  @property() feedback: 'on' | 'off' = 'on';
 
   /** Observed so that changing `lang` re-renders the strings; read through `languageOf`. */
   @property({ attribute: 'lang' }) protected langAttribute?: string;
@@ -304,6 +323,7 @@ export class ChatbotChat extends LitElement {
                 ? html`<button type="button" class="text-button" @click=${() => this.deleteExchange(exchange)}>${strings.deleteExchange}</button>`
                 : nothing
             }
+            ${this.ratings.render(exchange)}
           </div>`
           : nothing
       }

@@ -1,0 +1,163 @@
+import { nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { ChatClient } from '../api/client.js';
+import { isApiError } from '../api/errors.js';
+import type { FeedbackInput, FeedbackReason, Rating } from '../api/types.js';
+import { emit } from '../ui/events.js';
+import type { ChatStrings } from '../ui/strings/chat.js';
+import { renderFeedback } from './feedback-view.js';
+import type { NoticesController } from './notices-controller.js';
+import type { Exchange, ReaderFeedback } from './transcript-store.js';
+
+/**
+ * Services whose first rating was answered 404 or 405: they have no feedback route (the hosted
+ * service may lack it), so no element of the page offers ratings for them again.
+ */
+const unsupported = new Set<string>();
+
+/** The element's configuration the ratings follow. */
+export interface FeedbackHost extends ReactiveControllerHost, EventTarget {
+  feedback: 'on' | 'off';
+  readonly renderRoot: ParentNode;
+}
+
+export interface FeedbackOptions {
+  /** The client in use; undefined while the host has none configured. */
+  client(): ChatClient | undefined;
+  strings(): ChatStrings;
+  /** Remembers the conversation with its ratings. */
+  save(): void;
+  notices: NoticesController;
+}
+
+/**
+ * The readers' ratings of answers: the buttons under each rateable answer and the reason form,
+ * shown as pressed at once and taken back if the service refuses. One request per exchange is
+ * in flight at a time; a change made meanwhile follows it, so the service ends with the last.
+ * It fires `chatbot-feedback` from its host for each rating the service accepted. It starts
+ * nothing that outlives the host, so it needs none of a controller's lifecycle hooks.
+ */
+export class FeedbackController {
+  /** The exchange whose reason form is open. */
+  private asking?: string;
+  /** The exchange whose last rating could not be saved. */
+  private failed?: string;
+  /** The rating to send next, per exchange. */
+  private readonly queued = new Map<string, FeedbackInput>();
+  /** The last rating the service accepted, per exchange with a request in flight. */
+  private readonly settled = new Map<string, ReaderFeedback | undefined>();
+
+  constructor(
+    private readonly host: FeedbackHost,
+    private readonly options: FeedbackOptions,
+  ) {}
+
+  /** The rating controls of a finished exchange, or nothing when it cannot be rated. */
+  render(exchange: Exchange): TemplateResult | typeof nothing {
+    const client = this.options.client();
+    if (
+      this.host.feedback === 'off' ||
+      !client ||
+      unsupported.has(client.baseUrl) ||
+      !exchange.messageUuid ||
+      !exchange.response
+    ) {
+      return nothing;
+    }
+    return renderFeedback({
+      strings: this.options.strings(),
+      rating: exchange.feedback?.rating,
+      asking: this.asking === exchange.id,
+      failed: this.failed === exchange.id,
+      onRate: (rating) => this.toggle(exchange, rating),
+      onSubmit: (event) => this.handleReasonSubmit(exchange, event),
+      onClose: () => this.close(exchange),
+    });
+  }
+
+  /** Presses `rating`, or releases it when it is pressed; "Not helpful" asks why. */
+  private toggle(exchange: Exchange, rating: Rating): void {
+    const release = exchange.feedback?.rating === rating;
+    this.asking = !release && rating === 'down' ? exchange.id : undefined;
+    this.rate(exchange, { rating: release ? null : rating });
+    if (this.asking) this.focus(exchange, 'form input');
+  }
+
+  private handleReasonSubmit(exchange: Exchange, event: SubmitEvent): void {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const reason = data.get('reason') as FeedbackReason | null;
+    const comment = String(data.get('comment') ?? '').trim();
+    this.close(exchange);
+    // "Not helpful" itself is saved already: only a reason or a comment adds to it.
+    if (reason || comment) {
+      this.rate(exchange, {
+        rating: 'down',
+        ...(reason ? { reason } : {}),
+        ...(comment ? { comment } : {}),
+      });
+    }
+  }
+
+  /** Closes the reason form, back to the button that opened it. */
+  private close(exchange: Exchange): void {
+    this.asking = undefined;
+    this.host.requestUpdate();
+    this.focus(exchange, 'button[value=down]');
+  }
+
+  private focus(exchange: Exchange, selector: string): void {
+    void this.host.updateComplete.then(() =>
+      this.host.renderRoot
+        .querySelector<HTMLElement>(`[data-id="${exchange.id}"] ${selector}`)
+        ?.focus(),
+    );
+  }
+
+  /** Shows `input` at once, and sends it after any request for the exchange in flight. */
+  private rate(exchange: Exchange, input: FeedbackInput): void {
+    const { id } = exchange;
+    const sending = this.settled.has(id);
+    if (!sending) this.settled.set(id, exchange.feedback);
+    exchange.feedback = given(input);
+    this.failed = undefined;
+    this.queued.set(id, input);
+    this.host.requestUpdate();
+    if (!sending) void this.send(exchange);
+  }
+
+  private async send(exchange: Exchange): Promise<void> {
+    const { id, messageUuid } = exchange;
+    const client = this.options.client();
+    try {
+      if (!client || !messageUuid) return;
+      for (let input = this.queued.get(id); input; input = this.queued.get(id)) {
+        this.queued.delete(id);
+        try {
+          await client.messages.feedback(messageUuid, input);
+        } catch (error) {
+          this.queued.delete(id);
+          exchange.feedback = this.settled.get(id);
+          if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+            unsupported.add(client.baseUrl);
+            this.asking = undefined;
+            // The controls go: a reader on one of them carries on from the exchange's others.
+            const root = this.host.renderRoot as ShadowRoot;
+            if (root.activeElement?.closest('.feedback')) this.focus(exchange, '.actions button');
+          } else {
+            this.failed = id;
+          }
+          return;
+        }
+        this.settled.set(id, given(input));
+        if (input.rating) this.options.notices.flash(this.options.strings().feedbackThanks);
+        emit(this.host, 'chatbot-feedback', { messageUuid, ...input });
+      }
+    } finally {
+      this.settled.delete(id);
+      this.options.save();
+      this.host.requestUpdate();
+    }
+  }
+}
+
+const given = (input: FeedbackInput) => (input.rating ? (input as ReaderFeedback) : undefined);
