@@ -1,0 +1,389 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { type ChatbotClient, createClient } from '../../src/api/client.js';
+import type { Feedback } from '../../src/api/types.js';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import type { ChatFeedbackDetail } from '../../src/chat/events.js';
+import '../../src/chat/index.js';
+import {
+  alertText,
+  button,
+  fakeService,
+  frames,
+  gate,
+  realChatbot,
+  shadow,
+  until,
+  userMessages,
+} from './helpers.js';
+
+type Bot = Awaited<ReturnType<typeof realChatbot>>;
+
+const QUESTION = 'When is the bakery open?';
+
+/** The rating the server keeps for the session's first message ('' when unrated). */
+async function stored(bot: Bot, session: string): Promise<Partial<Feedback>> {
+  const [record] = await bot.client.messages.list(session);
+  return record?.feedback_json ? (JSON.parse(record.feedback_json) as Feedback) : {};
+}
+
+const pressed = (el: ChatbotChat) =>
+  [...shadow(el).querySelectorAll('[part="feedback-button"][aria-pressed="true"]')].map((b) =>
+    b.textContent?.trim(),
+  );
+const form = (el: ChatbotChat) => shadow(el).querySelector<HTMLFormElement>('.feedback-form');
+const controls = (el: ChatbotChat) => shadow(el).querySelectorAll('[part="feedback"]').length;
+
+/**
+ * A client of the real server under another base URL (the page remembers per base URL that a
+ * service has no feedback route) whose feedback route answers `status`, as a server without it
+ * or a failing one would.
+ */
+function feedbackAnswering(bot: Bot, status: number): ChatbotClient {
+  const through: typeof fetch = async (input, init) => {
+    const url = new URL(String(input));
+    if (url.pathname.endsWith('/feedback')) {
+      const error = { code: status === 500 ? 'internal' : 'not_found', message: 'no' };
+      return new Response(JSON.stringify({ error }), {
+        status,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    return fetch(`${bot.baseUrl}${url.pathname}${url.search}`, init);
+  };
+  const baseUrl = `https://feedback-${status}-${Math.random().toString(36).slice(2)}.test`;
+  return createClient({ baseUrl, apiKey: bot.apiKey, fetch: through, retry: false });
+}
+
+describe('<chatbot-chat> feedback', () => {
+  afterEach(() => localStorage.clear());
+
+  async function mount(bot: Bot, attributes: { mode?: string; feedback?: string } = {}) {
+    return fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      mode=${attributes.mode ?? 'inline'}
+      feedback=${attributes.feedback ?? 'on'}
+      ?open=${attributes.mode === 'launcher'}
+    ></chatbot-chat>`);
+  }
+
+  async function answered(bot: Bot, attributes?: { mode?: string; feedback?: string }) {
+    const el = await mount(bot, attributes);
+    await el.send(QUESTION);
+    await el.updateComplete;
+    return el;
+  }
+
+  it('should offer "Helpful" and "Not helpful" under a finished answer, neither pressed', async () => {
+    const el = await answered(await realChatbot());
+    const group = shadow(el).querySelector('[part="feedback"]')!;
+    expect(group.getAttribute('role')).to.equal('group');
+    expect(group.getAttribute('aria-label')).to.equal('Rate this answer');
+    for (const name of ['Helpful', 'Not helpful']) {
+      expect(button(el, name)!.getAttribute('aria-pressed'), name).to.equal('false');
+    }
+    await expect(el).to.be.accessible();
+  });
+
+  it('should rate up, store it on the server and fire chatbot-feedback once it was accepted', async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    const messageUuid = (await bot.client.messages.list(el.sessionUuid))[0]!.uuid;
+    const fired = oneEvent(el, 'chatbot-feedback');
+    button(el, 'Helpful')!.click();
+    await el.updateComplete;
+    // Pressed at once, before the server answers.
+    expect(pressed(el)).to.deep.equal(['Helpful']);
+    const event = await fired;
+    expect(event.detail).to.deep.equal({ messageUuid, rating: 'up' });
+    expect(event.bubbles && event.composed).to.equal(true);
+    expect(await stored(bot, el.sessionUuid)).to.include({ rating: 'up' });
+    expect(form(el)).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should change to "Not helpful" with a reason and a comment sent with Enter, then withdraw it', async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    button(el, 'Helpful')!.click();
+    await oneEvent(el, 'chatbot-feedback');
+
+    const down = oneEvent(el, 'chatbot-feedback');
+    button(el, 'Not helpful')!.click();
+    await el.updateComplete;
+    await frames(1);
+    expect(pressed(el)).to.deep.equal(['Not helpful']);
+    expect((await down).detail.rating).to.equal('down');
+    // The form opens with focus on its first choice.
+    const choices = [...form(el)!.querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+    expect(choices.map((c) => [c.value, c.parentElement!.textContent!.trim()])).to.deep.equal([
+      ['wrong', 'Wrong'],
+      ['incomplete', 'Incomplete'],
+      ['not-asked', 'Not what I asked'],
+      ['other', 'Other'],
+    ]);
+    expect(shadow(el).activeElement).to.equal(choices[0]);
+    await expect(el).to.be.accessible();
+
+    choices[1]!.click();
+    const comment = form(el)!.querySelector<HTMLInputElement>('[part="feedback-comment"]')!;
+    expect(comment.maxLength).to.equal(1000);
+    comment.focus();
+    await sendKeys({ type: 'It leaves out Sunday' });
+    const explained = oneEvent(el, 'chatbot-feedback');
+    await sendKeys({ press: 'Enter' });
+    expect((await explained).detail).to.include({
+      rating: 'down',
+      reason: 'incomplete',
+      comment: 'It leaves out Sunday',
+    });
+    await el.updateComplete;
+    await frames(1);
+    expect(form(el)).to.equal(null);
+    expect(shadow(el).activeElement).to.equal(button(el, 'Not helpful'));
+    expect(await stored(bot, el.sessionUuid)).to.include({
+      rating: 'down',
+      reason: 'incomplete',
+      comment: 'It leaves out Sunday',
+    });
+
+    const withdrawn = oneEvent(el, 'chatbot-feedback');
+    button(el, 'Not helpful')!.click();
+    expect((await withdrawn).detail.rating).to.equal(null);
+    expect(pressed(el)).to.deep.equal([]);
+    const [record] = await bot.client.messages.list(el.sessionUuid);
+    expect(record!.feedback_json).to.equal('');
+  });
+
+  it('should send the form with its button, and send nothing more when it is empty', async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    const events: ChatFeedbackDetail[] = [];
+    el.addEventListener('chatbot-feedback', (e) => events.push(e.detail));
+    button(el, 'Not helpful')!.click();
+    await until(() => events.length === 1, 'the rating accepted');
+    await el.updateComplete;
+    button(el, 'Send feedback')!.click();
+    await el.updateComplete;
+    expect(form(el)).to.equal(null);
+    await frames(2);
+    expect(events).to.have.length(1);
+
+    button(el, 'Not helpful')!.click(); // withdraw
+    button(el, 'Not helpful')!.click(); // and again, while the first is in flight
+    await el.updateComplete;
+    form(el)!.querySelector<HTMLInputElement>('input[value="not-asked"]')!.click();
+    button(el, 'Send feedback')!.click();
+    // The second "Not helpful" may still wait when the reason follows it: then only the last goes.
+    await until(() => events.at(-1)?.reason === 'not-asked', 'the reason accepted');
+    expect(events[1]!.rating).to.equal(null);
+    expect(events.at(-1)).to.deep.include({ rating: 'down', reason: 'not-asked' });
+    expect(await stored(bot, el.sessionUuid)).to.include({ rating: 'down', reason: 'not-asked' });
+  });
+
+  it('should close the form on Escape (not the launcher) and with its close button, focus back on "Not helpful"', async () => {
+    const el = await answered(await realChatbot(), { mode: 'launcher' });
+    button(el, 'Not helpful')!.click();
+    await el.updateComplete;
+    await frames(1);
+    expect(form(el)).to.not.equal(null);
+    await expect(el).to.be.accessible();
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    await frames(1);
+    expect(form(el)).to.equal(null);
+    expect(el.open).to.equal(true);
+    expect(shadow(el).activeElement).to.equal(button(el, 'Not helpful'));
+    expect(pressed(el)).to.deep.equal(['Not helpful']);
+
+    button(el, 'Not helpful')!.click(); // withdraw
+    await until(() => pressed(el).length === 0, 'withdrawn');
+    button(el, 'Not helpful')!.click();
+    await el.updateComplete;
+    button(el, 'Close')!.click();
+    await el.updateComplete;
+    await frames(1);
+    expect(form(el)).to.equal(null);
+    expect(shadow(el).activeElement).to.equal(button(el, 'Not helpful'));
+  });
+
+  it('should give its controls hit targets of at least 24px', async () => {
+    const el = await answered(await realChatbot());
+    button(el, 'Not helpful')!.click();
+    await el.updateComplete;
+    const targets = shadow(el).querySelectorAll<HTMLElement>(
+      '[part="feedback-button"], .feedback-form button, .feedback-form label, [part="feedback-comment"]',
+    );
+    expect(targets.length).to.equal(9);
+    for (const target of targets) {
+      const box = target.getBoundingClientRect();
+      expect(Math.min(box.width, box.height), target.textContent ?? '').to.be.at.least(24);
+    }
+  });
+
+  it('should offer nothing with feedback="off"', async () => {
+    const el = await answered(await realChatbot(), { feedback: 'off' });
+    expect(button(el, 'Copy answer')).to.not.equal(undefined);
+    expect(controls(el)).to.equal(0);
+    el.feedback = 'on';
+    await el.updateComplete;
+    expect(controls(el)).to.equal(1);
+  });
+
+  it('should offer nothing while an answer streams, for a failed exchange or without a message uuid', async () => {
+    const hold = gate();
+    let chunks = 0;
+    const second = async () => {
+      chunks += 1;
+      if (chunks > 1) await hold.wait();
+    };
+    const service = fakeService([
+      { chunks: ['Part one, ', 'part two.'], gate: second, messageUuid: 'm-1' },
+      { status: 500 },
+      { chunks: ['No uuid.'] },
+    ]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot-1"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    const first = el.send('one');
+    await until(() => el.shadowRoot!.querySelector('.assistant')?.textContent?.includes('Part'));
+    expect(controls(el)).to.equal(0);
+    hold.release();
+    await first;
+    await el.updateComplete;
+    expect(controls(el)).to.equal(1);
+    await el.send('two');
+    await el.send('three');
+    await el.updateComplete;
+    expect(userMessages(el)).to.deep.equal(['one', 'two', 'three']);
+    expect(controls(el)).to.equal(1);
+  });
+
+  it('should take a refused rating back and say so beside the buttons', async () => {
+    const bot = await realChatbot();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid=${bot.chatbotUuid}
+      persist="none"
+      .client=${feedbackAnswering(bot, 500)}
+    ></chatbot-chat>`);
+    await el.send(QUESTION);
+    await el.updateComplete;
+    const events: unknown[] = [];
+    el.addEventListener('chatbot-feedback', (e) => events.push(e));
+    button(el, 'Helpful')!.click();
+    await el.updateComplete;
+    expect(pressed(el)).to.deep.equal(['Helpful']);
+    const error = () => shadow(el).querySelector('[part="feedback-error"]');
+    await until(error, 'the error beside the buttons');
+    expect(error()!.textContent).to.equal('Your rating could not be saved. Please try again.');
+    expect(error()!.getAttribute('role')).to.equal('alert');
+    expect(pressed(el)).to.deep.equal([]);
+    expect(events).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+    // Trying again clears it.
+    button(el, 'Helpful')!.click();
+    await el.updateComplete;
+    expect(error()).to.equal(null);
+  });
+
+  for (const status of [404, 405]) {
+    it(`should hide the controls for good, quietly, on every element of the page after a ${status}`, async () => {
+      const bot = await realChatbot();
+      const client = feedbackAnswering(bot, status);
+      const logged: unknown[][] = [];
+      const saved = { ...console };
+      for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+        console[level] = (...args: unknown[]) => logged.push(args);
+      }
+      try {
+        const el = await fixture<ChatbotChat>(html`<chatbot-chat
+          chatbot-uuid=${bot.chatbotUuid}
+          persist="none"
+          .client=${client}
+        ></chatbot-chat>`);
+        await el.send(QUESTION);
+        await el.updateComplete;
+        const errors: unknown[] = [];
+        el.addEventListener('chatbot-error', (e) => errors.push(e));
+        const helpful = button(el, 'Helpful')!;
+        helpful.focus();
+        helpful.click();
+        await until(() => controls(el) === 0, 'the controls hidden');
+        await el.updateComplete;
+        await frames(1);
+        expect(shadow(el).activeElement).to.equal(button(el, 'Copy answer'));
+        expect(alertText(el)).to.equal('');
+        expect(errors).to.deep.equal([]);
+        // The conversation carries on, still without them.
+        await el.send('Is it open on Sunday?');
+        await el.updateComplete;
+        expect(userMessages(el)).to.have.length(2);
+        expect(controls(el)).to.equal(0);
+        // Another element of the page on the same service does not offer them either.
+        const other = await fixture<ChatbotChat>(html`<chatbot-chat
+          chatbot-uuid=${bot.chatbotUuid}
+          persist="none"
+          .client=${client}
+        ></chatbot-chat>`);
+        await other.send(QUESTION);
+        await other.updateComplete;
+        expect(button(other, 'Copy answer')).to.not.equal(undefined);
+        expect(controls(other)).to.equal(0);
+      } finally {
+        Object.assign(console, saved);
+      }
+      expect(logged).to.deep.equal([]);
+      // A service that has the route still gets them.
+      expect(controls(await answered(bot))).to.equal(1);
+    });
+  }
+
+  it('should remember the rating across a reload, from storage and from the server', async () => {
+    const bot = await realChatbot();
+    const first = await answered(bot);
+    button(first, 'Not helpful')!.click();
+    await oneEvent(first, 'chatbot-feedback');
+    const session = first.sessionUuid;
+    first.remove();
+
+    const again = await mount(bot);
+    await until(() => pressed(again).length === 1, 'the rating restored');
+    expect(pressed(again)).to.deep.equal(['Not helpful']);
+    // The reason form belongs to the moment of rating; it does not come back.
+    expect(form(again)).to.equal(null);
+    again.remove();
+
+    // Another device: nothing remembered, the session's records say it.
+    localStorage.clear();
+    const elsewhere = await fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      session-uuid=${session}
+    ></chatbot-chat>`);
+    await until(() => pressed(elsewhere).length === 1, 'the rating from the server');
+    expect(pressed(elsewhere)).to.deep.equal(['Not helpful']);
+  });
+
+  it('should read in German', async () => {
+    const bot = await realChatbot();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      lang="de"
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      persist="none"
+    ></chatbot-chat>`);
+    await el.send(QUESTION);
+    await el.updateComplete;
+    button(el, 'Nicht hilfreich')!.click();
+    await el.updateComplete;
+    expect(form(el)!.querySelector('legend')!.textContent).to.equal('Was war falsch? (optional)');
+    expect(button(el, 'Feedback senden')).to.not.equal(undefined);
+    await expect(el).to.be.accessible();
+  });
+});
