@@ -150,6 +150,28 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(result, 'Which port does the server listen on?'), [3, 2]);
   });
 
+  it('quotes another document only when it answers as fully as the best one', () => {
+    const scope = scopeOf(
+      [source('sqlite', 'SQLite guide'), source('app', 'Our app')],
+      everySource,
+    );
+    const query = 'How do I enable WAL mode for faster writes?';
+    const result = found(
+      query,
+      [
+        {
+          text: "Enable WAL mode for faster writes: `db.pragma('journal_mode = WAL')`.",
+          source: 'sqlite',
+          score: 9,
+        },
+        { text: 'Our app enables WAL mode.', source: 'app', score: 8 },
+        { text: 'WAL mode lets readers work while a writer writes.', source: 'sqlite', score: 6 },
+      ],
+      { enabl: 3, wal: 4, mode: 9, faster: 2, write: 6 },
+    );
+    assert.deepEqual(kept(result, query, scope), [1, 3]);
+  });
+
   it('judges a hit by the sentences an answer would quote, not by words scattered over it', () => {
     const query = 'How do I rotate the signing keys?';
     const df = { rotat: 2, sign: 3, kei: 3 };

@@ -122,7 +122,8 @@ const WINDOW = 2;
  * of it, the best WINDOW consecutive units, read with its section path and its source's title
  * (a passage of the MiniSearch README is about MiniSearch without saying so): it is kept when
  * that holds at least MIN_SHARE of the question's weight (`termWeights`), whatever its rank, and
- * kept hits are ordered by that share, then by score. Besides, a hit is not kept when
+ * kept hits are ordered by that share, then by score; hits of other sources than the best one's
+ * only when they hold as much. Besides, a hit is not kept when
  *
  * - the question has a single word the sources know ("What does it cost?" against "costs 21 KB"),
  *   unless that word is what the passage is about: in its section path, a bold lead, its source's
@@ -160,7 +161,12 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     kept.push({ hit, share });
   }
   kept.sort((a, b) => b.share - a.share || b.hit.score - a.hit.score);
-  return { hits: kept.map((k) => k.hit), closeness };
+  // An answer stays with the document that answers best: another joins only as complete a match.
+  const [best] = kept;
+  const hits = kept
+    .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || k.share >= best!.share)
+    .map((k) => k.hit);
+  return { hits, closeness };
 }
 
 /** The question's terms in the best window of a hit's units, with the hit's context. */
