@@ -238,6 +238,8 @@ describe('which passages answer a question', () => {
       { sort: 2, minisearch: 20, result: 8, date: 5 },
     );
     assert.deepEqual(kept(result, query, scope), [2]);
+    // Nor is it close: a refusal offers the document the question names.
+    assert.deepEqual([...relevant(result, query, scope).closeness.keys()], ['minisearch']);
   });
 
   it('a question naming something no passage holds ("Python") is not answered', () => {

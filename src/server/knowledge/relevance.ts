@@ -146,10 +146,11 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   for (const hit of found.hits) {
     const context = new Set([...terms(hit.heading), ...(scope.titles.get(hit.sourceUuid) ?? [])]);
     const matched = excerptTerms(hit, context, weights);
+    // A passage about another document than the one the question names is not even close.
+    if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
     const share = sum(weights, matched) / total;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (unknownName || share < MIN_SHARE) continue;
-    if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
     if (single >= 0) {
       const term = known[0]!;
       const topical =
