@@ -224,7 +224,8 @@ export const styles = [
     }
     .feedback button,
     .feedback-form button,
-    .feedback-form label {
+    .feedback-form label,
+    .feedback-form input[name='comment'] {
       min-height: var(--_target);
     }
     .feedback [aria-pressed='true'] {
@@ -255,6 +256,7 @@ export const styles = [
     .feedback-form label {
       display: inline-flex;
       align-items: center;
+      gap: 4px;
       margin-inline-end: 12px;
     }
     .typing {
