@@ -1,9 +1,9 @@
 import type { Citation, CiteData } from '../../api/types.js';
-import type { AgentRow, ChatbotRow, SessionRow, Store } from '../store/types.js';
+import type { AgentRow, ChatbotRow, SessionRow, SourceRow, Store } from '../store/types.js';
 import { agentMeta, citationsFor, composed, composedText } from './compose.js';
 import type { LlmOptions } from './llm.js';
 import { llmAnswer } from './llm-answer.js';
-import { matchQa, relevant, scopeOf, termWeights } from './relevance.js';
+import { matchQa, relevant, type Scope, scopeOf, termWeights } from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
 import type { Hit, SearchIndex } from './search.js';
 import { NOT_COVERED, notCoveredText, suggestionsFor } from './suggestions.js';
@@ -104,56 +104,39 @@ export async function prepareAnswer(
   if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, []));
 
   const scope = scopeOf(deps.store.listSources(chatbot.uuid), agent);
-  const { sources, allowed, qaSources } = scope;
-  let hits: Hit[] = [];
-  let queryTerms = new Set<string>();
-  let closeness: ReadonlyMap<string, number> = new Map();
-  if (allowed.size > 0) {
-    await deps.index.ready(chatbot.uuid);
-    const found = deps.index.search(chatbot.uuid, query, {
-      limit: SEARCHED,
-      // Every source allowed: no filter to run over each result.
-      sources: allowed.size === sources.size ? undefined : allowed,
-    });
-    queryTerms = new Set(found.terms);
-    const qa = matchQa(termWeights(found), qaSources);
-    if (qa) {
-      const answer = String(qa.meta.answer ?? '');
-      const cite = citationsFor([{ source: qa, text: answer }]);
-      return composed(
-        deps,
-        answer,
-        cite.citations,
-        cite.citeData,
-        answerMeta({ ...agentMeta(agent, 'qa'), data_source_uuid: qa.uuid }, [qa.uuid]),
-        chatbot.show_citations,
-      );
-    }
-    // A source being processed again keeps its old chunks meanwhile; it is not answered from.
-    const judged = relevant(
-      { ...found, hits: found.hits.filter((h) => allowed.has(h.sourceUuid)) },
-      query,
-      scope,
+  const { sources } = scope;
+  const { qa, hits, queryTerms, closeness } = await judge(deps, chatbot.uuid, query, scope);
+  if (qa) {
+    const answer = String(qa.meta.answer ?? '');
+    const cite = citationsFor([{ source: qa, text: answer }]);
+    return composed(
+      deps,
+      answer,
+      cite.citations,
+      cite.citeData,
+      answerMeta({ ...agentMeta(agent, 'qa'), data_source_uuid: qa.uuid }, [qa.uuid]),
+      chatbot.show_citations,
     );
-    hits = judged.hits;
-    closeness = judged.closeness;
   }
 
-  const offered = suggestionsFor(scope, closeness);
-  const notCovered = () =>
-    fallback
-      ? fixed(
-          fallback.meta.default_message ?? NOT_COVERED,
-          answerMeta(agentMeta(fallback, 'pre-canned'), []),
-        )
-      : fixed(
-          notCoveredText(offered),
-          answerMeta(
-            { rule: 'not-covered' },
-            [],
-            offered.topics.length > 0 ? { suggestions: offered.topics } : {},
-          ),
-        );
+  const offered = () => suggestionsFor(scope, closeness);
+  const notCovered = () => {
+    if (fallback) {
+      return fixed(
+        fallback.meta.default_message ?? NOT_COVERED,
+        answerMeta(agentMeta(fallback, 'pre-canned'), []),
+      );
+    }
+    const topics = offered();
+    return fixed(
+      notCoveredText(topics),
+      answerMeta(
+        { rule: 'not-covered' },
+        [],
+        topics.topics.length > 0 ? { suggestions: topics.topics } : {},
+      ),
+    );
+  };
 
   if (deps.llm) {
     const passages = hits.slice(0, LLM_PASSAGES).map((h) => ({
@@ -170,7 +153,7 @@ export async function prepareAnswer(
       query,
       passages,
       () => composedText(hits, queryTerms, sources, chatbot.show_citations),
-      passages.length === 0 ? offered : undefined,
+      passages.length === 0 ? offered() : undefined,
     );
   }
   if (hits.length === 0) return notCovered();
@@ -188,6 +171,44 @@ export async function prepareAnswer(
     ),
     chatbot.show_citations,
   );
+}
+
+/**
+ * What the sources say to a question: a Q&A pair that answers it verbatim, or the passages that
+ * answer it (relevance.ts), and how close each source came, for the topics a refusal offers.
+ */
+interface Judged {
+  qa?: SourceRow;
+  hits: Hit[];
+  queryTerms: Set<string>;
+  closeness: ReadonlyMap<string, number>;
+}
+
+async function judge(
+  deps: AnswerDeps,
+  chatbotUuid: string,
+  query: string,
+  scope: Scope,
+): Promise<Judged> {
+  const { sources, allowed, qaSources } = scope;
+  const none: Judged = { hits: [], queryTerms: new Set(), closeness: new Map() };
+  if (allowed.size === 0) return none;
+  await deps.index.ready(chatbotUuid);
+  const found = deps.index.search(chatbotUuid, query, {
+    limit: SEARCHED,
+    // Every source allowed: no filter to run over each result.
+    sources: allowed.size === sources.size ? undefined : allowed,
+  });
+  const queryTerms = new Set(found.terms);
+  const qa = matchQa(termWeights(found), qaSources);
+  if (qa) return { ...none, qa, queryTerms };
+  // A source being processed again keeps its old chunks meanwhile; it is not answered from.
+  const { hits, closeness } = relevant(
+    { ...found, hits: found.hits.filter((h) => allowed.has(h.sourceUuid)) },
+    query,
+    scope,
+  );
+  return { qa, hits, queryTerms, closeness };
 }
 
 export type { Hit };
