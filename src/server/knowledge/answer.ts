@@ -1,13 +1,13 @@
-import type { Citation, CiteData } from '../../api/types.js';
-import type { AgentRow, ChatbotRow, SessionRow, SourceRow, Store } from '../store/types.js';
+import type { AgentRow, ChatbotRow, SessionRow, SourceRow } from '../store/types.js';
+import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { agentMeta, citationsFor, composed, composedText } from './compose.js';
-import type { LlmOptions } from './llm.js';
 import { llmAnswer } from './llm-answer.js';
 import { matchQa, relevant, type Scope, scopeOf, termWeights } from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
-import type { Hit, SearchIndex } from './search.js';
+import type { Hit } from './search.js';
 import { NOT_COVERED, notCoveredText, suggestionsFor } from './suggestions.js';
 
+export type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 export { pieces } from './compose.js';
 export { excerpt } from './excerpt.js';
 export { NOT_COVERED };
@@ -19,41 +19,6 @@ export const NO_AGENT =
 const LLM_PASSAGES = 6;
 /** How many hits a search returns for relevance.ts to judge: the right one is often not first. */
 const SEARCHED = 12;
-
-export interface AnswerDeps {
-  store: Store;
-  index: SearchIndex;
-  llm?: LlmOptions;
-  /** Pause between streamed pieces of a composed answer, so it reads as it arrives. */
-  streamDelayMs: number;
-}
-
-/** Everything known before the first byte, plus the text still to come. */
-export interface PreparedAnswer {
-  citations: Citation[];
-  citeData: CiteData;
-  meta: AnswerMeta;
-  /** Set when the answer was degraded (the LLM failed) or cut off. */
-  errorMessage: string;
-  /** The answer stopped before its end (the LLM broke off mid-answer). */
-  cutShort: boolean;
-  /** `pace: false` for a whole answer at once (the non-stream endpoint). */
-  text(signal: AbortSignal, pace?: boolean): AsyncIterable<string>;
-}
-
-/**
- * What every message record's meta_json says, besides the rule that answered and its agent:
- * whether the answer drew on the sources (`covered`), which ones (`sources`, data_source_uuids,
- * whether or not the chatbot shows citations), the topics offered instead (`suggestions`), and
- * `escalated` when the human-escalation agent answered. The admin counts gaps from these.
- */
-export interface AnswerMeta extends Record<string, unknown> {
-  rule: string;
-  covered: boolean;
-  sources: string[];
-  suggestions?: string[];
-  escalated?: true;
-}
 
 const answerMeta = (
   base: Record<string, unknown> & { rule: string },

@@ -1,6 +1,6 @@
 import type { Citation, CiteData } from '../../api/types.js';
 import type { AgentRow, SourceRow } from '../store/types.js';
-import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer.js';
+import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { EXCERPT_CHARS, quote } from './excerpt.js';
 import type { Hit } from './search.js';
 import { NOT_COVERED } from './suggestions.js';

@@ -1,5 +1,5 @@
 import type { AgentRow, ChatbotRow, SessionRow } from '../store/types.js';
-import type { AnswerDeps, PreparedAnswer } from './answer.js';
+import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
 import { agentMeta, citationsFor, type Passage, paced } from './compose.js';
 import { type ChatMessage, LlmError, type LlmOptions, streamCompletion } from './llm.js';
 import { NOT_COVERED, suggestionList } from './suggestions.js';
