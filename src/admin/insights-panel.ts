@@ -1,7 +1,6 @@
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { isApiError } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
@@ -21,6 +20,7 @@ import {
 import { insightsStyles } from './insights-styles.js';
 import { AdminPanel } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
+import { isMissingRoute } from './sessions-panel.js';
 import { panelStyles } from './styles.js';
 
 /** The server lists every source never cited; a chatbot may have thousands. */
@@ -59,11 +59,21 @@ export class AdminInsightsPanel extends AdminPanel {
       this.insights = insights;
     },
     onError: (error) => {
-      if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+      if (isMissingRoute(error))
         emit(this, 'admin-tab-unavailable', 'insights', { composed: false });
-      }
     },
   });
+
+  constructor() {
+    super();
+    // The Q&A form reports its saved source from this element, on its way to the admin.
+    this.addEventListener('chatbot-admin-change', (event: AdminChangeEvent) => {
+      const gap = this.qa.openKey;
+      if (gap !== undefined && event.detail.kind === 'source' && event.detail.action === 'create') {
+        this.answered = new Set(this.answered).add(gap);
+      }
+    });
+  }
 
   /** Asks again; "the last N days" move on with the clock. */
   override refresh(): void {
@@ -95,17 +105,6 @@ export class AdminInsightsPanel extends AdminPanel {
     if (typeof range === 'object') this.period = range;
   }
 
-  constructor() {
-    super();
-    // The Q&A form reports its saved source from this element, on its way to the admin.
-    this.addEventListener('chatbot-admin-change', (event: AdminChangeEvent) => {
-      const gap = this.qa.openKey;
-      if (gap !== undefined && event.detail.kind === 'source' && event.detail.action === 'create') {
-        this.answered = new Set(this.answered).add(gap);
-      }
-    });
-  }
-
   override render() {
     const s = this.strings;
     const insights = this.insights;
@@ -119,7 +118,7 @@ export class AdminInsightsPanel extends AdminPanel {
             : this.insightsTask.render({
                 pending: () => this.renderPending(),
                 error: (error) =>
-                  isApiError(error) && (error.status === 404 || error.status === 405)
+                  isMissingRoute(error)
                     ? nothing
                     : this.renderLoadError(error, () => this.insightsTask.run()),
               })
@@ -258,56 +257,62 @@ export class AdminInsightsPanel extends AdminPanel {
       ${this.renderGaps(insights)}
       <div class="columns">
         ${this.renderTopQuestions(insights)}
-        <div>
-          <section class="card" part="card" aria-labelledby="cited-heading">
-            <h3 id="cited-heading">${s.insightsCited}</h3>
-            ${
-              insights.sources_cited.length
-                ? html`<table class="simple" part="table" aria-labelledby="cited-heading">
-                    <thead>
-                      <tr>
-                        <th scope="col" part="header-cell">${s.title}</th>
-                        <th scope="col" part="header-cell" class="count">${s.insightsCitations}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${insights.sources_cited.map(
-                        (source) => html`<tr part="row">
-                          <td part="cell" class="user-text">${source.title}</td>
-                          <td part="cell" class="count">${formatCount(source.count, lang)}</td>
-                        </tr>`,
-                      )}
-                    </tbody>
-                  </table>`
-                : html`<p class="empty">${s.insightsNoneCited}</p>`
-            }
-          </section>
-          <section class="card" part="card" aria-labelledby="never-heading">
-            <h3 id="never-heading">${s.insightsNeverCited}</h3>
-            ${
-              insights.sources_never_cited.length
-                ? html`<ul class="never" aria-labelledby="never-heading">
-                      ${insights.sources_never_cited
-                        .slice(0, NEVER_CITED_SHOWN)
-                        .map((source) => html`<li class="user-text">${source.title}</li>`)}
-                    </ul>
-                    ${
-                      insights.sources_never_cited.length > NEVER_CITED_SHOWN
-                        ? html`<p class="muted">
-                            ${fill(s.insightsMore, {
-                              count: formatCount(
-                                insights.sources_never_cited.length - NEVER_CITED_SHOWN,
-                                lang,
-                              ),
-                            })}
-                          </p>`
-                        : nothing
-                    }`
-                : html`<p class="empty">${s.insightsAllCited}</p>`
-            }
-          </section>
-        </div>
+        ${this.renderSources(insights)}
       </div>`;
+  }
+
+  private renderSources(insights: Insights) {
+    const s = this.strings;
+    const lang = this.lang;
+    return html`<div>
+      <section class="card" part="card" aria-labelledby="cited-heading">
+        <h3 id="cited-heading">${s.insightsCited}</h3>
+        ${
+          insights.sources_cited.length
+            ? html`<table class="simple" part="table" aria-labelledby="cited-heading">
+                <thead>
+                  <tr>
+                    <th scope="col" part="header-cell">${s.title}</th>
+                    <th scope="col" part="header-cell" class="count">${s.insightsCitations}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${insights.sources_cited.map(
+                    (source) => html`<tr part="row">
+                      <td part="cell" class="user-text">${source.title}</td>
+                      <td part="cell" class="count">${formatCount(source.count, lang)}</td>
+                    </tr>`,
+                  )}
+                </tbody>
+              </table>`
+            : html`<p class="empty">${s.insightsNoneCited}</p>`
+        }
+      </section>
+      <section class="card" part="card" aria-labelledby="never-heading">
+        <h3 id="never-heading">${s.insightsNeverCited}</h3>
+        ${
+          insights.sources_never_cited.length
+            ? html`<ul class="never" aria-labelledby="never-heading">
+                  ${insights.sources_never_cited
+                    .slice(0, NEVER_CITED_SHOWN)
+                    .map((source) => html`<li class="user-text">${source.title}</li>`)}
+                </ul>
+                ${
+                  insights.sources_never_cited.length > NEVER_CITED_SHOWN
+                    ? html`<p class="muted">
+                        ${fill(s.insightsMore, {
+                          count: formatCount(
+                            insights.sources_never_cited.length - NEVER_CITED_SHOWN,
+                            lang,
+                          ),
+                        })}
+                      </p>`
+                    : nothing
+                }`
+            : html`<p class="empty">${s.insightsAllCited}</p>`
+        }
+      </section>
+    </div>`;
   }
 
   private renderGaps({ gaps }: Insights) {
