@@ -19,5 +19,11 @@ export {
   NetworkError,
   TimeoutError,
 } from './errors.js';
-export { decodeCitations, encodeCitations, type MessageStream, SseParser } from './stream.js';
+export {
+  decodeCitations,
+  decodeSuggestions,
+  encodeCitations,
+  type MessageStream,
+  SseParser,
+} from './stream.js';
 export * from './types.js';

@@ -8,6 +8,11 @@ export interface MessageStream {
   /** The sources the answer cites as `[1]`, `[2]`…, from `X-Citations`. */
   citations: Citation[] | undefined;
   /**
+   * What the chatbot offers instead when its sources did not cover the question, from
+   * `X-Suggestions` (the reference server's addition; absent elsewhere).
+   */
+  suggestions: string[] | undefined;
+  /**
    * The answer as decoded text deltas. Single use. Breaking out of the loop aborts the request;
    * the caller's own abort ends it quietly; a connection lost mid-answer throws `NetworkError`.
    */
@@ -84,18 +89,34 @@ function sseText(raw: string): string {
   return typeof content === 'string' ? content : '';
 }
 
-/** Decodes the `X-Citations` header: base64url of UTF-8 JSON. Malformed input is ignored. */
-export function decodeCitations(header: string | null): Citation[] | undefined {
+/** Decodes a header holding base64url of UTF-8 JSON. Malformed input is ignored. */
+function decodeJsonHeader(header: string | null): unknown {
   if (!header) return undefined;
   try {
     const base64 = header.replace(/-/g, '+').replace(/_/g, '/');
     const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
     const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return Array.isArray(parsed) ? (parsed as Citation[]) : undefined;
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return undefined;
   }
+}
+
+/** Decodes the `X-Citations` header: base64url of UTF-8 JSON. Malformed input is ignored. */
+export function decodeCitations(header: string | null): Citation[] | undefined {
+  const parsed = decodeJsonHeader(header);
+  return Array.isArray(parsed) ? (parsed as Citation[]) : undefined;
+}
+
+/**
+ * Decodes the reference server's `X-Suggestions` header (our addition): the questions or topics
+ * offered when the sources did not cover the question, in the same encoding as `X-Citations`.
+ */
+export function decodeSuggestions(header: string | null): string[] | undefined {
+  const parsed = decodeJsonHeader(header);
+  return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')
+    ? parsed
+    : undefined;
 }
 
 /** Encodes citations for the `X-Citations` header (used by the reference server). */

@@ -55,6 +55,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       exposeHeaders: [
         'X-Message-Uuid',
         'X-Citations',
+        'X-Suggestions',
         'Retry-After',
         'X-Total-Count',
         'Content-Disposition',

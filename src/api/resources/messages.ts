@@ -1,5 +1,5 @@
 import type { ApiRequestInfo } from '../errors.js';
-import { decodeCitations, type MessageStream, textDeltas } from '../stream.js';
+import { decodeCitations, decodeSuggestions, type MessageStream, textDeltas } from '../stream.js';
 import { apiError, enc, type RequestOptions, type Transport } from '../transport.js';
 import type { FeedbackInput, Message } from '../types.js';
 
@@ -38,6 +38,7 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
       return {
         messageUuid: response.headers.get('x-message-uuid') ?? undefined,
         citations: decodeCitations(response.headers.get('x-citations')),
+        suggestions: decodeSuggestions(response.headers.get('x-suggestions')),
         text: textDeltas(response, {
           request,
           abort: () => controller.abort(),

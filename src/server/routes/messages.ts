@@ -109,6 +109,10 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       if (started.answer.citations.length > 0) {
         headers['x-citations'] = encodeCitations(started.answer.citations);
       }
+      const { suggestions } = started.answer.meta;
+      if (suggestions && suggestions.length > 0) {
+        headers['x-suggestions'] = encodeCitations(suggestions);
+      }
       return streamPieces(c, (signal) => started.answer.text(signal), {
         headers,
         gate,
@@ -160,5 +164,5 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
  * `decodeCitations` reads it. Buffer's encoder does in one call what the browser-side
  * `encodeCitations` does byte by byte.
  */
-export const encodeCitations = (citations: Citation[]) =>
-  Buffer.from(JSON.stringify(citations)).toString('base64url');
+export const encodeCitations = (value: Citation[] | string[]) =>
+  Buffer.from(JSON.stringify(value)).toString('base64url');
