@@ -27,6 +27,7 @@ describe('README reference', () => {
     assert.deepEqual(events('chatbot-chat'), [
       'chatbot-answer-finished',
       'chatbot-error',
+      'chatbot-feedback',
       'chatbot-message-send',
       'chatbot-session-created',
     ]);
