@@ -110,7 +110,8 @@ export class QaFormController implements ReactiveController {
         action: 'create',
         uuids: [source.uuid],
       });
-      // The form that held focus is gone: the next step takes it.
+      // The form that held focus is gone: the next step takes it once drawn.
+      this.host.requestUpdate();
       void this.host.updateComplete.then(() =>
         this.host.shadowRoot?.querySelector<HTMLElement>('.qa-form .ask-again')?.focus(),
       );
@@ -161,7 +162,7 @@ export class QaFormController implements ReactiveController {
       aria-labelledby="qa-form-heading"
       aria-describedby="qa-form-help"
       novalidate
-      @submit=${this.handleSubmit}
+      @submit=${(event: SubmitEvent) => this.handleSubmit(event)}
     >
       <h4 id="qa-form-heading">${s.addAsQa}</h4>
       <p class="help" id="qa-form-help">${s.qaFormHelp}</p>

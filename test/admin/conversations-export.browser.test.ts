@@ -1,0 +1,165 @@
+import { expect } from '@open-wc/testing';
+import {
+  mountConversations,
+  QUESTIONS,
+  recordingClient,
+  seedConversations,
+} from './conversations-helpers.js';
+import { button, deep, deepText, until } from './helpers.js';
+
+/** The export's body held back until `open()`, as over a slow network, its headers at once. */
+function gated() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const answer = (url: string, response: Response) => {
+    if (!new URL(url).pathname.endsWith('/messages/export')) return response;
+    const body = response.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        async transform(chunk, controller) {
+          await opened;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+  return { answer, open };
+}
+
+const picker = Object.getOwnPropertyDescriptor(window, 'showSaveFilePicker');
+const createObjectURL = URL.createObjectURL;
+const click = HTMLAnchorElement.prototype.click;
+
+describe('<chatbot-admin> conversations export', () => {
+  let blobs: Blob[];
+  let downloads: string[];
+
+  beforeEach(() => {
+    blobs = [];
+    downloads = [];
+    // The Blob path, as in browsers without a save picker; the download is caught, not made.
+    Object.defineProperty(window, 'showSaveFilePicker', { value: undefined, configurable: true });
+    URL.createObjectURL = (blob: Blob | MediaSource) => {
+      blobs.push(blob as Blob);
+      return createObjectURL.call(URL, blob);
+    };
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
+      downloads.push(this.download);
+    };
+  });
+
+  afterEach(() => {
+    history.replaceState(null, '', location.pathname + location.search);
+    if (picker) Object.defineProperty(window, 'showSaveFilePicker', picker);
+    else delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+    URL.createObjectURL = createObjectURL;
+    HTMLAnchorElement.prototype.click = click;
+  });
+
+  it('should stream the exchanges as CSV into a download, showing rows read of the total', async () => {
+    const { bot } = await seedConversations();
+    const gate = gated();
+    const { client } = await recordingClient(gate.answer);
+    const { el, panel } = await mountConversations(client, bot);
+    (await until(() => button(panel, 'Export CSV'))).click();
+    const progress = await until(() =>
+      deep<HTMLProgressElement>(panel, 'progress[aria-label="Export progress"]'),
+    );
+    await until(() => deepText(panel).includes('Rows: 0 of 3'));
+    expect(progress.max).to.equal(3);
+    expect(progress.value).to.equal(0);
+    expect(button(panel, 'Cancel export')).to.not.equal(null);
+    expect(button(panel, 'Export CSV')!.disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    gate.open();
+    await until(() => deepText(panel).includes('Rows exported: 3.'));
+    expect(deep(panel, 'progress')).to.equal(null);
+    expect(downloads).to.have.length(1);
+    expect(downloads[0]).to.match(/^conversations-\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    const [header, ...rows] = text.trimEnd().split('\r\n');
+    expect(header).to.equal(
+      'session_uuid,created_at,query,response,rating,reason,comment,covered,cited_sources',
+    );
+    expect(rows).to.have.length(3);
+    expect(text).to.contain('"We do sell umbrellas, at the kiosk."');
+    expect(blobs[0]!.type).to.equal('text/csv');
+  });
+
+  it('should export only the filtered exchanges as JSON', async () => {
+    const { bot, uncovered } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    const rating = await until(() => deep<HTMLSelectElement>(panel, 'select[name=rating]'));
+    rating.value = 'down';
+    rating.dispatchEvent(new Event('change'));
+    button(panel, 'Export JSON')!.click();
+    await until(() => deepText(panel).includes('Rows exported: 1.'));
+    const request = new URL(urls.find((url) => url.includes('/messages/export'))!);
+    expect(request.searchParams.get('format')).to.equal('json');
+    expect(request.searchParams.get('rating')).to.equal('down');
+    expect(downloads[0]).to.match(/\.json$/);
+    const rows = JSON.parse(await blobs[0]!.text());
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({
+      session_uuid: uncovered.session,
+      query: QUESTIONS.uncovered,
+      rating: 'down',
+      reason: 'wrong',
+      comment: 'We do sell umbrellas, at the kiosk.',
+      covered: false,
+    });
+  });
+
+  it('should cancel an export under way, downloading nothing', async () => {
+    const { bot } = await seedConversations();
+    const gate = gated();
+    const { client } = await recordingClient(gate.answer);
+    const { panel } = await mountConversations(client, bot);
+    (await until(() => button(panel, 'Export CSV'))).click();
+    (await until(() => button(panel, 'Cancel export'))).click();
+    await until(() => deepText(panel).includes('Export cancelled.'));
+    gate.open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(blobs).to.deep.equal([]);
+    expect(downloads).to.deep.equal([]);
+    expect(button(panel, 'Export CSV')!.disabled).to.equal(false);
+  });
+
+  it('should write into the file a save picker gives, chunk by chunk, where there is one', async () => {
+    const { client, bot } = await seedConversations();
+    const chunks: Uint8Array[] = [];
+    let suggested = '';
+    let closed = false;
+    Object.defineProperty(window, 'showSaveFilePicker', {
+      configurable: true,
+      value: async (options: { suggestedName: string }) => {
+        suggested = options.suggestedName;
+        return {
+          createWritable: async () => ({
+            write: async (chunk: Uint8Array) => void chunks.push(chunk),
+            close: async () => {
+              closed = true;
+            },
+            abort: async () => {},
+          }),
+        };
+      },
+    });
+    const { panel } = await mountConversations(client, bot);
+    (await until(() => button(panel, 'Export JSON'))).click();
+    await until(() => deepText(panel).includes('Rows exported: 3.'));
+    expect(closed).to.equal(true);
+    expect(suggested).to.match(/^conversations-.*\.json$/);
+    expect(blobs).to.deep.equal([]);
+    const rows = JSON.parse(await new Blob(chunks as BlobPart[]).text());
+    expect(rows.map((row: { query: string }) => row.query).sort()).to.deep.equal(
+      Object.values(QUESTIONS).sort(),
+    );
+  });
+});

@@ -1,0 +1,116 @@
+import { expect, oneEvent } from '@open-wc/testing';
+import type { AdminChangeEvent } from '../../src/admin/index.js';
+import {
+  mountConversations,
+  type Panel,
+  QUESTIONS,
+  seedConversations,
+} from './conversations-helpers.js';
+import { button, deep, deepAll, deepText, type, until } from './helpers.js';
+
+async function open(panel: Panel, question: string) {
+  button(panel, `Open session: ${question}`)!.click();
+  return until(() => {
+    const transcript = deep(panel, '[part=transcript]');
+    return transcript?.querySelector('article')?.ariaLabel === question && transcript;
+  });
+}
+
+describe('<chatbot-admin> conversation transcript', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should show each exchange’s citations, rating with its reason and comment, and coverage', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
+
+    let transcript = await open(panel, QUESTIONS.covered);
+    expect(deepText(transcript))
+      .to.contain('Rated helpful')
+      .and.to.contain('Answered from the sources');
+    expect(transcript.querySelector('[part=sources]')!.textContent).to.contain(QUESTIONS.covered);
+    expect(panel.shadowRoot!.activeElement?.id).to.equal('detail-heading');
+    await expect(el).to.be.accessible();
+
+    transcript = await open(panel, QUESTIONS.uncovered);
+    const text = deepText(transcript);
+    expect(text).to.contain('Rated not helpful: wrong');
+    expect(text).to.contain('Comment: We do sell umbrellas, at the kiosk.');
+    expect(text).to.contain('Not covered by the sources');
+    expect(transcript.querySelector('[part=sources]')).to.equal(null);
+    const row = deepAll(panel, '.tbody [role=row]').find(
+      (r) => r.getAttribute('aria-current') === 'true',
+    );
+    expect(row!.textContent).to.contain(QUESTIONS.uncovered);
+
+    transcript = await open(panel, QUESTIONS.escalated);
+    expect(deepText(transcript)).to.contain('Escalated to a human').and.not.to.contain('Rated');
+  });
+
+  it('should add an exchange as a Q&A with the corrected answer, then ask it again in Try it', async () => {
+    const { client, bot, uncovered } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.uncovered}`));
+    const transcript = await open(panel, QUESTIONS.uncovered);
+    const add = button(transcript, `Add as Q&A: ${QUESTIONS.uncovered}`)!;
+    add.click();
+    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    const question = form.querySelector<HTMLInputElement>('[name=question]')!;
+    const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
+    expect(question.value).to.equal(QUESTIONS.uncovered);
+    expect(answer.value).to.equal(uncovered.message.response);
+    // Booleans: chai's message for two unequal elements of a shadow tree never finishes.
+    expect(panel.shadowRoot!.activeElement === answer).to.equal(true);
+    expect(add.getAttribute('aria-expanded')).to.equal('true');
+    await expect(el).to.be.accessible();
+
+    // Refused without a request when the answer is emptied.
+    type(answer, '  ');
+    form.requestSubmit();
+    expect((await until(() => form.querySelector('[role=alert]'))).textContent).to.contain(
+      'required',
+    );
+
+    const corrected = 'Yes: umbrellas are sold at the kiosk by pier two.';
+    type(answer, corrected);
+    const created = oneEvent(panel, 'chatbot-admin-change') as Promise<AdminChangeEvent>;
+    form.requestSubmit();
+    const { detail } = await created;
+    expect(detail.kind).to.equal('source');
+    expect(detail.action).to.equal('create');
+    const source = (await client.sources.list(bot.uuid)).find((s) => s.uuid === detail.uuids[0])!;
+    expect(source.type).to.equal('qa');
+    expect(JSON.parse(source.meta_json)).to.include({
+      question: QUESTIONS.uncovered,
+      answer: corrected,
+    });
+
+    const again = await until(() => button(transcript, 'Ask again in Try it'));
+    expect(deepText(transcript)).to.contain('Added as a Q&A source.');
+    await until(() => panel.shadowRoot!.activeElement === again);
+    const answered = oneEvent(el, 'chatbot-answer-finished') as Promise<
+      CustomEvent<{ query: string; response: string }>
+    >;
+    again.click();
+    await until(() => deep(el, '#tab-try')?.getAttribute('aria-selected') === 'true');
+    const finished = await answered;
+    expect(finished.detail.query).to.equal(QUESTIONS.uncovered);
+    expect(finished.detail.response).to.contain('kiosk by pier two');
+    expect(transcript.querySelector('.qa-form')).to.equal(null);
+  });
+
+  it('should close the form unsaved, giving focus back to its button', async () => {
+    const { client, bot } = await seedConversations();
+    const { panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
+    const transcript = await open(panel, QUESTIONS.covered);
+    const add = button(transcript, `Add as Q&A: ${QUESTIONS.covered}`)!;
+    add.focus();
+    add.click();
+    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    button(form, 'Cancel')!.click();
+    await until(() => !transcript.querySelector('form.qa-form'));
+    await until(() => panel.shadowRoot!.activeElement === add);
+    expect((await client.sources.list(bot.uuid)).length).to.equal(1);
+  });
+});
