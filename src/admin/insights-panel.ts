@@ -1,6 +1,7 @@
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
+import { isMissingRoute } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
@@ -20,7 +21,6 @@ import {
 import { insightsStyles } from './insights-styles.js';
 import { AdminPanel } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
-import { isMissingRoute } from './sessions-panel.js';
 import { panelStyles } from './styles.js';
 
 /** The server lists every source never cited; a chatbot may have thousands. */

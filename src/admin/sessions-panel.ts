@@ -2,7 +2,7 @@ import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { isApiError } from '../api/errors.js';
+import { isMissingRoute } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { renderExchange, shorten } from './conversation-exchange.js';
@@ -29,10 +29,6 @@ import { QaFormController } from './qa-from-exchange.js';
 
 /** The pause in typing after which a search is sent. */
 const SEARCH_DELAY_MS = 300;
-
-/** How a server without one of this project's routes answers it (the hosted service). */
-export const isMissingRoute = (error: unknown): boolean =>
-  isApiError(error) && (error.status === 404 || error.status === 405);
 
 /**
  * The Conversations tab (its id stays `sessions`): the chatbot's conversations, searched and

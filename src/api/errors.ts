@@ -99,6 +99,13 @@ export const isChatbotApiError = (error: unknown): error is ChatbotApiError =>
 export const isApiError = (error: unknown): error is ApiError =>
   named(error, 'ApiError') && typeof (error as ApiError).status === 'number';
 
+/**
+ * How a server without one of this project's routes (feedback, review, insights) answers it:
+ * the hosted service says 404 or 405. The elements hide the feature that needs the route.
+ */
+export const isMissingRoute = (error: unknown): error is ApiError =>
+  isApiError(error) && (error.status === 404 || error.status === 405);
+
 export const isNetworkError = (error: unknown): error is NetworkError =>
   named(error, 'NetworkError');
 

@@ -14,6 +14,7 @@ export {
   isAbortError,
   isApiError,
   isChatbotApiError,
+  isMissingRoute,
   isNetworkError,
   isTimeoutError,
   NetworkError,
