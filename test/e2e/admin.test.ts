@@ -241,8 +241,8 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
       .waitFor();
   });
 
-  it('should show the conversation under Sessions and delete one message', async () => {
-    await tab('Sessions').click();
+  it('should show the conversation under Conversations and delete one message', async () => {
+    await tab('Conversations').click();
     const sessions = panel('sessions');
     await sessions.getByRole('button', { name: /^Open session/ }).click();
     const transcript = sessions.locator('[part=transcript]');
