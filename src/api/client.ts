@@ -4,6 +4,7 @@
  */
 import { agentsApi } from './resources/agents.js';
 import { chatbotsApi } from './resources/chatbots.js';
+import { documentsApi } from './resources/documents.js';
 import { messagesApi } from './resources/messages.js';
 import { reviewApi } from './resources/review.js';
 import { sessionsApi } from './resources/sessions.js';
@@ -13,7 +14,8 @@ import { type ClientOptions, createTransport } from './transport.js';
 
 export { agentsApi } from './resources/agents.js';
 export { chatbotsApi } from './resources/chatbots.js';
-export { messagesApi } from './resources/messages.js';
+export { type DocumentUploadOptions, documentsApi } from './resources/documents.js';
+export { type MessageOptions, messagesApi } from './resources/messages.js';
 export { filterQuery, reviewApi } from './resources/review.js';
 export { sessionsApi } from './resources/sessions.js';
 export { sourcesApi, type UploadOptions, type UploadProgress } from './resources/sources.js';
@@ -35,7 +37,7 @@ export function createClient(options: ClientOptions) {
     agents: agentsApi(transport),
     sources: sourcesApi(transport),
     tags: tagsApi(transport),
-    sessions: sessionsApi(transport),
+    sessions: { ...sessionsApi(transport), ...documentsApi(transport) },
     messages: messagesApi(transport),
     review: reviewApi(transport),
   };

@@ -2,6 +2,7 @@ export {
   type ChatbotClient,
   type ClientOptions,
   createClient,
+  type DocumentUploadOptions,
   type RequestOptions,
   type RetryOptions,
   type UploadOptions,

@@ -401,3 +401,17 @@ export interface Insights {
 }
 
 export type ExportFormat = 'csv' | 'json';
+
+/**
+ * A document a visitor uploaded into a chat session (`POST /api/v1/session-document/upload`).
+ * The hosted service answers at least `uuid`; the reference server also the rest.
+ */
+export interface SessionDocument {
+  uuid: string;
+  filename?: string;
+  /** Bytes. */
+  size?: number;
+  /** MIME type as uploaded. */
+  content_type?: string;
+  created_at?: Timestamp;
+}

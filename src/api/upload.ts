@@ -1,10 +1,68 @@
 import {
   type ApiRequestInfo,
   abortError,
+  errorFrom,
   NetworkError,
   parseRetryAfter,
   TimeoutError,
 } from './errors.js';
+import { apiError, type RequestOptions, readJson, type Transport } from './transport.js';
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface UploadOptions extends RequestOptions {
+  /** Sent as the `reference_source_link` form field: a link shown in citations. */
+  referenceSourceLink?: string;
+  /** File name to send when `file` is a Blob without one. */
+  fileName?: string;
+  /**
+   * Upload progress. In browsers it fires as bytes go out (XMLHttpRequest), unless a custom
+   * `fetch` was given; elsewhere it fires once when the upload is complete.
+   */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+/**
+ * POSTs a multipart form and reads the JSON record it answers: through XMLHttpRequest when the
+ * caller wants progress in a browser, else through the transport's fetch. Uploads get at least
+ * two minutes, whatever the client's timeout.
+ */
+export async function postMultipart<T>(
+  transport: Transport,
+  path: string,
+  form: FormData,
+  size: number,
+  options: UploadOptions,
+): Promise<T> {
+  const request: ApiRequestInfo = { method: 'POST', path };
+  const limit = options.timeoutMs ?? Math.max(transport.timeoutMs, 120_000);
+  if (options.onProgress && !transport.customFetch && typeof XMLHttpRequest !== 'undefined') {
+    const result = await uploadWithProgress({
+      url: transport.baseUrl + path,
+      request,
+      form,
+      authorization: await transport.authorization(),
+      signal: options.signal,
+      timeoutMs: limit,
+      onProgress: options.onProgress,
+    });
+    if (result.ok) return JSON.parse(result.text) as T;
+    throw errorFrom(result.status, result.statusText, result.text, result.retryAfter, request);
+  }
+  const { response, settle } = await transport.attempt(
+    request,
+    { method: 'POST', headers: { Accept: 'application/json' }, body: form },
+    { signal: options.signal, timeoutMs: limit },
+    'body',
+  );
+  if (!response.ok) throw await settle(apiError(response, request));
+  const record = (await settle(readJson(response, request))) as T;
+  options.onProgress?.({ loaded: size, total: size });
+  return record;
+}
 
 export interface XhrResult {
   ok: boolean;

@@ -219,6 +219,46 @@ describe('every endpoint sends its method, path, headers and body', () => {
     });
   }
 
+  it('sessions.uploadDocument posts multipart with the file and its filename, and reports completion', async () => {
+    const progress: number[] = [];
+    const result = (await client(fixtureBase(origin, 'echo')).sessions.uploadDocument(
+      new Blob(['Order 4711: two loaves.'], { type: 'text/plain' }),
+      { filename: 'order.txt', onProgress: ({ loaded }) => progress.push(loaded) },
+    )) as unknown as Echo;
+    const { request } = result;
+    assert.equal(request.method, 'POST');
+    assert.equal(request.path, '/api/v1/session-document/upload');
+    assert.match(request.headers['content-type'] ?? '', /^multipart\/form-data; boundary=/);
+    assert.match(
+      request.body ?? '',
+      /name="file"; filename="order.txt"[\s\S]*Order 4711: two loaves\./,
+    );
+    assert.match(request.body ?? '', /name="filename"\r\n\r\norder\.txt\r\n/);
+    assert.deepEqual(progress, [23]);
+  });
+
+  it('a message with documents sends their uuids as session_document_uuids, on both endpoints', async () => {
+    const c = client(fixtureBase(origin, 'echo'));
+    const sent = (await c.messages.send('se1', 'What did I order?', {
+      sessionDocumentUuids: ['d1', 'd2'],
+    })) as unknown as Echo;
+    assert.deepEqual(JSON.parse(sent.request.body ?? ''), {
+      query: 'What did I order?',
+      session_document_uuids: ['d1', 'd2'],
+    });
+    const stream = await c.messages.stream('se1', 'And when?', { sessionDocumentUuids: ['d1'] });
+    let text = '';
+    for await (const piece of stream.text) text += piece;
+    assert.deepEqual(JSON.parse((JSON.parse(text) as Echo).request.body ?? ''), {
+      query: 'And when?',
+      session_document_uuids: ['d1'],
+    });
+    const plain = (await c.messages.send('se1', 'Hi', {
+      sessionDocumentUuids: [],
+    })) as unknown as Echo;
+    assert.deepEqual(JSON.parse(plain.request.body ?? ''), { query: 'Hi' });
+  });
+
   it('review calls send their filters as query parameters, leaving out what is unset', async () => {
     const c = client(fixtureBase(origin, 'echo'));
     const { request } = (await c.review.messages('cb1', {

@@ -3,6 +3,20 @@ import { decodeCitations, decodeSuggestions, type MessageStream, textDeltas } fr
 import { apiError, enc, type RequestOptions, type Transport } from '../transport.js';
 import type { FeedbackInput, Message } from '../types.js';
 
+/** Options of a message besides its text. */
+export interface MessageOptions extends RequestOptions {
+  /**
+   * Documents uploaded with `sessions.uploadDocument`, sent as `session_document_uuids`: the
+   * answer reads them, and later answers in the same session too.
+   */
+  sessionDocumentUuids?: string[];
+}
+
+const messageBody = (query: string, call: MessageOptions) =>
+  call.sessionDocumentUuids?.length
+    ? { query, session_document_uuids: call.sessionDocumentUuids }
+    : { query };
+
 export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
   return {
     /** `GET /api/v1/session/{uuid}/messages`: the exchanges, oldest first. */
@@ -15,7 +29,7 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
     stream: async (
       sessionUuid: string,
       query: string,
-      call: RequestOptions = {},
+      call: MessageOptions = {},
     ): Promise<MessageStream> => {
       const path = `/api/v1/session/${enc(sessionUuid)}/message/stream`;
       const request: ApiRequestInfo = { method: 'POST', path };
@@ -24,7 +38,7 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
         {
           method: 'POST',
           headers: { Accept: 'text/plain, text/event-stream', 'Content-Type': 'application/json' },
-          body: JSON.stringify({ query }),
+          body: JSON.stringify(messageBody(query, call)),
         },
         call,
         'stream',
@@ -49,10 +63,10 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
       };
     },
     /** `POST /api/v1/session/{uuid}/message/non-stream`: the whole answer at once. */
-    send: (sessionUuid: string, query: string, call?: RequestOptions) =>
+    send: (sessionUuid: string, query: string, call: MessageOptions = {}) =>
       post<{ response: string }>(
         `/api/v1/session/${enc(sessionUuid)}/message/non-stream`,
-        { query },
+        messageBody(query, call),
         call,
       ),
     /** `POST /api/v1/message/{uuid}/delete`: deletes the exchange. */

@@ -1,77 +1,29 @@
-import { type ApiRequestInfo, errorFrom } from '../errors.js';
-import { apiError, enc, type RequestOptions, readJson, type Transport } from '../transport.js';
+import { enc, type RequestOptions, type Transport } from '../transport.js';
 import type { DataSource, QaSourceCreate, RescrapeResult, UrlSourceCreate } from '../types.js';
-import { uploadWithProgress } from '../upload.js';
+import { postMultipart, type UploadOptions } from '../upload.js';
 
-export interface UploadProgress {
-  loaded: number;
-  total: number;
-}
+export type { UploadOptions, UploadProgress } from '../upload.js';
 
-export interface UploadOptions extends RequestOptions {
-  /** Sent as the `reference_source_link` form field: a link shown in citations. */
-  referenceSourceLink?: string;
-  /** File name to send when `file` is a Blob without one. */
-  fileName?: string;
-  /**
-   * Upload progress. In browsers it fires as bytes go out (XMLHttpRequest), unless a custom
-   * `fetch` was given; elsewhere it fires once when the upload is complete.
-   */
-  onProgress?: (progress: UploadProgress) => void;
-}
-
-export function sourcesApi({
-  baseUrl,
-  customFetch,
-  get,
-  post,
-  remove,
-  attempt,
-  authorization,
-  timeoutMs,
-}: Transport) {
+export function sourcesApi(transport: Transport) {
+  const { get, post, remove } = transport;
   return {
     /** `GET /api/v1/chatbot/{uuid}/data-sources` */
     list: (chatbotUuid: string, call?: RequestOptions) =>
       get<DataSource[]>(`/api/v1/chatbot/${enc(chatbotUuid)}/data-sources`, call),
     /** `POST /api/v1/chatbot/{uuid}/data-source/upload` (multipart: `file`, `reference_source_link`). */
-    upload: async (
-      chatbotUuid: string,
-      file: Blob,
-      upload: UploadOptions = {},
-    ): Promise<DataSource> => {
-      const path = `/api/v1/chatbot/${enc(chatbotUuid)}/data-source/upload`;
-      const request: ApiRequestInfo = { method: 'POST', path };
+    upload: (chatbotUuid: string, file: Blob, upload: UploadOptions = {}): Promise<DataSource> => {
       const form = new FormData();
-      const name = upload.fileName ?? (file as File).name ?? 'upload';
-      form.append('file', file, name);
+      form.append('file', file, upload.fileName ?? (file as File).name ?? 'upload');
       if (upload.referenceSourceLink !== undefined) {
         form.append('reference_source_link', upload.referenceSourceLink);
       }
-      const limit = upload.timeoutMs ?? Math.max(timeoutMs, 120_000);
-      if (upload.onProgress && !customFetch && typeof XMLHttpRequest !== 'undefined') {
-        const result = await uploadWithProgress({
-          url: baseUrl + path,
-          request,
-          form,
-          authorization: await authorization(),
-          signal: upload.signal,
-          timeoutMs: limit,
-          onProgress: upload.onProgress,
-        });
-        if (result.ok) return JSON.parse(result.text) as DataSource;
-        throw errorFrom(result.status, result.statusText, result.text, result.retryAfter, request);
-      }
-      const { response, settle } = await attempt(
-        request,
-        { method: 'POST', headers: { Accept: 'application/json' }, body: form },
-        { signal: upload.signal, timeoutMs: limit },
-        'body',
+      return postMultipart<DataSource>(
+        transport,
+        `/api/v1/chatbot/${enc(chatbotUuid)}/data-source/upload`,
+        form,
+        file.size,
+        upload,
       );
-      if (!response.ok) throw await settle(apiError(response, request));
-      const record = (await settle(readJson(response, request))) as DataSource;
-      upload.onProgress?.({ loaded: file.size, total: file.size });
-      return record;
     },
     /** `POST /api/v1/chatbot/{uuid}/data-source/qa` */
     createQa: (chatbotUuid: string, body: QaSourceCreate, call?: RequestOptions) =>
