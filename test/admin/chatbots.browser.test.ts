@@ -91,7 +91,8 @@ describe('<chatbot-admin> chatbots and settings', () => {
       'Agents',
       'Data sources',
       'Tags',
-      'Sessions',
+      'Conversations',
+      'Insights',
       'Settings',
       'Try it',
     ]);
@@ -129,7 +130,8 @@ describe('<chatbot-admin> chatbots and settings', () => {
       'Agenten',
       'Datenquellen',
       'Tags',
-      'Sitzungen',
+      'Gespräche',
+      'Auswertung',
       'Einstellungen',
       'Ausprobieren',
     ]);

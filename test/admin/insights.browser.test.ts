@@ -318,7 +318,7 @@ describe('<chatbot-admin> insights against a server without the route', () => {
     });
   }
 
-  it('should land on Sessions when a link opens Insights on such a server', async () => {
+  it('should land on Conversations when a link opens Insights on such a server', async () => {
     const client = await withoutInsights(404);
     const bot = await newChatbot(client);
     location.hash = `chatbot=${bot.uuid}&tab=insights`;

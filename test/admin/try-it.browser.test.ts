@@ -4,7 +4,7 @@ import { apiClient, deep, deepAll, deepText, mountAdmin, newChatbot, until } fro
 describe('<chatbot-admin> Try it', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
-  it('should chat with the selected chatbot beside its settings, and list the conversation under Sessions', async () => {
+  it('should chat with the selected chatbot beside its settings, and list the conversation under Conversations', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client, 'Ferry bot');
     await client.sources.createQa(bot.uuid, {
