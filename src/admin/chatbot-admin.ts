@@ -3,7 +3,6 @@ import { html, LitElement, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
@@ -23,30 +22,8 @@ import {
 } from './events.js';
 import { errorText, formatDate } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
-import { loadInsights } from './insights-loader.js';
 import { loadError, loading } from './panel.js';
-
-/**
- * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
- * strings and language), with what defines that element when the tab first opens if it is not
- * part of the admin's first load. "Try it" has no panel of its own: the admin draws it.
- */
-const TABS: Record<
-  AdminTab,
-  { label: keyof AdminStrings; panel?: StaticValue; load?: () => Promise<void> }
-> = {
-  agents: { label: 'tabAgents', panel: literal`chatbot-admin-agents` },
-  sources: { label: 'tabSources', panel: literal`chatbot-admin-sources` },
-  tags: { label: 'tabTags', panel: literal`chatbot-admin-tags` },
-  sessions: { label: 'tabSessions', panel: literal`chatbot-admin-sessions` },
-  insights: { label: 'tabInsights', panel: literal`chatbot-admin-insights`, load: loadInsights },
-  settings: { label: 'tabSettings', panel: literal`chatbot-admin-settings` },
-  try: { label: 'tabTry' },
-};
-
-/** Parts of the panels that a host page may style, re-exported through each panel. */
-const PANEL_PARTS =
-  'form, input, button, primary, danger, error, dialog, table, row, cell, header-cell, toolbar, card, swatch, transcript, exchange, message, user-message, assistant-message, sources, progress, dropzone';
+import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
@@ -233,17 +210,7 @@ export class ChatbotAdmin extends LitElement {
 
   private handleTabKeydown(event: KeyboardEvent): void {
     const tabs = this.tabs;
-    const index = tabs.indexOf(this.route.value.tab);
-    const next =
-      event.key === 'ArrowRight'
-        ? (index + 1) % tabs.length
-        : event.key === 'ArrowLeft'
-          ? (index + tabs.length - 1) % tabs.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? tabs.length - 1
-              : -1;
+    const next = tabAfterKey(event.key, tabs.indexOf(this.route.value.tab), tabs.length);
     if (next < 0) return;
     event.preventDefault();
     this.navigate(this.route.value.chatbotUuid, tabs[next]);
@@ -409,55 +376,17 @@ export class ChatbotAdmin extends LitElement {
   }
 
   private renderPanel(tab: AdminTab, chatbot: Chatbot) {
-    const { panel, load } = TABS[tab];
-    if (!panel) return this.renderTry(chatbot);
-    // A module that does not arrive (not deployed beside the bundle) costs its tab, not the admin.
-    load?.().catch(() => this.hideTab(tab));
-    // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
-    return staticHtml`<${panel}
-      exportparts=${PANEL_PARTS}
-      .client=${this.api}
-      .chatbot=${chatbot}
-      .strings=${this.t}
-      .active=${tab === this.route.value.tab}
-      .tagFilter=${tab === 'sources' ? this.route.value.tagFilter : nothing}
-      lang=${this.language}
-    ></${panel}>`;
-  }
-
-  private renderTry(chatbot: Chatbot) {
-    const t = this.t;
-    const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
-    return html`<div class="try">
-      <section class="card" part="card" aria-labelledby="try-heading">
-        <h3 id="try-heading">${t.tryIt}</h3>
-        <p class="help">${t.tryItHelp}</p>
-        <dl class="summary">
-          <dt>${t.name}</dt>
-          <dd>${chatbot.name}</dd>
-          <dt>${t.rateLimit}</dt>
-          <dd>${messages} / ${seconds} s (${t.rateLimitHelp})</dd>
-          <dt>${t.rateLimitMessage}</dt>
-          <dd>${chatbot.meta?.rate_limit_message ?? ''}</dd>
-          <dt>${t.showCitations}</dt>
-          <dd>${chatbot.meta?.show_citations ? t.citationsOn : t.citationsOff}</dd>
-          <dt>${t.visibility}</dt>
-          <dd>${chatbot.meta?.visibility ?? ''}</dd>
-        </dl>
-      </section>
-      ${
-        customElements.get('chatbot-chat')
-          ? html`<chatbot-chat
-              part="chat"
-              .client=${this.api}
-              chatbot-uuid=${chatbot.uuid}
-              persist="none"
-              theme=${this.theme ?? nothing}
-              lang=${this.language}
-            ></chatbot-chat>`
-          : html`<p class="muted">${t.chatMissing}</p>`
-      }
-    </div>`;
+    const { tab: shown, tagFilter } = this.route.value;
+    return renderTabPanel(tab, {
+      client: this.api,
+      chatbot,
+      strings: this.t,
+      language: this.language,
+      theme: this.theme,
+      shown,
+      tagFilter,
+      unavailable: (unavailable) => this.hideTab(unavailable),
+    });
   }
 
   private renderCreateDialog() {

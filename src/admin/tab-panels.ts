@@ -1,0 +1,116 @@
+import { html, nothing } from 'lit';
+import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.js';
+import type { ChatbotClient } from '../api/client.js';
+import type { Chatbot } from '../api/types.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import type { AdminTab } from './events.js';
+import { loadInsights } from './insights-loader.js';
+
+/**
+ * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
+ * strings and language), with what defines that element when the tab first opens if it is not
+ * part of the admin's first load. "Try it" has no panel of its own: it is drawn here.
+ */
+export const TABS: Record<
+  AdminTab,
+  { label: keyof AdminStrings; panel?: StaticValue; load?: () => Promise<void> }
+> = {
+  agents: { label: 'tabAgents', panel: literal`chatbot-admin-agents` },
+  sources: { label: 'tabSources', panel: literal`chatbot-admin-sources` },
+  tags: { label: 'tabTags', panel: literal`chatbot-admin-tags` },
+  sessions: { label: 'tabSessions', panel: literal`chatbot-admin-sessions` },
+  insights: { label: 'tabInsights', panel: literal`chatbot-admin-insights`, load: loadInsights },
+  settings: { label: 'tabSettings', panel: literal`chatbot-admin-settings` },
+  try: { label: 'tabTry' },
+};
+
+/** Parts of the panels that a host page may style, re-exported through each panel. */
+const PANEL_PARTS =
+  'form, input, button, primary, danger, error, dialog, table, row, cell, header-cell, toolbar, card, swatch, transcript, exchange, message, user-message, assistant-message, sources, progress, dropzone';
+
+/** What a tab's content is drawn from: the admin's state as of this render. */
+export interface TabContext {
+  readonly client?: ChatbotClient;
+  readonly chatbot: Chatbot;
+  readonly strings: AdminStrings;
+  readonly language: string;
+  readonly theme?: 'light' | 'dark';
+  /** The tab on screen. */
+  readonly shown: AdminTab;
+  /** The source table's tag filter, from the hash. */
+  readonly tagFilter: string;
+  /** Called when a tab's code does not arrive: the tab goes, not the admin. */
+  readonly unavailable: (tab: AdminTab) => void;
+}
+
+/**
+ * Where a key pressed in the tab list moves the selection among `count` tabs from `index`:
+ * the arrows wrap around, Home and End go to either end; -1 for any other key.
+ */
+export function tabAfterKey(key: string, index: number, count: number): number {
+  switch (key) {
+    case 'ArrowRight':
+      return (index + 1) % count;
+    case 'ArrowLeft':
+      return (index + count - 1) % count;
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return -1;
+  }
+}
+
+/** The content of `tab`: its panel element, or the "Try it" chat. */
+export function renderTabPanel(tab: AdminTab, context: TabContext) {
+  const { panel, load } = TABS[tab];
+  if (!panel) return renderTry(context);
+  // A module that does not arrive (not deployed beside the bundle) costs its tab, not the admin.
+  load?.().catch(() => context.unavailable(tab));
+  // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
+  return staticHtml`<${panel}
+    exportparts=${PANEL_PARTS}
+    .client=${context.client}
+    .chatbot=${context.chatbot}
+    .strings=${context.strings}
+    .active=${tab === context.shown}
+    .tagFilter=${tab === 'sources' ? context.tagFilter : nothing}
+    lang=${context.language}
+  ></${panel}>`;
+}
+
+/** "Try it": the chatbot's settings that shape a chat, beside a <chatbot-chat> talking to it. */
+function renderTry({ client, chatbot, strings: t, language, theme }: TabContext) {
+  const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
+  return html`<div class="try">
+    <section class="card" part="card" aria-labelledby="try-heading">
+      <h3 id="try-heading">${t.tryIt}</h3>
+      <p class="help">${t.tryItHelp}</p>
+      <dl class="summary">
+        <dt>${t.name}</dt>
+        <dd>${chatbot.name}</dd>
+        <dt>${t.rateLimit}</dt>
+        <dd>${messages} / ${seconds} s (${t.rateLimitHelp})</dd>
+        <dt>${t.rateLimitMessage}</dt>
+        <dd>${chatbot.meta?.rate_limit_message ?? ''}</dd>
+        <dt>${t.showCitations}</dt>
+        <dd>${chatbot.meta?.show_citations ? t.citationsOn : t.citationsOff}</dd>
+        <dt>${t.visibility}</dt>
+        <dd>${chatbot.meta?.visibility ?? ''}</dd>
+      </dl>
+    </section>
+    ${
+      customElements.get('chatbot-chat')
+        ? html`<chatbot-chat
+            part="chat"
+            .client=${client}
+            chatbot-uuid=${chatbot.uuid}
+            persist="none"
+            theme=${theme ?? nothing}
+            lang=${language}
+          ></chatbot-chat>`
+        : html`<p class="muted">${t.chatMissing}</p>`
+    }
+  </div>`;
+}
