@@ -1,23 +1,11 @@
 import { css } from 'lit';
 import { panelStyles } from './styles.js';
+import { tableStyles } from './table.styles.js';
 
 export const styles = [
   panelStyles,
+  tableStyles,
   css`
-    .toolbar,
-    .export {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 8px;
-      align-items: flex-end;
-      margin-bottom: 8px;
-    }
-    .toolbar label {
-      margin: 0;
-    }
-    .toolbar .search {
-      flex: 1 1 14em;
-    }
     .toolbar.flags {
       gap: 4px 16px;
     }
@@ -31,23 +19,10 @@ export const styles = [
     .export .error {
       flex-basis: 100%;
     }
-    .table {
-      border: 1px solid var(--_border);
-      border-radius: calc(var(--_radius) / 2);
-      overflow: hidden;
-      container-type: inline-size;
-    }
     .tr {
-      display: grid;
       grid-template-columns:
         minmax(8em, 3fr) minmax(4.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(6em, 1.2fr)
         minmax(9em, 1fr);
-      align-items: center;
-      gap: 6px;
-      padding: 4px 8px;
-      border-bottom: 1px solid var(--_border);
-      box-sizing: border-box;
-      min-height: 2.4em;
     }
     /* Narrow (a dashboard's column): the count goes first, then the date; the question, its
        flags and the actions stay. (Cells: 1 question, 2 exchanges, 3 date, 4 flags, 5 actions.) */
@@ -59,39 +34,9 @@ export const styles = [
         display: none;
       }
     }
-    .thead .tr {
-      background: var(--_surface-2);
-      font-weight: 600;
-    }
-    .tbody {
-      height: var(--chatbot-admin-table-height, 28rem);
-      overflow: auto;
-      contain: strict;
-      /* The rows are placed by the list itself: scroll anchoring would fight it. */
-      overflow-anchor: none;
-    }
-    /* One height for every row: which rows are on screen is then arithmetic. */
-    .tbody .tr {
-      height: 2.75em;
-      contain: strict;
-    }
     .tbody .tr[aria-current='true'] {
       box-shadow: inset 3px 0 0 var(--_accent);
       background: color-mix(in srgb, var(--_accent) 8%, transparent);
-    }
-    .title,
-    .date,
-    .flags {
-      overflow: hidden;
-      text-overflow: ellipsis;
-      white-space: nowrap;
-    }
-    .date {
-      font-size: 0.9em;
-    }
-    .num {
-      text-align: right;
-      font-variant-numeric: tabular-nums;
     }
     .flag {
       margin-right: 6px;
@@ -106,13 +51,6 @@ export const styles = [
     .covered,
     .rated-up {
       color: var(--_success);
-    }
-    .row-actions {
-      display: flex;
-      gap: 4px;
-    }
-    .row-actions button {
-      padding: 1px 8px;
     }
     .more {
       display: flex;

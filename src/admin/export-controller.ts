@@ -215,7 +215,7 @@ export class ExportController implements ReactiveController {
     const s = this.host.strings;
     const state = this.state;
     const running = state.status === 'running';
-    return html`<div class="export" part="toolbar">
+    return html`<div class="toolbar export" part="toolbar">
       <button
         type="button"
         part="button"

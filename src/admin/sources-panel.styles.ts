@@ -1,40 +1,15 @@
 import { css } from 'lit';
 import { panelStyles } from './styles.js';
+import { tableStyles } from './table.styles.js';
 
 export const styles = [
   panelStyles,
+  tableStyles,
   css`
-    .toolbar {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 8px;
-      align-items: flex-end;
-      margin-bottom: 8px;
-    }
-    .toolbar label {
-      margin: 0;
-    }
-    .toolbar .search {
-      flex: 1 1 14em;
-    }
-    .table {
-      border: 1px solid var(--_border);
-      border-radius: calc(var(--_radius) / 2);
-      overflow: hidden;
-      container-type: inline-size;
-    }
     .tr {
-      display: grid;
       grid-template-columns:
         2.2em minmax(8em, 3fr) minmax(4em, 0.8fr) minmax(6em, 1fr) minmax(4.5em, 0.8fr)
         minmax(4em, 0.7fr) minmax(10.5em, 1.4fr) minmax(10em, 1.3fr);
-      align-items: center;
-      gap: 6px;
-      padding: 4px 8px;
-      border-bottom: 1px solid var(--_border);
-      width: 100%;
-      box-sizing: border-box;
-      min-height: 2.4em;
     }
     /*
      * A narrow table (an admin panel in a dashboard's column) drops the columns least needed
@@ -66,10 +41,6 @@ export const styles = [
         display: none;
       }
     }
-    .thead .tr {
-      background: var(--_surface-2);
-      font-weight: 600;
-    }
     .thead button {
       border: 0;
       background: none;
@@ -77,37 +48,8 @@ export const styles = [
       font-weight: 600;
       text-align: left;
     }
-    .tbody {
-      height: var(--chatbot-admin-table-height, 28rem);
-      overflow: auto;
-      contain: strict;
-      /* The rows are placed by the table itself; the browser's scroll anchoring would move the
-         scroll position whenever a reused row's content shifts, and the two would chase. */
-      overflow-anchor: none;
-    }
-    /* One height for every row: the table works out from it which rows are on screen. With
-       containment, a row whose text changes lays out only itself. */
-    .tbody .tr {
-      height: 2.75em;
-      contain: strict;
-    }
     .tbody .tr[aria-selected='true'] {
       background: color-mix(in srgb, var(--_accent) 10%, transparent);
-    }
-    .title {
-      overflow: hidden;
-      text-overflow: ellipsis;
-      white-space: nowrap;
-    }
-    .date {
-      white-space: nowrap;
-      overflow: hidden;
-      text-overflow: ellipsis;
-      font-size: 0.9em;
-    }
-    .num {
-      text-align: right;
-      font-variant-numeric: tabular-nums;
     }
     .status-failed {
       color: var(--_danger);
@@ -117,13 +59,6 @@ export const styles = [
     }
     .status-progress {
       color: var(--_muted);
-    }
-    .row-actions {
-      display: flex;
-      gap: 4px;
-    }
-    .row-actions button {
-      padding: 1px 8px;
     }
     .results li {
       margin: 2px 0;

@@ -1,0 +1,76 @@
+import { css } from 'lit';
+
+/**
+ * The virtual tables (data sources, conversations): a toolbar above, a grid per row whose
+ * columns each table sets on `.tr`, and one row height, from which the table works out which
+ * rows are on screen.
+ */
+export const tableStyles = css`
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: flex-end;
+    margin-bottom: 8px;
+  }
+  .toolbar label {
+    margin: 0;
+  }
+  .toolbar .search {
+    flex: 1 1 14em;
+  }
+  .table {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) / 2);
+    overflow: hidden;
+    container-type: inline-size;
+  }
+  .tr {
+    display: grid;
+    align-items: center;
+    gap: 6px;
+    padding: 4px 8px;
+    border-bottom: 1px solid var(--_border);
+    width: 100%;
+    box-sizing: border-box;
+    min-height: 2.4em;
+  }
+  .thead .tr {
+    background: var(--_surface-2);
+    font-weight: 600;
+  }
+  .tbody {
+    height: var(--chatbot-admin-table-height, 28rem);
+    overflow: auto;
+    contain: strict;
+    /* The rows are placed by the table itself; the browser's scroll anchoring would move the
+       scroll position whenever a reused row's content shifts, and the two would chase. */
+    overflow-anchor: none;
+  }
+  /* One height for every row: the table works out from it which rows are on screen. With
+     containment, a row whose text changes lays out only itself. */
+  .tbody .tr {
+    height: 2.75em;
+    contain: strict;
+  }
+  /* Cells whose text is cut short rather than let the row grow (the conversations' flags too). */
+  .tr > :is(.title, .date, .flags) {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .date {
+    font-size: 0.9em;
+  }
+  .num {
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+  }
+  .row-actions {
+    display: flex;
+    gap: 4px;
+  }
+  .row-actions button {
+    padding: 1px 8px;
+  }
+`;
