@@ -223,6 +223,8 @@ const en = {
   addAsQaFor: 'Add as Q&A: {question}',
   qaFormHelp:
     'Correct the answer as visitors should get it; the chatbot answers from it from now on.',
+  qaFormGapHelp:
+    'Write the answer visitors should get to this question; the chatbot answers from it from now on.',
   qaAdded: 'Added as a Q&A source.',
   askAgain: 'Ask again in Try it',
   exportCsv: 'Export CSV',
@@ -485,6 +487,8 @@ const de: AdminStrings = {
   addAsQaFor: 'Als F&A hinzufügen: {question}',
   qaFormHelp:
     'Korrigieren Sie die Antwort so, wie Besucher sie bekommen sollen; der Chatbot antwortet fortan daraus.',
+  qaFormGapHelp:
+    'Schreiben Sie die Antwort, die Besucher auf diese Frage bekommen sollen; der Chatbot antwortet fortan daraus.',
   qaAdded: 'Als F&A-Quelle hinzugefügt.',
   askAgain: 'In „Ausprobieren“ erneut fragen',
   exportCsv: 'Als CSV exportieren',
