@@ -13,9 +13,16 @@ export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
   readonly strings: AdminStrings;
 }
 
+/**
+ * What the form was opened for: an exchange, whose answer the owner corrects, or a knowledge gap
+ * (a question the sources did not cover), whose answer the owner writes from nothing.
+ */
+export type QaFormOrigin = 'exchange' | 'gap';
+
 interface QaDraft {
   /** Which exchange (or gap) of the host the form belongs to. */
   readonly key: string;
+  readonly origin: QaFormOrigin;
   question: string;
   answer: string;
   state: 'editing' | 'saving' | 'saved';
@@ -29,7 +36,9 @@ interface QaDraft {
  * `render(key)` with the key it was opened for: under its exchange, or its knowledge gap.
  *
  * Reusable by any panel: `qa = new QaFormController(this)`, `qa.open(key, {question, answer})`
- * from the panel's button, `${qa.render(key)}` in its template. From the host it fires
+ * from the panel's button (`qa.open(key, {question, answer: ''}, 'gap')` for a question never
+ * answered, so the help asks for an answer rather than a correction), `${qa.render(key)}` in
+ * its template. From the host it fires
  * `chatbot-admin-change` (the created source), `chatbot-admin-error` (a failed save) and
  * `admin-ask-again` (the question), which <chatbot-admin> answers by opening Try it and sending it.
  */
@@ -53,13 +62,17 @@ export class QaFormController implements ReactiveController {
   }
 
   /** Opens the form for `key`, prefilled; one open for another key is closed unsaved. */
-  open(key: string, prefill: { question: string; answer: string }): void {
+  open(
+    key: string,
+    prefill: { question: string; answer: string },
+    origin: QaFormOrigin = 'exchange',
+  ): void {
     this.controller?.abort();
     const root = this.host.shadowRoot;
     this.opener = (root?.activeElement as HTMLElement | null) ?? undefined;
-    this.draft = { key, ...prefill, state: 'editing', error: '' };
+    this.draft = { key, origin, ...prefill, state: 'editing', error: '' };
     this.host.requestUpdate();
-    // The answer is what the owner came to correct.
+    // The answer is what the owner came to correct (or to write).
     void this.host.updateComplete.then(() => this.field('answer')?.focus());
   }
 
@@ -165,7 +178,9 @@ export class QaFormController implements ReactiveController {
       @submit=${(event: SubmitEvent) => this.handleSubmit(event)}
     >
       <h4 id="qa-form-heading">${s.addAsQa}</h4>
-      <p class="help" id="qa-form-help">${s.qaFormHelp}</p>
+      <p class="help" id="qa-form-help">
+        ${draft.origin === 'gap' ? s.qaFormGapHelp : s.qaFormHelp}
+      </p>
       <label
         >${s.question}<input
           part="input"

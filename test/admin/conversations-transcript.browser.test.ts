@@ -59,6 +59,9 @@ describe('<chatbot-admin> conversation transcript', () => {
     const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
     expect(question.value).to.equal(QUESTIONS.uncovered);
     expect(answer.value).to.equal(uncovered.message.response);
+    expect(form.querySelector('#qa-form-help')!.textContent).to.contain(
+      'Correct the answer as visitors should get it',
+    );
     // Booleans: chai's message for two unequal elements of a shadow tree never finishes.
     expect(panel.shadowRoot!.activeElement === answer).to.equal(true);
     expect(add.getAttribute('aria-expanded')).to.equal('true');

@@ -236,6 +236,10 @@ describe('<chatbot-admin> insights', () => {
     const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
     expect(question.value).to.equal(gap);
     expect(answer.value).to.equal('');
+    // Nothing to correct: the help asks for the answer to be written.
+    expect(form.querySelector('#qa-form-help')!.textContent).to.contain(
+      'Write the answer visitors should get to this question',
+    );
     await expect(el).to.be.accessible();
 
     type(answer, 'We sell umbrellas at the kiosk on pier 2.');
