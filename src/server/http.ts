@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { JSON_DEPTH_LIMIT, jsonTooDeep } from './json-depth.js';
 
 /**
  * The one exception a handler throws: a status and a stable code, mapped to
@@ -208,10 +209,15 @@ function bodyText(c: Context): Promise<string> {
   });
 }
 
-/** The parsed body, or undefined when the request has none. Invalid JSON is a 400. */
+/**
+ * The parsed body, or undefined when the request has none. Invalid JSON and JSON nested more than
+ * JSON_DEPTH_LIMIT levels are a 400, the latter naming the member.
+ */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await bodyText(c);
   if (text.trim() === '') return undefined;
+  const deep = jsonTooDeep(text, JSON_DEPTH_LIMIT);
+  if (deep) throw badInput(`${deep} is nested more than ${JSON_DEPTH_LIMIT} levels deep`);
   try {
     return JSON.parse(text);
   } catch {

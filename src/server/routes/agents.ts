@@ -94,6 +94,46 @@ function parseVariables(fields: Fields): AgentVariable[] | undefined {
   });
 }
 
+/** Items a list of monitored messages holds, and how deep one may nest (a string is 0 deep). */
+const MONITORED_MAX = 1000;
+const MONITORED_DEPTH = 4;
+
+/**
+ * The interface does not show what a monitored message is, so any JSON value is kept; but as a
+ * stored value the agents list reads back on every request, each is bounded: at most
+ * MONITORED_DEPTH levels of nesting and 10,000 characters.
+ */
+function monitoredMessages(f: Fields): unknown[] | undefined {
+  const list = f.array('monitored_messages');
+  if (!list) return undefined;
+  const name = 'human_escalation_settings.monitored_messages';
+  if (list.length > MONITORED_MAX) {
+    throw badInput(`${name} must have at most ${MONITORED_MAX} items`);
+  }
+  list.forEach((item, i) => {
+    if (depthOf(item) > MONITORED_DEPTH) {
+      throw badInput(`${name}[${i}] must be nested at most ${MONITORED_DEPTH} levels deep`);
+    }
+    if (JSON.stringify(item).length > 10_000) {
+      throw badInput(`${name}[${i}] must be at most 10000 characters as JSON`);
+    }
+  });
+  return list;
+}
+
+/** How deep a parsed JSON value nests, counted without recursion (a scalar is 0). */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const open: Array<[unknown, number]> = [[value, 0]];
+  for (let next = open.pop(); next; next = open.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const member of Object.values(item)) open.push([member, depth + 1]);
+  }
+  return deepest;
+}
+
 function parseEscalation(
   fields: Fields,
   current: HumanEscalationSettings,
@@ -111,7 +151,7 @@ function parseEscalation(
       text('live_chat_start_announcement') ?? current.live_chat_start_announcement,
     live_chat_end_announcement:
       text('live_chat_end_announcement') ?? current.live_chat_end_announcement,
-    monitored_messages: f.array('monitored_messages') ?? current.monitored_messages,
+    monitored_messages: monitoredMessages(f) ?? current.monitored_messages,
     notifications_enabled: flag('notifications_enabled'),
     sound_enabled: flag('sound_enabled'),
   };

@@ -104,10 +104,14 @@ export function cachedStore(store: Store): Store {
   return cached;
 }
 
+/** Without recursion: a stored value is never too deep to be remembered. */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
+  const open: unknown[] = [value];
+  while (open.length > 0) {
+    const item = open.pop();
+    if (typeof item !== 'object' || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const member of Object.values(item)) open.push(member);
   }
   return value;
 }
