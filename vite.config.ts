@@ -10,8 +10,9 @@ const entries = {
   api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
   chat: { entry: 'src/chat/index.ts', fileName: 'chatbot-chat', formats: ['es'] },
   admin: { entry: 'src/admin/index.ts', fileName: 'chatbot-admin', formats: ['es'] },
-  // marked and DOMPurify with the answer view: loaded by the others when an answer needs them.
-  markdown: { entry: 'src/chat/markdown.ts', fileName: 'chatbot-markdown', formats: ['es'] },
+  // marked and DOMPurify with everything else that shows only once an answer exists: loaded by
+  // the others when an answer needs them.
+  markdown: { entry: 'src/chat/answer-chunk.ts', fileName: 'chatbot-markdown', formats: ['es'] },
   // A classic script: it reads its own <script> tag through document.currentScript.
   embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
@@ -38,17 +39,18 @@ const markedWithoutSingleton: Plugin = {
 };
 
 /**
- * The elements load the markdown renderer with `import('./markdown.js')` (src/chat/renderer.ts).
- * Every bundle but the renderer's own leaves that import to `dist/chatbot-markdown.js`, beside
- * it, instead of inlining it or splitting a chunk per bundle: one file serves the ES bundles and
- * the classic embed script (which names it by absolute URL, see src/embed.ts: a cross-origin
- * classic script's relative `import()` does not resolve against the script's own URL).
+ * The elements load the markdown renderer with `import('./answer-chunk.js')`
+ * (src/chat/renderer.ts). Every bundle but the renderer's own leaves that import to
+ * `dist/chatbot-markdown.js`, beside it, instead of inlining it or splitting a chunk per bundle:
+ * one file serves the ES bundles and the classic embed script (which names it by absolute URL,
+ * see src/embed.ts: a cross-origin classic script's relative `import()` does not resolve against
+ * the script's own URL).
  */
 const markdownBesideBundle = (mode: string): Plugin => ({
   name: 'markdown-beside-bundle',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (mode === 'markdown' || source !== './markdown.js') return;
+    if (mode === 'markdown' || source !== './answer-chunk.js') return;
     if (!importer?.replaceAll('\\', '/').endsWith('/src/chat/renderer.ts')) return;
     return { id: './chatbot-markdown.js', external: true };
   },

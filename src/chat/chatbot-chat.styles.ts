@@ -14,8 +14,6 @@ export const styles = [
       --_launcher-size: var(--chatbot-launcher-size, 56px);
       --_offset: var(--chatbot-offset, 20px);
       --_z: var(--chatbot-z-index, 2147483000);
-      --_pressed: var(--chatbot-feedback-pressed, var(--_accent));
-      --_target: var(--chatbot-target-size, 24px);
       display: block;
       box-sizing: border-box;
       line-height: 1.5;
@@ -197,9 +195,6 @@ export const styles = [
     .greeting {
       align-self: flex-start;
     }
-    .who {
-      position: absolute;
-    }
     .status {
       font-size: 0.8em;
       color: var(--_muted);
@@ -212,53 +207,6 @@ export const styles = [
       align-self: flex-start;
     }
 
-    /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
-    @media (pointer: coarse) {
-      :host {
-        --_target: var(--chatbot-target-size, 44px);
-      }
-    }
-    .feedback {
-      display: flex;
-      gap: 4px;
-    }
-    .feedback button,
-    .feedback-form button,
-    .feedback-form label,
-    .feedback-form input[name='comment'] {
-      min-height: var(--_target);
-    }
-    .feedback [aria-pressed='true'] {
-      color: var(--_pressed);
-      border-color: currentColor;
-      font-weight: 600;
-    }
-    .feedback-error {
-      align-self: center;
-      font-size: 0.8em;
-      color: var(--_danger);
-    }
-    /* On its own line under the buttons. */
-    .feedback-form {
-      flex-basis: 100%;
-      flex-wrap: wrap;
-      padding: 8px;
-      border: 1px solid var(--_border);
-      border-radius: 8px;
-      font-size: 0.875em;
-    }
-    .feedback-form fieldset {
-      flex-basis: 100%;
-      margin: 0;
-      padding: 0;
-      border: 0;
-    }
-    .feedback-form label {
-      display: inline-flex;
-      align-items: center;
-      gap: 4px;
-      margin-inline-end: 12px;
-    }
     .typing {
       display: inline-flex;
       gap: 4px;
@@ -293,133 +241,9 @@ export const styles = [
       }
     }
 
-    /* Rendered markdown */
-    /*
-     * The last block's bottom margin is taken back by the container, not by :last-child or
-     * :has() rules: those would restyle every block of a long answer on each streamed frame.
-     */
-    .markdown {
-      margin-bottom: -0.6em;
-    }
-    /* Answers as plain text, when the markdown renderer could not be loaded. */
+    /* Answers as plain text, when the renderer's chunk could not be loaded (see renderer.ts). */
     .markdown.plain {
       white-space: pre-wrap;
-      margin-bottom: 0;
-    }
-    .markdown > .block:first-child > :first-child {
-      margin-top: 0;
-    }
-    /*
-     * A finished block never changes again: the browser may skip laying out and painting it
-     * while it is off-screen, which keeps a long answer's frames short.
-     */
-    .markdown > .block:not(.open) {
-      content-visibility: auto;
-      contain-intrinsic-size: auto 3em;
-    }
-    .markdown p,
-    .markdown ul,
-    .markdown ol,
-    .markdown blockquote,
-    .markdown table,
-    .markdown .code-block {
-      margin: 0 0 0.6em;
-    }
-    .markdown h1,
-    .markdown h2,
-    .markdown h3,
-    .markdown h4,
-    .markdown h5,
-    .markdown h6 {
-      margin: 0.6em 0 0.3em;
-      font-size: 1.05em;
-      line-height: 1.3;
-    }
-    .markdown h1 {
-      font-size: 1.2em;
-    }
-    .markdown ul,
-    .markdown ol {
-      padding-inline-start: 1.4em;
-    }
-    .markdown a {
-      color: var(--_accent);
-      text-decoration: underline;
-    }
-    .markdown blockquote {
-      border-inline-start: 3px solid var(--_border);
-      padding-inline-start: 10px;
-      color: var(--_muted);
-    }
-    .markdown code {
-      font-family: var(--_mono);
-      font-size: 0.9em;
-      background: var(--_surface);
-      border-radius: 4px;
-      padding: 0.1em 0.3em;
-    }
-    .markdown .code-block {
-      position: relative;
-    }
-    .markdown pre {
-      margin: 0;
-      padding: 10px;
-      padding-top: 28px;
-      overflow-x: auto;
-      background: var(--_surface);
-      border: 1px solid var(--_border);
-      border-radius: 8px;
-      unicode-bidi: isolate;
-      direction: ltr;
-    }
-    .markdown pre code {
-      padding: 0;
-      background: none;
-    }
-    .copy-code {
-      position: absolute;
-      top: 4px;
-      inset-inline-end: 4px;
-      font-size: 0.75em;
-      border: 1px solid var(--_border);
-      background: var(--_surface-2);
-      border-radius: 6px;
-      padding: 1px 6px;
-      cursor: pointer;
-    }
-    .markdown table {
-      border-collapse: collapse;
-      display: block;
-      overflow-x: auto;
-    }
-    .markdown th,
-    .markdown td {
-      border: 1px solid var(--_border);
-      padding: 4px 8px;
-    }
-    .citation {
-      text-decoration: none;
-      font-size: 0.85em;
-    }
-
-    .sources {
-      margin: 6px 0 0;
-      padding: 6px 0 0;
-      border-top: 1px solid var(--_border);
-      font-size: 0.85em;
-      list-style: none;
-      display: flex;
-      flex-wrap: wrap;
-      gap: 4px 10px;
-    }
-    .sources a,
-    .sources span {
-      color: var(--_muted);
-    }
-    .sources :target,
-    .sources .highlight {
-      color: var(--_text);
-      font-weight: 600;
     }
 
     .suggestions {

@@ -1,22 +1,21 @@
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { property, query } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import type { SessionData } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
 import { type ChatStrings, chatStrings } from '../ui/strings/chat.js';
 import { StringsController } from '../ui/strings-controller.js';
+import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
 import { styles } from './chatbot-chat.styles.js';
 import { renderComposer } from './composer.js';
 import { ConversationController } from './conversation-controller.js';
 import { jsonConverter, listConverter } from './converters.js';
-import { FeedbackController } from './feedback-controller.js';
 import { FollowController } from './follow-controller.js';
 import { renderLauncher } from './launcher.js';
 import { NoticesController } from './notices-controller.js';
-import { renderSources } from './sources.js';
+import { answerExtras } from './renderer.js';
 import type { Exchange } from './transcript-store.js';
 
 /**
@@ -126,12 +125,11 @@ export class ChatbotChat extends LitElement {
     },
     onText: () => this.follow.follow(),
   });
-  private readonly ratings = new FeedbackController(this, {
-    client: () => this.api.value,
-    strings: () => this.i18n.value,
-    save: () => this.conversation.save(),
-    notices: this.notices,
-  });
+  /**
+   * The sources, ratings and code copy buttons of answers: they come with the renderer, so they
+   * are made once it has loaded, and never if it could not be (see `AnswerExtras`).
+   */
+  private extras?: AnswerExtras;
 
   @query('.log') private logNode?: HTMLElement;
   @query('textarea') private input?: HTMLTextAreaElement;
@@ -203,6 +201,18 @@ export class ChatbotChat extends LitElement {
     this.follow.reading = false;
   }
 
+  protected override willUpdate(): void {
+    const Extras = answerExtras();
+    if (this.extras || !Extras) return;
+    this.extras = new Extras(this, {
+      client: () => this.api.value,
+      strings: () => this.i18n.value,
+      save: () => this.conversation.save(),
+      notices: this.notices,
+      copy: (text) => this.copy(text),
+    });
+  }
+
   protected override render(): TemplateResult {
     const strings = this.i18n.value;
     const launcher = this.mode === 'launcher';
@@ -240,14 +250,14 @@ export class ChatbotChat extends LitElement {
           }
         </header>
         <div
-          class=${classMap({ log: true, reading: this.follow.reading })}
+          class=${this.follow.reading ? 'log reading' : 'log'}
           part="log"
           role="log"
           aria-live="off"
           aria-label=${strings.conversation}
           tabindex="0"
           @scroll=${this.follow.handleScroll}
-          @click=${this.handleLogClick}
+          @click=${this.extras?.handleLogClick}
         >
           ${this.greeting ? html`<div class="message assistant greeting" part="message assistant-message greeting" dir="auto">${this.greeting}</div>` : nothing}
           ${repeat(
@@ -299,7 +309,7 @@ export class ChatbotChat extends LitElement {
             ${waiting ? html`<span class="typing" part="typing" role="img" aria-label=${strings.typing}><span></span><span></span><span></span></span>` : nothing}
             ${view?.root ?? nothing}
             ${exchange.state === 'stopped' ? html`<div class="status">${strings.stopped}</div>` : nothing}
-            ${final ? renderSources(exchange, strings) : nothing}
+            ${final ? this.extras?.sources(exchange, strings) : nothing}
           </div>`
           : nothing
       }
@@ -323,7 +333,7 @@ export class ChatbotChat extends LitElement {
                 ? html`<button type="button" class="text-button" @click=${() => this.deleteExchange(exchange)}>${strings.deleteExchange}</button>`
                 : nothing
             }
-            ${this.ratings.render(exchange)}
+            ${this.extras?.rating(exchange)}
           </div>`
           : nothing
       }
@@ -423,23 +433,6 @@ export class ChatbotChat extends LitElement {
     this.follow.showLatest();
     // The button goes away with the click; the reader carries on where they write.
     this.input?.focus();
-  };
-
-  private handleLogClick = async (event: MouseEvent): Promise<void> => {
-    const target = event.target as HTMLElement;
-    const copy = target.closest<HTMLButtonElement>('button.copy-code');
-    if (copy) {
-      await this.copy(copy.parentElement?.querySelector('pre')?.textContent ?? '');
-      return;
-    }
-    const marker = target.closest<HTMLAnchorElement>('a.citation');
-    const href = marker?.getAttribute('href');
-    if (marker && href?.startsWith('#')) {
-      // In-page anchors do not reach into shadow DOM and would change the host page's URL.
-      event.preventDefault();
-      const id = CSS.escape(href.slice(1));
-      this.renderRoot.querySelector<HTMLElement>(`[id="${id}"]`)?.focus();
-    }
   };
 }
 

@@ -1,10 +1,11 @@
-import { nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { ReactiveControllerHost, TemplateResult } from 'lit';
 import type { ChatClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isMissingRoute } from '../api/errors.js';
 import type { FeedbackInput, FeedbackReason, Rating } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import type { ChatStrings } from '../ui/strings/chat.js';
 import { renderFeedback } from './feedback-view.js';
+import { nothing } from './lazy-lit.js';
 import type { NoticesController } from './notices-controller.js';
 import type { Exchange, ReaderFeedback } from './transcript-store.js';
 
@@ -137,7 +138,7 @@ export class FeedbackController {
         } catch (error) {
           this.queued.delete(id);
           exchange.feedback = this.settled.get(id);
-          if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+          if (isMissingRoute(error)) {
             unsupported.add(client.baseUrl);
             this.asking = undefined;
             // The controls go: a reader on one of them carries on from the exchange's others.

@@ -1,6 +1,7 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import type { TemplateResult } from 'lit';
 import type { Rating } from '../api/types.js';
 import type { ChatStrings } from '../ui/strings/chat.js';
+import { html, nothing } from './lazy-lit.js';
 
 export interface FeedbackViewOptions {
   strings: ChatStrings;

@@ -1,3 +1,5 @@
+import { html, nothing } from 'lit';
+import type { AnswerExtras } from './answer-extras.js';
 import type { MarkdownViewOptions } from './markdown.js';
 
 /** One answer on screen: `update(text)` takes the whole text so far, `finish()` closes it. */
@@ -12,12 +14,21 @@ export interface AnswerView {
 export type CreateView = (options: MarkdownViewOptions) => AnswerView;
 
 let created: CreateView | undefined;
+let extras: typeof AnswerExtras | undefined;
 let loading: Promise<CreateView> | undefined;
 let address: string | undefined;
 
 /** What makes answer views, once `loadRenderer()` has settled; undefined before. */
 export function answerViews(): CreateView | undefined {
   return created;
+}
+
+/**
+ * What makes an element's answer extras (sources, ratings…), once `loadRenderer()` has loaded
+ * the chunk; undefined before, and for good when it could not be loaded.
+ */
+export function answerExtras(): typeof AnswerExtras | undefined {
+  return extras;
 }
 
 /**
@@ -32,9 +43,11 @@ export function loadRendererFrom(url: string): void {
 /**
  * Loads the markdown renderer: marked and DOMPurify are more than half of the chat's code, and
  * a page whose launcher is never opened never needs them, so they are a file of their own
- * (`chatbot-markdown.js`, beside the element's file in `dist/`). Loaded once per page. If it
- * cannot be loaded (the file was not deployed beside the element, or a cross-origin host does
- * not allow it), answers show as plain text: readable, and still never HTML.
+ * (`chatbot-markdown.js`, beside the element's file in `dist/`), together with everything else
+ * that shows only once an answer exists (answer-chunk.ts). Loaded once per page. If it cannot
+ * be loaded (the file was not deployed beside the element, or a cross-origin host does not
+ * allow it), answers show as plain text: readable, and still never HTML, but without their
+ * sources list, rating controls or copy buttons for code.
  */
 export function loadRenderer(): Promise<CreateView> {
   loading ??= load().then((create) => {
@@ -46,10 +59,12 @@ export function loadRenderer(): Promise<CreateView> {
 
 async function load(): Promise<CreateView> {
   try {
-    const { MarkdownView }: typeof import('./markdown.js') = address
+    const chunk: typeof import('./answer-chunk.js') = address
       ? await import(/* @vite-ignore */ address)
-      : await import('./markdown.js');
-    return (options) => new MarkdownView(options);
+      : await import('./answer-chunk.js');
+    chunk.useLit({ html, nothing });
+    extras = chunk.AnswerExtras;
+    return (options) => new chunk.MarkdownView(options);
   } catch (error) {
     console.warn(
       'chatbot-chat: the markdown renderer (chatbot-markdown.js, beside the element) did not load; answers show as plain text.',

@@ -1,7 +1,9 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import type { TemplateResult } from 'lit';
+import type { Citation } from '../api/types.js';
 import type { ChatStrings } from '../ui/strings/chat.js';
+import { html, nothing } from './lazy-lit.js';
 import { safeUrl } from './links.js';
-import { citedSources, type Exchange } from './transcript-store.js';
+import type { Exchange } from './transcript-store.js';
 
 /**
  * The sources an answer cites, listed under it. Each item has an id the answer's citation
@@ -24,4 +26,13 @@ export function renderSources(
       }</li>`;
     })}
   </ol>`;
+}
+
+/** The sources to list under an answer: those it cites, or all when it has no markers. */
+export function citedSources(exchange: Exchange): Citation[] {
+  const citations = exchange.citations ?? [];
+  if (!citations.length) return [];
+  const cited = new Set([...exchange.response.matchAll(/\[(\d{1,3})\]/g)].map((m) => Number(m[1])));
+  const used = citations.filter((c) => cited.has(c.n));
+  return used.length ? used : citations;
 }

@@ -163,12 +163,3 @@ export function feedbackFromJson(json: string | undefined): ReaderFeedback | und
     return undefined;
   }
 }
-
-/** The sources to list under an answer: those it cites, or all when it has no markers. */
-export function citedSources(exchange: Exchange): Citation[] {
-  const citations = exchange.citations ?? [];
-  if (!citations.length) return [];
-  const cited = new Set([...exchange.response.matchAll(/\[(\d{1,3})\]/g)].map((m) => Number(m[1])));
-  const used = citations.filter((c) => cited.has(c.n));
-  return used.length ? used : citations;
-}

@@ -1,0 +1,209 @@
+/**
+ * The stylesheet of everything the lazily loaded chunk draws: rendered markdown, the cited
+ * sources and the rating controls. It comes with the chunk, so the element's first-load bundle
+ * does not carry styles for what cannot show before an answer; `adoptAnswerStyles` adds it to
+ * an element's shadow root beside the element's own styles (chatbot-chat.styles.ts), whose
+ * tokens (`--_accent`, `--_border`…) it uses.
+ */
+
+/** The text as written: the tag's name has the build minify it as CSS (see vite.config.ts). */
+const css = String.raw;
+
+const styles = css`
+  :host {
+    --_pressed: var(--chatbot-feedback-pressed, var(--_accent));
+    --_target: var(--chatbot-target-size, 24px);
+  }
+
+  /* Rendered markdown */
+  /*
+   * The last block's bottom margin is taken back by the container, not by :last-child or
+   * :has() rules: those would restyle every block of a long answer on each streamed frame.
+   */
+  .markdown {
+    margin-bottom: -0.6em;
+  }
+  .markdown > .block:first-child > :first-child {
+    margin-top: 0;
+  }
+  /*
+   * A finished block never changes again: the browser may skip laying out and painting it
+   * while it is off-screen, which keeps a long answer's frames short.
+   */
+  .markdown > .block:not(.open) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 3em;
+  }
+  .markdown p,
+  .markdown ul,
+  .markdown ol,
+  .markdown blockquote,
+  .markdown table,
+  .markdown .code-block {
+    margin: 0 0 0.6em;
+  }
+  .markdown h1,
+  .markdown h2,
+  .markdown h3,
+  .markdown h4,
+  .markdown h5,
+  .markdown h6 {
+    margin: 0.6em 0 0.3em;
+    font-size: 1.05em;
+    line-height: 1.3;
+  }
+  .markdown h1 {
+    font-size: 1.2em;
+  }
+  .markdown ul,
+  .markdown ol {
+    padding-inline-start: 1.4em;
+  }
+  .markdown a {
+    color: var(--_accent);
+    text-decoration: underline;
+  }
+  .markdown blockquote {
+    border-inline-start: 3px solid var(--_border);
+    padding-inline-start: 10px;
+    color: var(--_muted);
+  }
+  .markdown code {
+    font-family: var(--_mono);
+    font-size: 0.9em;
+    background: var(--_surface);
+    border-radius: 4px;
+    padding: 0.1em 0.3em;
+  }
+  .markdown .code-block {
+    position: relative;
+  }
+  .markdown pre {
+    margin: 0;
+    padding: 10px;
+    padding-top: 28px;
+    overflow-x: auto;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    unicode-bidi: isolate;
+    direction: ltr;
+  }
+  .markdown pre code {
+    padding: 0;
+    background: none;
+  }
+  .copy-code {
+    position: absolute;
+    top: 4px;
+    inset-inline-end: 4px;
+    font-size: 0.75em;
+    border: 1px solid var(--_border);
+    background: var(--_surface-2);
+    border-radius: 6px;
+    padding: 1px 6px;
+    cursor: pointer;
+  }
+  .markdown table {
+    border-collapse: collapse;
+    display: block;
+    overflow-x: auto;
+  }
+  .markdown th,
+  .markdown td {
+    border: 1px solid var(--_border);
+    padding: 4px 8px;
+  }
+  .citation {
+    text-decoration: none;
+    font-size: 0.85em;
+  }
+
+  .sources {
+    margin: 6px 0 0;
+    padding: 6px 0 0;
+    border-top: 1px solid var(--_border);
+    font-size: 0.85em;
+    list-style: none;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px 10px;
+  }
+  .sources a,
+  .sources span {
+    color: var(--_muted);
+  }
+  .sources :target {
+    color: var(--_text);
+    font-weight: 600;
+  }
+
+  /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
+  @media (pointer: coarse) {
+    :host {
+      --_target: var(--chatbot-target-size, 44px);
+    }
+  }
+  .feedback {
+    display: flex;
+    gap: 4px;
+  }
+  .feedback button,
+  .feedback-form button,
+  .feedback-form label,
+  .feedback-form input[name='comment'] {
+    min-height: var(--_target);
+  }
+  .feedback [aria-pressed='true'] {
+    color: var(--_pressed);
+    border-color: currentColor;
+    font-weight: 600;
+  }
+  .feedback-error {
+    align-self: center;
+    font-size: 0.8em;
+    color: var(--_danger);
+  }
+  /* On its own line under the buttons. */
+  .feedback-form {
+    flex-basis: 100%;
+    flex-wrap: wrap;
+    padding: 8px;
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    font-size: 0.875em;
+  }
+  .feedback-form fieldset {
+    flex-basis: 100%;
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  .feedback-form label {
+    display: inline-flex;
+    align-items: center;
+    gap: 4px;
+    margin-inline-end: 12px;
+  }
+`;
+
+let sheet: CSSStyleSheet | undefined;
+
+/** Adds the stylesheet to an element's render root, once. */
+export function adoptAnswerStyles(root: HTMLElement | DocumentFragment): void {
+  // Firefox before 101 and Safari before 16.4 cannot share a constructed sheet, as Lit finds too.
+  if (!(root instanceof ShadowRoot && 'replaceSync' in CSSStyleSheet.prototype)) {
+    const style = document.createElement('style');
+    style.textContent = styles;
+    // Ahead of the nodes Lit renders, which it keeps after this one.
+    root.prepend(style);
+    return;
+  }
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(styles);
+  }
+  if (!root.adoptedStyleSheets.includes(sheet)) {
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  }
+}
