@@ -53,6 +53,7 @@ export interface ChatStrings extends Record<string, string> {
   feedbackClose: string;
   feedbackThanks: string;
   feedbackFailed: string;
+  askInstead: string;
 }
 
 const en: ChatStrings = {
@@ -107,6 +108,7 @@ const en: ChatStrings = {
   feedbackClose: 'Close',
   feedbackThanks: 'Thank you for your feedback',
   feedbackFailed: 'Your rating could not be saved. Please try again.',
+  askInstead: 'Ask instead',
 };
 
 const de: Partial<ChatStrings> = {
@@ -162,6 +164,7 @@ const de: Partial<ChatStrings> = {
   feedbackClose: 'Schließen',
   feedbackThanks: 'Danke für Ihr Feedback',
   feedbackFailed: 'Ihre Bewertung konnte nicht gespeichert werden. Bitte erneut versuchen.',
+  askInstead: 'Stattdessen fragen',
 };
 
 export const chatStrings: Tables<ChatStrings> = { en, de };
