@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate } from './auth.js';
+import { drainUnread, JSON_LIMIT_BYTES, refuseDeclaredLength } from './body.js';
 import type { AppEnv, ServerContext } from './context.js';
 import { corsHeaders } from './cors.js';
-import { HttpError, requestHeader, tooLarge } from './http.js';
+import { HttpError } from './http.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { messageRoutes } from './routes/messages.js';
@@ -14,7 +14,7 @@ import { sourceRoutes } from './routes/sources.js';
 import { tagRoutes } from './routes/tags.js';
 import { type StaticDir, serveStatic } from './static.js';
 
-export const JSON_LIMIT_BYTES = 1024 * 1024;
+export { JSON_LIMIT_BYTES };
 
 export interface AppOptions {
   allowPrivateUrls: boolean;
@@ -28,6 +28,8 @@ const errorBody = (code: string, message: string) => ({ error: { code, message }
 
 export function createApp(ctx: ServerContext, options: AppOptions) {
   const app = new Hono<AppEnv>();
+  // Outermost: every answer, error or not, waits until the request's body is read.
+  app.use(drainUnread());
 
   if (options.log) {
     app.use(async (c, next) => {
@@ -64,23 +66,13 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
     }),
   );
 
-  const jsonLimit = bodyLimit({
-    maxSize: JSON_LIMIT_BYTES,
-    onError: () => {
-      throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
-    },
-  });
+  // A declared length over the limit is refused from the headers, before the key is checked; a
+  // chunked body is counted as it is read (body.ts).
   app.use('/api/*', async (c, next) => {
-    if (c.req.path.endsWith('/data-source/upload')) return next();
-    // A declared length (or none: no body) is checked from the headers alone. bodyLimit reads
-    // `c.req.raw.body`, which makes @hono/node-server build a whole web Request per request.
-    if (requestHeader(c, 'transfer-encoding') === undefined) {
-      const length = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10);
-      if (length > JSON_LIMIT_BYTES)
-        throw tooLarge(`the body is larger than ${JSON_LIMIT_BYTES} bytes`);
-      return next();
+    if (!c.req.path.endsWith('/data-source/upload')) {
+      refuseDeclaredLength(c, JSON_LIMIT_BYTES, 'the body');
     }
-    return jsonLimit(c, next);
+    return next();
   });
   app.use('/api/*', authenticate(ctx.store));
 

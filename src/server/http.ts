@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { JSON_DEPTH_LIMIT, jsonTooDeep } from './json-depth.js';
 
 /**
  * The one exception a handler throws: a status and a stable code, mapped to
@@ -29,8 +28,8 @@ export class HttpError extends HTTPException {
 
 export const badInput = (message: string) => new HttpError(400, 'invalid_input', message);
 /**
- * The rest of an oversized body is never read, so the connection cannot carry another request:
- * `Connection: close` tells the client not to reuse it.
+ * The rest of an oversized body is read and thrown away (body.ts, drainUnread) but not parsed:
+ * `Connection: close` tells the client not to send another request on it.
  */
 export const tooLarge = (message: string) =>
   new HttpError(413, 'too_large', message, { Connection: 'close' });
@@ -185,56 +184,3 @@ export function requestHeader(c: Context, name: string): string | undefined {
 const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
 export const alreadySent = () => ALREADY_SENT;
 export const isAlreadySent = (response: Response) => response === ALREADY_SENT;
-
-/**
- * On Node, a body of declared length (checked against the limit already) is read from the
- * request stream itself: `c.req.text()` would first wrap it in a web Request and stream, the
- * largest part of what a small JSON request costs. A chunked body goes through `c.req`, which
- * the body limit has wrapped to count its bytes.
- */
-function bodyText(c: Context): Promise<string> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (
-    !incoming ||
-    requestHeader(c, 'transfer-encoding') !== undefined ||
-    incoming.readableDidRead
-  ) {
-    return c.req.text();
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.once('error', reject);
-  });
-}
-
-/**
- * The parsed body, or undefined when the request has none. Invalid JSON and JSON nested more than
- * JSON_DEPTH_LIMIT levels are a 400, the latter naming the member.
- */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const text = await bodyText(c);
-  if (text.trim() === '') return undefined;
-  const deep = jsonTooDeep(text, JSON_DEPTH_LIMIT);
-  if (deep) throw badInput(`${deep} is nested more than ${JSON_DEPTH_LIMIT} levels deep`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'invalid_json', 'the body is not valid JSON');
-  }
-}
-
-/**
- * Validation middleware: parses the JSON body (whatever its Content-Type says, as lenient
- * clients omit it), hands it to `parse` and stores the clean result for `c.get('body')`.
- */
-export function jsonBody<T>(
-  parse: (fields: Fields) => T,
-): MiddlewareHandler<{ Variables: { body: T } }> {
-  return async (c, next) => {
-    const value = await readJsonBody(c);
-    c.set('body', parse(new Fields(value ?? {})));
-    await next();
-  };
-}

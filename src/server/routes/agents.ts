@@ -7,6 +7,7 @@ import {
   type AgentVariable,
   type HumanEscalationSettings,
 } from '../../api/types.js';
+import { jsonBody } from '../body.js';
 import {
   type AppEnv,
   ownedAgent,
@@ -14,7 +15,7 @@ import {
   ownSourceUuids,
   type ServerContext,
 } from '../context.js';
-import { badInput, Fields, jsonBody, newUuid, now } from '../http.js';
+import { badInput, Fields, newUuid, now } from '../http.js';
 import { agentRecord, defaultEscalationSettings, defaultMeta, META_MEMBERS } from '../records.js';
 import type { AgentRow } from '../store/types.js';
 

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
+import { jsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
-import { badInput, type Fields, jsonBody, newUuid, now } from '../http.js';
+import { badInput, type Fields, newUuid, now } from '../http.js';
 import { chatbotRecord } from '../records.js';
 import type { ChatbotSettings } from '../store/types.js';
 import { agentDefaults } from './agents.js';

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Citation, Feedback, FeedbackReason } from '../../api/types.js';
+import { jsonBody } from '../body.js';
 import {
   type AppEnv,
   type Auth,
@@ -8,7 +9,7 @@ import {
   ownedSession,
   type ServerContext,
 } from '../context.js';
-import { badInput, type Fields, HttpError, jsonBody, newUuid, now } from '../http.js';
+import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
 import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
 import { messageRecord } from '../records.js';
 import { BurstGate, streamPieces } from '../streaming.js';

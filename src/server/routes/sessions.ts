@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { SessionData } from '../../api/types.js';
+import { readJsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
-import { badInput, Fields, newUuid, now, readJsonBody } from '../http.js';
+import { badInput, Fields, newUuid, now } from '../http.js';
 import { sessionRecord, sessionSummary } from '../records.js';
 
 /** Initial session data is a flat object: scalar values only, one level deep. */

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { RescrapeResult } from '../../api/types.js';
+import { jsonBody, readBody, refuseDeclaredLength } from '../body.js';
 import {
   type AppEnv,
   findOwnedSource,
@@ -9,7 +9,7 @@ import {
   ownedSource,
   type ServerContext,
 } from '../context.js';
-import { badInput, type Fields, HttpError, jsonBody, newUuid, now, tooLarge } from '../http.js';
+import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
 import { isPrivateAddress } from '../knowledge/fetch-url.js';
 import { ALLOWED_EXTENSIONS, fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
@@ -40,6 +40,30 @@ const urlBody = (fields: Fields) => {
     reference_source_link: fields.string('reference_source_link', { max: 2000 }),
   };
 };
+
+/**
+ * The file part and the reference link of an upload's multipart body; a 400 names what is missing
+ * or not as expected.
+ */
+async function readForm(type: string, bytes: Buffer) {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': type },
+    }).formData();
+  } catch {
+    throw badInput('the multipart form could not be read');
+  }
+  const files = form.getAll('file');
+  const file = files.length === 1 ? files[0] : undefined;
+  if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
+  const links = form.getAll('reference_source_link');
+  const link = links.length === 0 ? undefined : links.length === 1 ? links[0] : null;
+  if (link !== undefined && typeof link !== 'string') {
+    throw badInput('reference_source_link must be a text field');
+  }
+  return { file, link };
+}
 
 export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boolean }) {
   const { store, knowledge } = ctx;
@@ -93,58 +117,42 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       return c.json(store.listSources(chatbot.uuid).map(sourceRecord));
     })
-    .post(
-      '/api/v1/chatbot/:uuid/data-source/upload',
-      bodyLimit({
-        maxSize: ctx.uploadLimitBytes,
-        onError: () => {
-          throw tooLarge(`the upload is larger than ${ctx.uploadLimitBytes} bytes`);
-        },
-      }),
-      async (c) => {
-        const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-        const type = c.req.header('content-type') ?? '';
-        if (!/^multipart\/form-data/i.test(type)) {
-          throw badInput('the body must be a multipart form with a file part named file');
-        }
-        let form: Record<string, string | File | (string | File)[]>;
-        try {
-          form = await c.req.parseBody({ all: true });
-        } catch {
-          throw badInput('the multipart form could not be read');
-        }
-        const file = form.file;
-        if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
-        const link = form.reference_source_link;
-        if (link !== undefined && typeof link !== 'string') {
-          throw badInput('reference_source_link must be a text field');
-        }
-        const name = file.name || 'upload';
-        if (!fileKind(name)) {
-          throw new HttpError(
-            415,
-            'file_type_not_allowed',
-            `file type not allowed: ${name} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
-          );
-        }
-        if (file.size === 0) throw badInput('file is empty');
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        return c.json(
-          create(
-            {
-              chatbotUuid: chatbot.uuid,
-              title: name,
-              type: 'file',
-              file_name: name,
-              file_size: bytes.length,
-              tokens: 0,
-              meta: { reference_source_link: link ?? '', content_type: file.type || '' },
-            },
-            bytes,
-          ),
+    .post('/api/v1/chatbot/:uuid/data-source/upload', async (c) => {
+      refuseDeclaredLength(c, ctx.uploadLimitBytes, 'the upload');
+      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const type = c.req.header('content-type') ?? '';
+      if (!/^multipart\/form-data/i.test(type)) {
+        throw badInput('the body must be a multipart form with a file part named file');
+      }
+      const { file, link } = await readForm(
+        type,
+        await readBody(c, ctx.uploadLimitBytes, 'the upload'),
+      );
+      const name = file.name || 'upload';
+      if (!fileKind(name)) {
+        throw new HttpError(
+          415,
+          'file_type_not_allowed',
+          `file type not allowed: ${name} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
         );
-      },
-    )
+      }
+      if (file.size === 0) throw badInput('file is empty');
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      return c.json(
+        create(
+          {
+            chatbotUuid: chatbot.uuid,
+            title: name,
+            type: 'file',
+            file_name: name,
+            file_size: bytes.length,
+            tokens: 0,
+            meta: { reference_source_link: link ?? '', content_type: file.type || '' },
+          },
+          bytes,
+        ),
+      );
+    })
     .post('/api/v1/chatbot/:uuid/data-source/qa', jsonBody(qaBody), (c) => {
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { question, answer, reference_source_link } = c.get('body');

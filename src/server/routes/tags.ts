@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { jsonBody } from '../body.js';
 import {
   type AppEnv,
   ownedChatbot,
@@ -6,7 +7,7 @@ import {
   ownSourceUuids,
   type ServerContext,
 } from '../context.js';
-import { type Fields, jsonBody, newUuid, now } from '../http.js';
+import { type Fields, newUuid, now } from '../http.js';
 import { tagRecord } from '../records.js';
 
 const createBody = (fields: Fields) => ({

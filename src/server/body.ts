@@ -1,0 +1,175 @@
+/**
+ * Request bodies: read from Node's request stream with a byte limit, parsed as JSON with a depth
+ * limit, and whatever a refused request left unread drained before its answer goes out.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { badInput, Fields, HttpError, isAlreadySent, requestHeader, tooLarge } from './http.js';
+import { JSON_DEPTH_LIMIT, jsonTooDeep } from './json-depth.js';
+
+export const JSON_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * How much of a refused request's body is read and thrown away before the answer, and how long
+ * the client may pause while sending it. Past either, the answer goes out and the connection
+ * closes on the unread rest, which clients that write their whole body before reading (Python's
+ * requests, raw sockets) see as a reset.
+ */
+export const DRAIN_LIMIT_BYTES = 128 * 1024 * 1024;
+export const DRAIN_IDLE_MS = 5000;
+export const DRAIN_TOTAL_MS = 60_000;
+
+const incomingOf = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
+/** A 413 from the declared length alone, before anything is read. */
+export function refuseDeclaredLength(c: Context, limit: number, what: string): void {
+  if (requestHeader(c, 'transfer-encoding') !== undefined) return;
+  const length = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10);
+  if (length > limit) throw tooLarge(`${what} is larger than ${limit} bytes`);
+}
+
+/**
+ * The whole body, or a 413 once it passes `limit` bytes, declared or counted (a chunked body has
+ * no declared length). On Node it is read from the request stream itself: a web Request around
+ * it costs most of what a small JSON request does, and the rest of a refused body must stay
+ * readable for the drain.
+ */
+export async function readBody(c: Context, limit: number, what: string): Promise<Buffer> {
+  refuseDeclaredLength(c, limit, what);
+  const incoming = incomingOf(c);
+  if (!incoming || incoming.readableDidRead) return readWebBody(c, limit, what);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onGone);
+      incoming.off('close', onGone);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      incoming.pause();
+      reject(tooLarge(`${what} is larger than ${limit} bytes`));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onGone = () => {
+      stop();
+      reject(unreadable());
+    };
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', onGone);
+    incoming.once('close', onGone);
+  });
+}
+
+/** The client went away mid-body: nobody reads the answer, but it must not count as a failure. */
+const unreadable = () => new HttpError(400, 'bad_request', 'the request body could not be read');
+
+/** Through the web Request (app.request, where there is no Node stream), counting its bytes. */
+async function readWebBody(c: Context, limit: number, what: string): Promise<Buffer> {
+  const body = c.req.raw.body;
+  if (!body || c.req.raw.bodyUsed) return Buffer.from(await c.req.arrayBuffer());
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch {
+      throw unreadable();
+    }
+    if (next.done) return Buffer.concat(chunks, size);
+    size += next.value.byteLength;
+    if (size > limit) {
+      void reader.cancel();
+      throw tooLarge(`${what} is larger than ${limit} bytes`);
+    }
+    chunks.push(next.value);
+  }
+}
+
+/**
+ * The parsed body, or undefined when the request has none. Invalid JSON and JSON nested more than
+ * JSON_DEPTH_LIMIT levels are a 400, the latter naming the member.
+ */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const text = (await readBody(c, JSON_LIMIT_BYTES, 'the body')).toString('utf8');
+  if (text.trim() === '') return undefined;
+  const deep = jsonTooDeep(text, JSON_DEPTH_LIMIT);
+  if (deep) throw badInput(`${deep} is nested more than ${JSON_DEPTH_LIMIT} levels deep`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'the body is not valid JSON');
+  }
+}
+
+/**
+ * Validation middleware: parses the JSON body (whatever its Content-Type says, as lenient
+ * clients omit it), hands it to `parse` and stores the clean result for `c.get('body')`.
+ */
+export function jsonBody<T>(
+  parse: (fields: Fields) => T,
+): MiddlewareHandler<{ Variables: { body: T } }> {
+  return async (c, next) => {
+    const value = await readJsonBody(c);
+    c.set('body', parse(new Fields(value ?? {})));
+    await next();
+  };
+}
+
+/**
+ * Reads and discards what a request left unread (a refusal answered before its body: 401, 404,
+ * 413, 415…) before the answer goes out. Answering first and closing on an unread body makes the
+ * client's socket reset, and a client still writing then loses the answer (EPIPE, "other side
+ * closed"). Past the drain's bounds the answer goes out anyway, with `Connection: close`.
+ */
+export function drainUnread(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const incoming = incomingOf(c);
+    if (!incoming || incoming.complete || incoming.destroyed || isAlreadySent(c.res)) return;
+    if (!(await drain(incoming))) c.header('Connection', 'close');
+  };
+}
+
+/** Resolves true once the body has ended, false when a bound stopped the drain first. */
+export function drain(incoming: IncomingMessage): Promise<boolean> {
+  const declared = Number.parseInt(incoming.headers['content-length'] ?? '0', 10);
+  if (declared > DRAIN_LIMIT_BYTES) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const finish = (drained: boolean) => {
+      clearTimeout(idle);
+      clearTimeout(total);
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onGone);
+      incoming.off('close', onGone);
+      if (!drained) incoming.pause();
+      resolve(drained);
+    };
+    const idle = setTimeout(() => finish(false), DRAIN_IDLE_MS);
+    const total = setTimeout(() => finish(false), DRAIN_TOTAL_MS);
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_LIMIT_BYTES) finish(false);
+      else idle.refresh();
+    };
+    const onEnd = () => finish(true);
+    const onGone = () => finish(false);
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', onGone);
+    incoming.once('close', onGone);
+    incoming.resume();
+  });
+}

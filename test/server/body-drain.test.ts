@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { ADMIN_KEY, type Harness, startHarness } from './helpers.js';
+
+const MiB = 1024 * 1024;
+/** Well past anything the sockets buffer, so the server must read it for the client to finish. */
+const SIZE = 24 * MiB;
+const ROUNDS = 3;
+
+interface Exchange {
+  /** Every byte of the body went out without a write error. */
+  sent: boolean;
+  status: number;
+  body: { error?: { code: string; message: string } };
+}
+
+const chunkOf = (size: number) => Buffer.alloc(size, 'x');
+
+/** The body in 1 MiB pieces, each written as one chunk of a chunked body. */
+function* slices(body: Buffer) {
+  for (let at = 0; at < body.length; at += MiB) yield body.subarray(at, at + MiB);
+}
+
+/** A multipart body with one file part of `size` bytes. */
+function multipart(fileName: string, size: number): Buffer {
+  return Buffer.concat([
+    Buffer.from(
+      `--xyz\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n\r\n`,
+    ),
+    chunkOf(size),
+    Buffer.from('\r\n--xyz--\r\n'),
+  ]);
+}
+
+/**
+ * A client that writes its whole body before it reads anything (as Python's requests and curl
+ * without Expect do), on a raw socket: it only gets the answer if the server reads the body.
+ */
+function socketExchange(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  chunked: boolean,
+): Promise<Exchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let sent = false;
+    socket.on('data', (d) => {
+      received += d;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const [head = '', text = ''] = received.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0);
+      // The error bodies are small and sent with a Content-Length: the text is the body.
+      let body = {};
+      try {
+        body = JSON.parse(text);
+      } catch {}
+      resolve({ sent, status, body });
+    });
+    const lines = Object.entries({
+      ...headers,
+      Host: hostname,
+      [chunked ? 'Transfer-Encoding' : 'Content-Length']: chunked ? 'chunked' : String(body.length),
+    }).map(([k, v]) => `${k}: ${v}`);
+    socket.write(`POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+    void (async () => {
+      for (const piece of slices(body)) {
+        const data = chunked
+          ? Buffer.concat([
+              Buffer.from(`${piece.length.toString(16)}\r\n`),
+              piece,
+              Buffer.from('\r\n'),
+            ])
+          : piece;
+        const ok = await new Promise<boolean>((r) => socket.write(data, (e) => r(!e)));
+        if (!ok) return;
+      }
+      if (chunked) socket.write('0\r\n\r\n');
+      // Half-close: the server may still answer after the client has sent everything.
+      socket.end();
+      sent = true;
+    })();
+  });
+}
+
+/** Node's http.request, chunked (`write` in pieces) or with a declared length. */
+function httpExchange(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  chunked: boolean,
+): Promise<Exchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    let failed = false;
+    let finished = false;
+    let answer: { status: number; text: string } | undefined;
+    const done = () => {
+      if (!answer || !(finished || failed)) return;
+      let body = {};
+      try {
+        body = JSON.parse(answer.text);
+      } catch {}
+      resolve({ sent: finished && !failed, status: answer.status, body });
+    };
+    const req = request(
+      {
+        host: hostname,
+        port,
+        path,
+        method: 'POST',
+        headers: chunked ? headers : { ...headers, 'Content-Length': body.length },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => {
+          text += d;
+        });
+        res.on('end', () => {
+          answer = { status: res.statusCode ?? 0, text };
+          done();
+        });
+        res.on('error', () => {
+          answer = { status: res.statusCode ?? 0, text };
+          failed = true;
+          done();
+        });
+      },
+    );
+    req.on('error', () => {
+      failed = true;
+      answer ??= { status: 0, text: '' };
+      done();
+    });
+    req.on('finish', () => {
+      finished = true;
+      done();
+    });
+    for (const piece of slices(body)) req.write(piece);
+    req.end();
+  });
+}
+
+describe('refusals before the body is read still reach the client', () => {
+  let h: Harness;
+  let bot: string;
+
+  // Larger than the JSON limit, the upload limit and anything the sockets buffer on the way.
+  before(async () => {
+    h = await startHarness({ uploadLimitBytes: 4 * MiB });
+    bot = (await h.api.chatbots.create({ name: 'Drained' })).uuid;
+  });
+  after(() => h.close());
+
+  const json = { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' };
+  const form = (key = ADMIN_KEY) => ({
+    Authorization: `Bearer ${key}`,
+    'Content-Type': 'multipart/form-data; boundary=xyz',
+  });
+  const upload = (uuid: string) => `/api/v1/chatbot/${uuid}/data-source/upload`;
+  const MISSING = '00000000-0000-4000-8000-000000000000';
+  const cases = () => [
+    {
+      label: 'a JSON body over 1 MiB',
+      path: '/api/v1/chatbot/create',
+      headers: json,
+      body: chunkOf(SIZE),
+      status: 413,
+      message: 'the body is larger than 1048576 bytes',
+    },
+    {
+      label: 'an upload over the upload limit',
+      path: upload(bot),
+      headers: form(),
+      body: multipart('big.txt', SIZE),
+      status: 413,
+      message: 'the upload is larger than 4194304 bytes',
+    },
+    // Within the upload limit, so refused for what they are, before or after the body is read.
+    {
+      label: 'an upload with an unknown key',
+      path: upload(bot),
+      headers: form('not-a-key'),
+      body: multipart('notes.txt', 3 * MiB),
+      status: 401,
+      message: 'unknown API key',
+    },
+    {
+      label: 'an upload to a chatbot that does not exist',
+      path: upload(MISSING),
+      headers: form(),
+      body: multipart('notes.txt', 3 * MiB),
+      status: 404,
+      message: 'chatbot not found',
+    },
+    {
+      label: 'an upload of a type the server does not take',
+      path: upload(bot),
+      headers: form(),
+      body: multipart('setup.exe', 3 * MiB),
+      status: 415,
+      message: 'file type not allowed: setup.exe (allowed: ',
+    },
+  ];
+
+  for (const [client, exchange] of [
+    ['a raw socket that writes everything before it reads', socketExchange],
+    ['http.request', httpExchange],
+  ] as const) {
+    for (const chunked of [false, true]) {
+      it(`should send the JSON refusal to ${client}, ${chunked ? 'chunked' : 'with a declared length'}, every time`, async () => {
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const c of cases()) {
+            const got = await exchange(h.url, c.path, c.headers, c.body, chunked);
+            assert.deepEqual(
+              got,
+              { sent: true, status: c.status, body: { error: got.body.error } },
+              `${c.label}, round ${round}`,
+            );
+            // The whole message, or (the 415's list of types) how it starts.
+            assert.ok(got.body.error?.message.startsWith(c.message), `${c.label}, round ${round}`);
+          }
+        }
+        assert.deepEqual(await h.api.sources.list(bot), []);
+      });
+    }
+  }
+
+  it("should send the 413 to Node's fetch with a declared length and with a streamed body", async () => {
+    const big = chunkOf(SIZE);
+    for (let round = 0; round < ROUNDS; round++) {
+      const declared = await fetch(`${h.url}/api/v1/chatbot/create`, {
+        method: 'POST',
+        headers: json,
+        body: big,
+      });
+      assert.equal(declared.status, 413);
+      assert.equal(declared.headers.get('connection'), 'close');
+      assert.deepEqual(await declared.json(), {
+        error: { code: 'too_large', message: 'the body is larger than 1048576 bytes' },
+      });
+      const data = new FormData();
+      data.append('file', new Blob([big]), 'big.txt');
+      const body = new Response(data);
+      const streamed = await fetch(`${h.url}${upload(bot)}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${ADMIN_KEY}`,
+          'Content-Type': body.headers.get('content-type')!,
+        },
+        body: body.body,
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(streamed.status, 413);
+      assert.deepEqual(await streamed.json(), {
+        error: { code: 'too_large', message: 'the upload is larger than 4194304 bytes' },
+      });
+    }
+    assert.deepEqual(await h.api.sources.list(bot), []);
+  });
+
+  it('should keep the connection of a refusal whose body was read open for the next request', async () => {
+    const { hostname, port } = new URL(h.url);
+    const statuses = await new Promise<number[]>((resolve) => {
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (d) => {
+        received += d;
+        const seen = [...received.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => Number(m[1]));
+        if (seen.length === 2) {
+          socket.destroy();
+          resolve(seen);
+        }
+      });
+      // A 401 (no key) for a body under the limit, read to its end, then a request on the same socket.
+      const body = chunkOf(MiB / 2);
+      socket.write(
+        `POST /api/v1/chatbot/create HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      socket.write(body);
+      socket.write(
+        `GET /api/v1/chatbots HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_KEY}\r\n\r\n`,
+      );
+    });
+    assert.deepEqual(statuses, [401, 200]);
+  });
+});
