@@ -26,40 +26,58 @@ export async function apiClient(): Promise<ChatbotClient> {
 }
 
 /**
- * A client whose answers to GET requests ending in `listPath` are the server's own, but reach
- * the caller only when released while `hold()` is on, as over a slow network: for a list that
- * arrives after something the user did meanwhile.
+ * A client whose requests that `match` wait while `hold()` is on, until released: before they
+ * reach the server (`at: 'request'`), as a change still on its way, or once the server has
+ * answered (`at: 'answer'`), as an answer arriving late over a slow network. `answered` lists
+ * the requests the server has answered so far, as `METHOD url`.
  */
-export async function slowListClient(listPath: string) {
+export async function holdingClient(
+  match: (method: string, url: string) => boolean,
+  at: 'request' | 'answer',
+) {
   const { baseUrl, apiKey } = await testEnv();
   let held: Array<() => void> | null = null;
+  const answered: string[] = [];
+  const wait = () => new Promise<void>((release) => held!.push(release));
   const client = createClient({
     baseUrl,
     apiKey,
     retry: false,
     fetch: async (input, init) => {
-      const response = await fetch(input, init);
       const url = input instanceof Request ? input.url : String(input);
-      if (held && (init?.method ?? 'GET') === 'GET' && url.endsWith(listPath)) {
-        await new Promise<void>((release) => held!.push(release));
-      }
+      const method = init?.method ?? 'GET';
+      const holds = () => held !== null && match(method, url);
+      if (at === 'request' && holds()) await wait();
+      const response = await fetch(input, init);
+      answered.push(`${method} ${url}`);
+      if (at === 'answer' && holds()) await wait();
       return response;
     },
   });
   return {
     client,
-    /** Holds every such answer from now on; resolves once one is held. */
+    answered,
+    /** Holds every such request from now on; resolves once one is held. */
     async hold(): Promise<void> {
       held = [];
       await until(() => held!.length > 0);
     },
-    /** Lets the held answers through, and later ones at once. */
+    /** Lets the held requests through, and later ones at once. */
     release(): void {
       const waiting = held ?? [];
       held = null;
-      for (const answer of waiting) answer();
+      for (const go of waiting) go();
     },
   };
+}
+
+/**
+ * A client whose answers to GET requests ending in `listPath` are the server's own, but reach
+ * the caller only when released while `hold()` is on, as over a slow network: for a list that
+ * arrives after something the user did meanwhile.
+ */
+export function slowListClient(listPath: string) {
+  return holdingClient((method, url) => method === 'GET' && url.endsWith(listPath), 'answer');
 }
 
 let counter = 0;
