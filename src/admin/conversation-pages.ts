@@ -5,7 +5,7 @@ import type { Page } from '../api/types.js';
 export interface CursorPagesOptions<T> {
   /** One page: the first with no cursor, then each after the `next_cursor` of the one before. */
   readonly load: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>;
-  /** What identifies an item, so a dropped one stays out of pages that arrive later. */
+  /** What identifies an item, for `drop`, `restore` and `update`. */
   readonly key: (item: T) => string;
 }
 
@@ -29,7 +29,6 @@ export class CursorPagesController<T> implements ReactiveController {
   /** The cursor of the request that failed (null: the first page's). */
   private failed?: string | null;
   private controller?: AbortController;
-  private readonly dropped = new Set<string>();
   private pending: Promise<void> = Promise.resolve();
 
   constructor(
@@ -70,16 +69,19 @@ export class CursorPagesController<T> implements ReactiveController {
     return this.fetch(this.failed ?? undefined);
   }
 
-  /** Takes an item off the list for good (it was deleted), in pages still to come too. */
+  /**
+   * Takes an item off the list at once, as it is being deleted. Pages asked for meanwhile must
+   * not bring it back: `load` answers only once the deletion has landed (AdminPanel's `settled`).
+   */
   drop(key: string): void {
-    this.dropped.add(key);
     this.items = this.items.filter((item) => this.options.key(item) !== key);
     this.host.requestUpdate();
   }
 
-  /** Puts back an item `drop` took off (its deletion failed), where it was. */
+  /** Puts back an item `drop` took off (its deletion failed), where it was, unless reloaded. */
   restore(item: T, index: number): void {
-    this.dropped.delete(this.options.key(item));
+    const key = this.options.key(item);
+    if (this.items.some((other) => this.options.key(other) === key)) return;
     this.items = [...this.items.slice(0, index), item, ...this.items.slice(index)];
     this.host.requestUpdate();
   }
@@ -101,8 +103,7 @@ export class CursorPagesController<T> implements ReactiveController {
     this.pending = this.options.load(cursor, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
-        const fresh = page.data.filter((item) => !this.dropped.has(this.options.key(item)));
-        this.items = cursor === undefined ? fresh : [...this.items, ...fresh];
+        this.items = cursor === undefined ? page.data : [...this.items, ...page.data];
         this.cursor = page.next_cursor;
         this.loaded = true;
         this.settle(controller);

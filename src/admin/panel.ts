@@ -41,8 +41,10 @@ export class AdminPanel extends LitElement {
 
   protected readonly confirm = new ConfirmController(this, () => this.strings);
 
-  /** Changes applied on screen before the server's lists show them: see `changedLocally()`. */
+  /** Changes applied on screen before the server's lists show them: see `settled()`. */
   private localChanges = 0;
+  /** Requests through `run()` still on their way: the server may not have applied them yet. */
+  private readonly pendingChanges = new Set<Promise<unknown>>();
 
   /**
    * Marks a change the panel applied itself (every request through `run()` that succeeded
@@ -53,14 +55,19 @@ export class AdminPanel extends LitElement {
   }
 
   /**
-   * What `load` answers, asked again while this panel applied a change of its own meanwhile:
-   * that answer may predate the change and would undo it on screen (a deleted agent would come
-   * back, a new source vanish).
+   * What `load` answers, asked again if this panel changed something meanwhile, or still has a
+   * change on its way: that answer may predate the change and would undo it on screen (a
+   * deleted agent would come back, a new source vanish). A change on its way is waited for
+   * first, so the next answer holds it.
    */
   protected async settled<T>(load: () => Promise<T>): Promise<T> {
     for (;;) {
       const before = this.localChanges;
       const value = await load();
+      if (this.pendingChanges.size > 0) {
+        await Promise.allSettled(this.pendingChanges);
+        continue;
+      }
       if (before === this.localChanges) return value;
     }
   }
@@ -116,20 +123,25 @@ export class AdminPanel extends LitElement {
   }
 
   /**
-   * Runs one request for `key`. A failure is shown beside `key` and announced with
-   * `chatbot-admin-error`; nothing the user typed is touched, so they can correct and retry.
+   * Runs one request for `key`: a change to the server, which lists loading meanwhile wait for
+   * (see `settled()`). A failure is shown beside `key` and announced with `chatbot-admin-error`;
+   * nothing the user typed is touched, so they can correct and retry.
    */
   protected async run<T>(key: string, operation: string, work: () => Promise<T>) {
     this.busy = new Set(this.busy).add(key);
     this.clearError(key);
+    let request: Promise<T> | undefined;
     try {
-      const value = await work();
+      request = work();
+      this.pendingChanges.add(request);
+      const value = await request;
       this.changedLocally();
       return { ok: true as const, value };
     } catch (error) {
       if (!isAbortError(error)) this.fail(key, operation, error);
       return { ok: false as const, error };
     } finally {
+      if (request) this.pendingChanges.delete(request);
       const busy = new Set(this.busy);
       busy.delete(key);
       this.busy = busy;

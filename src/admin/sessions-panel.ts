@@ -58,14 +58,10 @@ export class AdminSessionsPanel extends AdminPanel {
   /** The filters of the list on screen: the draft's, once its search has paused. */
   private applied: MessageFilters = {};
   private searchTimer?: ReturnType<typeof setTimeout>;
-  /**
-   * Exchanges deleted (or being deleted) here: a transcript asked for before the server has
-   * deleted one must not bring it back.
-   */
-  private readonly deleted = new Set<string>();
 
   private readonly pages = new CursorPagesController<ConversationItem>(this, {
-    load: (cursor, signal) => this.loadPage(cursor, signal),
+    // Settled: a page answered before a delete of ours has landed would bring its row back.
+    load: (cursor, signal) => this.settled(() => this.loadPage(cursor, signal)),
     key: (item) => item.uuid,
   });
 
@@ -92,7 +88,7 @@ export class AdminSessionsPanel extends AdminPanel {
     args: () => [this.client, this.openUuid] as const,
     onComplete: (detail) => {
       this.session = detail?.session;
-      this.messages = (detail?.messages ?? []).filter((m) => !this.deleted.has(m.uuid));
+      this.messages = detail?.messages ?? [];
     },
   });
 
@@ -208,14 +204,12 @@ export class AdminSessionsPanel extends AdminPanel {
     const name = shorten(message.query || message.response);
     if (!(await this.confirm.ask(fill(this.strings.confirmDeleteMessage, { name })))) return;
     const before = this.messages;
-    this.deleted.add(message.uuid);
     this.messages = this.messages.filter((m) => m.uuid !== message.uuid);
     if (this.qa.openKey === message.uuid) this.qa.close();
     const result = await this.run('transcript', 'messages.delete', () =>
       client.messages.delete(message.uuid),
     );
     if (!result.ok) {
-      this.deleted.delete(message.uuid);
       this.messages = before;
       return;
     }

@@ -7,6 +7,7 @@ import {
   deep,
   deepAll,
   deepText,
+  holdingClient,
   loaded,
   mountAdmin,
   newChatbot,
@@ -43,6 +44,32 @@ async function openFirst(panel: Panel) {
   );
   open.click();
   return until(() => deep(panel, '[part=transcript]'));
+}
+
+/** The questions of the open transcript's exchanges, in order. */
+const articles = (panel: Element) =>
+  deepAll(deep(panel, '[part=transcript]')!, 'article').map((a) => a.ariaLabel);
+
+/** A client whose deletes wait, once `hold()` is on, before they reach the server. */
+async function heldDeletes() {
+  const held = await holdingClient(
+    (method, url) => method === 'POST' && url.endsWith('/delete'),
+    'request',
+  );
+  return {
+    ...held,
+    /** Refreshes the panel, and waits until the server has answered a GET ending in `path`. */
+    async answerWhileHeld(panel: Panel, path: string) {
+      const answers = () =>
+        held.answered.filter((r) => r.startsWith('GET') && r.endsWith(path)).length;
+      const before = answers();
+      panel.refresh();
+      await until(() => answers() > before);
+      // Time for an answer that is going to be shown to be drawn.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await panel.updateComplete;
+    },
+  };
 }
 
 describe('<chatbot-admin> sessions', () => {
@@ -99,6 +126,52 @@ describe('<chatbot-admin> sessions', () => {
     expect(shown).to.deep.equal(['Is there a <script>late</script> ferry?']);
     const left = await client.messages.list(session.uuid);
     expect(left.map((m) => m.query)).to.deep.equal(shown);
+  });
+
+  it('should not bring a deleted exchange back when a transcript answers while the delete is on its way', async () => {
+    const deletes = await heldDeletes();
+    const { client, session, panel } = await sessionWithExchanges(deletes.client);
+    const transcript = await openFirst(panel);
+    const first = await until(() => transcript.querySelector('article'));
+    deleteButton(first).click();
+    const held = deletes.hold();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    await confirmDialog(panel);
+    await held;
+    await until(() => articles(panel).length === 1);
+
+    // The server still has the exchange when it answers this transcript.
+    await deletes.answerWhileHeld(panel, '/messages');
+    expect(articles(panel)).to.deep.equal(['Is there a <script>late</script> ferry?']);
+
+    deletes.release();
+    await deleted;
+    await loaded(panel, 'detailTask');
+    expect(articles(panel)).to.deep.equal(['Is there a <script>late</script> ferry?']);
+    const left = await client.messages.list(session.uuid);
+    expect(left.map((m) => m.query)).to.deep.equal(articles(panel));
+  });
+
+  it('should not bring a deleted conversation back when the list answers while the delete is on its way', async () => {
+    const deletes = await heldDeletes();
+    const { client, bot, panel } = await sessionWithExchanges(deletes.client);
+    await openFirst(panel);
+    button(panel, 'Delete session')!.click();
+    const held = deletes.hold();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    await confirmDialog(panel);
+    await held;
+    await until(() => deepAll(panel, '.tbody [role=row]').length === 0);
+
+    await deletes.answerWhileHeld(panel, '/conversations?limit=50');
+    expect(deepAll(panel, '.tbody [role=row]')).to.have.length(0);
+
+    deletes.release();
+    await deleted;
+    await (panel as unknown as { pages: { complete: Promise<void> } }).pages.complete;
+    expect(deepAll(panel, '.tbody [role=row]')).to.have.length(0);
+    expect(deepText(panel)).to.contain('No sessions yet.');
+    expect(await client.sessions.list(bot.uuid)).to.deep.equal([]);
   });
 
   it('should put an exchange back when deleting it fails', async () => {

@@ -7,6 +7,7 @@ import {
   confirmDialog,
   deep,
   deepAll,
+  holdingClient,
   loaded,
   mountAdmin,
   newChatbot,
@@ -330,6 +331,38 @@ describe('<chatbot-admin> data sources', () => {
     await until(() => rows(panel).length === 0);
     await deletedMany;
     expect(await client.sources.list(bot.uuid)).to.deep.equal([]);
+  });
+
+  it('should not bring a source back when a list answers while its delete is on its way', async () => {
+    const deletes = await holdingClient(
+      (method, url) => method === 'POST' && url.endsWith('/delete'),
+      'request',
+    );
+    const { client, bot, panel } = await sourcesPanel(deletes.client);
+    await client.sources.createQa(bot.uuid, { question: 'Doomed', answer: 'x' });
+    await client.sources.createQa(bot.uuid, { question: 'Kept', answer: 'y' });
+    panel.refresh();
+    button(await rowOf(panel, 'Doomed'), 'Delete Doomed')!.click();
+    const held = deletes.hold();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    await confirmDialog(panel);
+    await held;
+    await until(() => !titles(panel).includes('Doomed'));
+
+    // The server still has the source when it answers this list.
+    const lists = () =>
+      deletes.answered.filter((r) => r.startsWith('GET') && r.endsWith('/data-sources')).length;
+    const before = lists();
+    panel.refresh();
+    await until(() => lists() > before);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(titles(panel)).to.not.include('Doomed');
+
+    deletes.release();
+    await deleted;
+    await loaded(panel, 'sourcesTask');
+    expect(titles(panel)).to.deep.equal(['Kept']);
+    expect((await client.sources.list(bot.uuid)).map((s) => s.title)).to.deep.equal(['Kept']);
   });
 
   it('should put deleted rows back when deleting fails', async () => {
