@@ -265,7 +265,7 @@ export class ChatbotChat extends LitElement {
             (exchange) => exchange.id,
             (exchange) => this.renderExchange(exchange, strings),
           )}
-          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? this.renderSuggestions(strings) : nothing}
+          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? this.renderSuggestions(this.suggestions, strings.suggestions) : nothing}
         </div>
         ${
           this.follow.reading
@@ -314,6 +314,12 @@ export class ChatbotChat extends LitElement {
           : nothing
       }
       ${
+        // A refusal's offered topics: a click asks one, as a starter suggestion does.
+        final && exchange.suggestions?.length
+          ? this.renderSuggestions(exchange.suggestions, strings.askInstead)
+          : nothing
+      }
+      ${
         // A failure the alert is not about (an earlier one, or one from before a reload) gets its
         // own Retry, so no question is left unanswerable.
         exchange.state === 'failed' &&
@@ -340,9 +346,10 @@ export class ChatbotChat extends LitElement {
     </div>`;
   }
 
-  private renderSuggestions(strings: ChatStrings): TemplateResult {
-    return html`<ul class="suggestions" part="suggestions" aria-label=${strings.suggestions}>
-      ${this.suggestions.map(
+  /** Questions asked with one click: the starters, or what a refusal offers instead. */
+  private renderSuggestions(questions: readonly string[], label: string): TemplateResult {
+    return html`<ul class="suggestions" part="suggestions" aria-label=${label}>
+      ${questions.map(
         (text) =>
           html`<li><button type="button" class="suggestion" part="suggestion" @click=${() => this.send(text)}>${text}</button></li>`,
       )}

@@ -333,9 +333,10 @@ export class ConversationController implements ReactiveController {
     answers.load();
     answers.viewFor(exchange)?.update('');
     return this.stream.start(client, session, exchange.query, {
-      onStart: ({ messageUuid, citations }) => {
+      onStart: ({ messageUuid, citations, suggestions }) => {
         exchange.messageUuid = messageUuid;
         exchange.citations = citations;
+        exchange.suggestions = suggestions;
         exchange.state = 'streaming';
         this.host.requestUpdate();
       },

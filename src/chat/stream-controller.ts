@@ -1,11 +1,11 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatClient } from '../api/client.js';
 import { isAbortError } from '../api/errors.js';
-import type { Citation } from '../api/types.js';
+import type { MessageStream } from '../api/stream.js';
 
 export interface StreamHandlers {
   /** The response headers arrived. */
-  onStart?(info: { messageUuid: string | undefined; citations: Citation[] | undefined }): void;
+  onStart?(info: Pick<MessageStream, 'messageUuid' | 'citations' | 'suggestions'>): void;
   /** The whole text so far; called at most once per animation frame. */
   onText(text: string): void;
 }
@@ -113,7 +113,7 @@ export class StreamController implements ReactiveController {
         signal: controller.signal,
       });
       started = true;
-      handlers.onStart?.({ messageUuid: stream.messageUuid, citations: stream.citations });
+      handlers.onStart?.(stream);
       const consume = async () => {
         for await (const delta of stream.text) {
           if (controller.signal.aborted) break;

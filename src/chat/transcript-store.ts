@@ -15,6 +15,11 @@ export interface Exchange {
   /** The reader's rating, as the server accepted it. */
   feedback?: ReaderFeedback;
   /**
+   * What a refusal offered to ask instead, when the sources did not cover the question: the
+   * reference server's `X-Suggestions`, kept in the record's `meta_json`.
+   */
+  suggestions?: string[];
+  /**
    * `done` and `stopped` are final; `failed` can be retried; `pending` waits for headers and
    * `streaming` is receiving text. Only final and failed states are stored.
    */
@@ -149,17 +154,34 @@ export function exchangesFromMessages(messages: Message[]): Exchange[] {
       ? citationsFromCiteData(message.cite_data_json)
       : undefined,
     feedback: feedbackFromJson(message.feedback_json),
+    suggestions: suggestionsFromMeta(message.meta_json),
     state: 'done',
   }));
 }
 
 /** A message record's `feedback_json`; undefined when unrated or unreadable. */
 export function feedbackFromJson(json: string | undefined): ReaderFeedback | undefined {
+  const { rating, reason, comment }: Partial<ReaderFeedback> = parseRecord(json);
+  if (rating !== 'up' && rating !== 'down') return undefined;
+  return { rating, ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) };
+}
+
+/** The topics a refusal offered, from a record's `meta_json`; undefined when there are none. */
+export function suggestionsFromMeta(json: string | undefined): string[] | undefined {
+  const { suggestions } = parseRecord(json);
+  return Array.isArray(suggestions) &&
+    suggestions.length > 0 &&
+    suggestions.every((item) => typeof item === 'string')
+    ? suggestions
+    : undefined;
+}
+
+/** The members of a JSON object in a record's field; none when it is empty or unreadable. */
+function parseRecord(json: string | undefined): Record<string, unknown> {
   try {
-    const { rating, reason, comment } = JSON.parse(json || '{}') ?? {};
-    if (rating !== 'up' && rating !== 'down') return undefined;
-    return { rating, ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) };
+    const parsed: unknown = JSON.parse(json || '{}');
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
-    return undefined;
+    return {};
   }
 }

@@ -51,6 +51,8 @@ export interface ScriptedAnswer {
   /** Wait for this promise before each chunk (to hold a stream open). */
   gate?: () => Promise<void>;
   citations?: Citation[];
+  /** Sent as `X-Suggestions`, as the reference server does for a refusal. */
+  suggestions?: string[];
   messageUuid?: string;
 }
 
@@ -135,6 +137,10 @@ export function fakeService(answers: ScriptedAnswer[] = []): FakeService {
       const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
       if (answer.messageUuid) headers['x-message-uuid'] = answer.messageUuid;
       if (answer.citations) headers['x-citations'] = encodeCitations(answer.citations);
+      if (answer.suggestions) {
+        // The same encoding as X-Citations' (base64url of UTF-8 JSON), over a list of strings.
+        headers['x-suggestions'] = encodeCitations(answer.suggestions as unknown as Citation[]);
+      }
       return new Response(stream, { status: 200, headers });
     }
     return json({ error: { code: 'not_found', message: 'unknown path' } }, 404);

@@ -6,6 +6,7 @@ import {
   exchangesFromMessages,
   feedbackFromJson,
   MAX_EXCHANGES,
+  suggestionsFromMeta,
   TranscriptStore,
 } from '../../src/chat/transcript-store.js';
 
@@ -102,6 +103,33 @@ describe('TranscriptStore', () => {
       { uuid: 'm1', query: 'q', response: 'a', feedback_json: rated } as Message,
     ]);
     expect(restored!.feedback?.rating).to.equal('down');
+  });
+
+  it("should read a refusal's offered topics from meta_json, and none from a covered or odd one", () => {
+    const meta = JSON.stringify({ covered: false, suggestions: ['Opening hours?', 'Prices?'] });
+    expect(suggestionsFromMeta(meta)).to.deep.equal(['Opening hours?', 'Prices?']);
+    for (const odd of [
+      undefined,
+      '',
+      'null',
+      '{"covered":true}',
+      '{"suggestions":[]}',
+      '{"suggestions":"Prices?"}',
+      '{"suggestions":[1]}',
+      '{oops',
+    ]) {
+      expect(suggestionsFromMeta(odd), String(odd)).to.equal(undefined);
+    }
+    const [restored] = exchangesFromMessages([
+      { uuid: 'm1', query: 'q', response: 'a', meta_json: meta } as Message,
+    ]);
+    expect(restored!.suggestions).to.deep.equal(['Opening hours?', 'Prices?']);
+  });
+
+  it("should keep a refusal's offered topics with the transcript", () => {
+    const store = new TranscriptStore('https://a.example', 'bot');
+    store.save({ exchanges: [{ ...exchange(1), suggestions: ['Prices?'] }] });
+    expect(store.load().exchanges[0]!.suggestions).to.deep.equal(['Prices?']);
   });
 
   it('should keep a rating with the transcript', () => {

@@ -1,0 +1,134 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { answers, fakeService, realChatbot, shadow, until, userMessages } from './helpers.js';
+
+type Bot = Awaited<ReturnType<typeof realChatbot>>;
+
+/** A question the bakery's one Q&A source does not cover: the server refuses it honestly. */
+const UNCOVERED = 'What does it cost?';
+const OFFERED = 'What are the opening hours of the bakery?';
+
+/** The topics offered under the exchange at `index`, with the group's accessible name. */
+function offered(el: ChatbotChat, index = 0) {
+  const exchange = shadow(el).querySelectorAll('.exchange')[index];
+  const group = exchange?.querySelector('[part="suggestions"]');
+  return {
+    label: group?.getAttribute('aria-label'),
+    buttons: [...(group?.querySelectorAll<HTMLButtonElement>('button') ?? [])],
+  };
+}
+const texts = (buttons: HTMLButtonElement[]) => buttons.map((b) => b.textContent?.trim());
+
+describe('<chatbot-chat> refusals', () => {
+  afterEach(() => localStorage.clear());
+
+  async function mount(bot: Bot, extra: { lang?: string; session?: string } = {}) {
+    return fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      session-uuid=${extra.session ?? ''}
+      lang=${extra.lang ?? 'en'}
+    ></chatbot-chat>`);
+  }
+
+  it('should offer the topics of a refusal as buttons under it, beside the list in its text', async () => {
+    const el = await mount(await realChatbot());
+    await el.send(UNCOVERED);
+    await el.updateComplete;
+    const { label, buttons } = offered(el);
+    expect(label).to.equal('Ask instead');
+    expect(texts(buttons)).to.deep.equal([OFFERED]);
+    expect(buttons[0]!.getAttribute('part')).to.equal('suggestion');
+    // The answer's own markdown list stays, to read and copy.
+    const items = [...answers(el)[0]!.querySelectorAll('.markdown li')].map((li) => li.textContent);
+    expect(items).to.deep.equal([OFFERED]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should ask an offered topic when it is chosen with the keyboard, as a starter suggestion does', async () => {
+    const el = await mount(await realChatbot());
+    await el.send(UNCOVERED);
+    await el.updateComplete;
+    const [topic] = offered(el).buttons;
+    topic!.focus();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await sendKeys({ press: 'Enter' });
+    const { detail } = await finished;
+    expect(detail.query).to.equal(OFFERED);
+    expect(detail.response).to.match(/7 am to 6 pm/);
+    expect(userMessages(el)).to.deep.equal([UNCOVERED, OFFERED]);
+    await el.updateComplete;
+    expect(texts(offered(el, 0).buttons), 'the refusal keeps its offer').to.deep.equal([OFFERED]);
+  });
+
+  it('should show none under an answer the sources cover', async () => {
+    const el = await mount(await realChatbot());
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('When is the bakery open?');
+    expect((await finished).detail.response).to.match(/7 am to 6 pm/);
+    await el.updateComplete;
+    expect(shadow(el).querySelector('.exchange [part="suggestions"]')).to.equal(null);
+  });
+
+  it('should keep the offer across a reload, from the remembered transcript and from the server', async () => {
+    const bot = await realChatbot();
+    const first = await mount(bot);
+    await first.send(UNCOVERED);
+    const session = first.sessionUuid;
+    first.remove();
+
+    const remembered = await mount(bot);
+    await until(() => offered(remembered).buttons.length === 1, 'the remembered offer');
+    expect(texts(offered(remembered).buttons)).to.deep.equal([OFFERED]);
+    remembered.remove();
+
+    // Nothing remembered in this browser: the offer comes from the record's meta_json.
+    localStorage.clear();
+    const restored = await mount(bot, { session });
+    await until(() => offered(restored).buttons.length === 1, 'the offer from messages.list');
+    expect(texts(offered(restored).buttons)).to.deep.equal([OFFERED]);
+  });
+
+  it('should name the offer in the language of the element', async () => {
+    const el = await mount(await realChatbot(), { lang: 'de' });
+    await el.send(UNCOVERED);
+    await el.updateComplete;
+    expect(offered(el).label).to.equal('Stattdessen fragen');
+  });
+
+  it('should offer nothing against a server without X-Suggestions, the list in the text staying', async () => {
+    const refusal = "I can't answer that.\n\nHere is what I can help with:\n\n- Opening hours\n";
+    const service = fakeService([{ chunks: [refusal], messageUuid: 'm-1' }]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    await el.send(UNCOVERED);
+    await el.updateComplete;
+    expect(shadow(el).querySelector('.exchange [part="suggestions"]')).to.equal(null);
+    expect(answers(el)[0]!.querySelector('.markdown li')?.textContent).to.equal('Opening hours');
+  });
+
+  it('should drop the offer of a failed answer that is retried', async () => {
+    const service = fakeService([
+      { chunks: ['Not covered.'], suggestions: ['Opening hours'], drop: true },
+      { chunks: ['The bakery opens at 7 am.'], messageUuid: 'm-2' },
+    ]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    await el.send(UNCOVERED);
+    await el.updateComplete;
+    expect(offered(el).buttons, 'none under a failed answer').to.have.length(0);
+    [...shadow(el).querySelectorAll<HTMLButtonElement>('[part="retry-button"]')].at(-1)!.click();
+    await until(() => answers(el)[0]?.textContent?.includes('7 am'), 'the retried answer');
+    await el.updateComplete;
+    expect(offered(el).buttons).to.have.length(0);
+  });
+});
