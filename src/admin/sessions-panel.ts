@@ -213,12 +213,30 @@ export class AdminSessionsPanel extends AdminPanel {
       this.messages = before;
       return;
     }
-    this.pages.update(openUuid, (item) =>
-      item.summary
-        ? { ...item, summary: { ...item.summary, exchanges: item.summary.exchanges - 1 } }
-        : item,
-    );
     this.changed({ kind: 'message', action: 'delete', uuids: [message.uuid] });
+    await this.reloadRow(openUuid);
+  }
+
+  /**
+   * Reads one conversation's row again as the server lists it now, under the filters applied:
+   * its first question, count and flags follow a deleted exchange, and a conversation no longer
+   * listed (its last exchange gone, or none left that matches) leaves the list.
+   */
+  private async reloadRow(uuid: string): Promise<void> {
+    const { client, chatbot } = this;
+    if (!client || !chatbot || !this.review) return;
+    try {
+      const page = await client.review.conversations(chatbot.uuid, {
+        ...this.applied,
+        session: uuid,
+        limit: 1,
+      });
+      const summary = page.data[0];
+      if (summary) this.pages.update(uuid, () => fromSummary(summary));
+      else this.pages.drop(uuid);
+    } catch {
+      // The delete itself succeeded: the row stays as it was until the list is next loaded.
+    }
   }
 
   override render() {

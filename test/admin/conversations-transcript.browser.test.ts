@@ -6,7 +6,17 @@ import {
   QUESTIONS,
   seedConversations,
 } from './conversations-helpers.js';
-import { button, deep, deepAll, deepText, type, until } from './helpers.js';
+import {
+  apiClient,
+  button,
+  confirmDialog,
+  deep,
+  deepAll,
+  deepText,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
 
 async function open(panel: Panel, question: string) {
   button(panel, `Open session: ${question}`)!.click();
@@ -14,6 +24,52 @@ async function open(panel: Panel, question: string) {
     const transcript = deep(panel, '[part=transcript]');
     return transcript?.querySelector('article')?.ariaLabel === question && transcript;
   });
+}
+
+/** The list's row whose first question is `question`, as its cells' text. */
+const rowCells = (panel: Element, question: string) => {
+  const row = deepAll(panel, '.tbody [role=row]').find(
+    (r) => r.querySelector('.title')?.textContent?.trim() === question,
+  );
+  return row && [...row.querySelectorAll('[role=cell]')].map((c) => c.textContent?.trim() ?? '');
+};
+
+/**
+ * Two conversations: one of two exchanges (first a question the sources do not cover, rated not
+ * helpful, then one a Q&A answers), and one of a single uncovered question, rated not helpful.
+ */
+async function twoExchanges() {
+  const client = await apiClient();
+  const bot = await newChatbot(client, 'Review bot');
+  await client.sources.createQa(bot.uuid, {
+    question: QUESTIONS.covered,
+    answer: 'The ferry leaves at noon.',
+  });
+  const rateFirstDown = async (session: string) => {
+    const [first] = await client.messages.list(session);
+    await client.messages.feedback(first!.uuid, { rating: 'down', reason: 'incomplete' });
+  };
+  const two = await client.sessions.create(bot.uuid);
+  await client.messages.send(two.uuid, 'Do you rent bicycles?');
+  await client.messages.send(two.uuid, QUESTIONS.covered);
+  await rateFirstDown(two.uuid);
+  const one = await client.sessions.create(bot.uuid);
+  await client.messages.send(one.uuid, QUESTIONS.uncovered);
+  await rateFirstDown(one.uuid);
+  return { client, bot };
+}
+
+async function deleteExchange(panel: Panel, question: string) {
+  const transcript = await open(panel, 'Do you rent bicycles?');
+  const exchange = [...transcript.querySelectorAll('article')].find(
+    (a) => a.ariaLabel === question,
+  )!;
+  const deleted = oneEvent(panel, 'chatbot-admin-change');
+  [...exchange.querySelectorAll('button')]
+    .find((b) => b.ariaLabel?.startsWith('Delete message'))!
+    .click();
+  await confirmDialog(panel);
+  await deleted;
 }
 
 describe('<chatbot-admin> conversation transcript', () => {
@@ -115,5 +171,36 @@ describe('<chatbot-admin> conversation transcript', () => {
     await until(() => !transcript.querySelector('form.qa-form'));
     await until(() => panel.shadowRoot!.activeElement === add);
     expect((await client.sources.list(bot.uuid)).length).to.equal(1);
+  });
+
+  it('should show a conversation’s row as the server lists it after one of its exchanges is deleted', async () => {
+    const { client, bot } = await twoExchanges();
+    const { panel } = await mountConversations(client, bot);
+    const before = await until(() => rowCells(panel, 'Do you rent bicycles?'));
+    expect(before[1]).to.equal('2');
+    expect(before[3]).to.contain('1 rated not helpful').and.to.contain('1 not covered by sources');
+
+    await deleteExchange(panel, 'Do you rent bicycles?');
+    // The first question, the count and the flags are the remaining exchange's.
+    const after = await until(() => rowCells(panel, QUESTIONS.covered));
+    expect(after[1]).to.equal('1');
+    expect(after[3]).to.not.contain('not helpful').and.not.to.contain('not covered');
+    expect(rowCells(panel, 'Do you rent bicycles?')).to.equal(undefined);
+    expect(deepAll(panel, '.tbody [role=row]')).to.have.length(2);
+  });
+
+  it('should take a conversation off a filtered list once none of its exchanges matches', async () => {
+    const { client, bot } = await twoExchanges();
+    const { panel } = await mountConversations(client, bot);
+    const rating = deep<HTMLSelectElement>(panel, 'select[name=rating]')!;
+    rating.value = 'down';
+    rating.dispatchEvent(new Event('change', { bubbles: true }));
+    await until(() => deepAll(panel, '.tbody [role=row]').length === 2);
+
+    await deleteExchange(panel, 'Do you rent bicycles?');
+    await until(() => deepAll(panel, '.tbody [role=row]').length === 1);
+    expect(rowCells(panel, QUESTIONS.uncovered)).to.not.equal(undefined);
+    // Its transcript stays open, with the exchange left.
+    expect(deepText(deep(panel, '[part=transcript]')!)).to.contain(QUESTIONS.covered);
   });
 });
