@@ -14,6 +14,12 @@ export interface ChatbotMeta {
   show_citations: boolean;
   /** The only value the hosted service shows is `private`. */
   visibility: string;
+  /**
+   * Our addition (the reference server's; the hosted service does not send it): the origins
+   * (`scheme://host[:port]`) whose pages may chat with the chatbot through a chat-only key.
+   * Present only when the list is not empty; absent, any origin may.
+   */
+  allowed_origins?: string[];
 }
 
 export interface Chatbot {
@@ -30,6 +36,11 @@ export interface ChatbotCreate {
   rate_limit_message?: string;
   show_citations?: boolean;
   visibility?: string;
+  /**
+   * Our addition: the origins allowed to chat through a chat-only key, each `scheme://host[:port]`
+   * without a path; `[]` allows any. The server answers 400 naming a bad entry.
+   */
+  allowed_origins?: string[];
 }
 
 export type ChatbotUpdate = Partial<ChatbotCreate>;

@@ -5,6 +5,7 @@ import { drainUnread, JSON_LIMIT_BYTES, refuseDeclaredLength } from './body.js';
 import type { AppEnv, ServerContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { HttpError } from './http.js';
+import { chatbotOfPath } from './origins.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { messageRoutes } from './routes/messages.js';
@@ -63,6 +64,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
         'Content-Disposition',
       ],
       maxAge: 600,
+      chatbotOrigins: (c) => chatbotOfPath(ctx.store, c.req.path)?.allowed_origins ?? [],
     }),
   );
 

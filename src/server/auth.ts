@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
+import { answerOrigin } from './cors.js';
 import { HttpError, requestHeader } from './http.js';
 import type { Store } from './store/types.js';
 
@@ -105,7 +106,28 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
         );
       }
     }
+    if (key.chatOnly !== null) checkOrigin(c, store, key.chatOnly);
     c.set('auth', { userId: key.userId, chatOnly: key.chatOnly });
     await next();
   };
+}
+
+/**
+ * A chat-only key's requests come from pages of the chatbot's allowed origins, when it lists
+ * any: a browser always sends `Origin` on a request from another site's page, so another origin
+ * is a 403. A request without one is not from another site's page in a browser (a same-origin
+ * GET, or a script, which could claim any origin anyway), and passes.
+ */
+function checkOrigin(c: Context<AppEnv>, store: Store, chatbotUuid: string): void {
+  const allowed = store.getChatbot(chatbotUuid)?.allowed_origins ?? [];
+  const origin = requestHeader(c, 'origin');
+  if (allowed.length === 0 || origin === undefined) return;
+  const listed = allowed.includes(origin);
+  answerOrigin(c, listed ? origin : null);
+  if (listed) return;
+  throw new HttpError(
+    403,
+    'origin_not_allowed',
+    `this chatbot does not chat with pages of ${origin.slice(0, 200)}: add the origin to its allowed origins`,
+  );
 }

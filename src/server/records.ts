@@ -36,6 +36,8 @@ export function chatbotRecord(row: ChatbotRow): Chatbot {
       rate_limit_message: row.rate_limit_message,
       show_citations: row.show_citations,
       visibility: row.visibility,
+      // Only when set: public clients reject members they do not know.
+      ...(row.allowed_origins?.length ? { allowed_origins: row.allowed_origins } : {}),
     },
   };
 }

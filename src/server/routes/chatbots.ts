@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { jsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
 import { badInput, type Fields, newUuid, now } from '../http.js';
+import { parseOrigin } from '../origins.js';
 import { chatbotRecord } from '../records.js';
 import type { ChatbotSettings } from '../store/types.js';
 import { agentDefaults } from './agents.js';
@@ -28,7 +29,25 @@ function parseSettings(fields: Fields) {
   if (citations !== undefined) settings.show_citations = citations;
   const visibility = fields.string('visibility', { max: 50, nonEmpty: true });
   if (visibility !== undefined) settings.visibility = visibility;
+  const origins = parseOrigins(fields);
+  if (origins !== undefined) settings.allowed_origins = origins;
   return settings;
+}
+
+/** `allowed_origins`: each entry an origin, kept as browsers send it, without repeats. */
+function parseOrigins(fields: Fields): string[] | undefined {
+  const entries = fields.strings('allowed_origins', { max: 100 });
+  const origins = entries?.map((entry, i) => {
+    const origin = entry.length <= 300 ? parseOrigin(entry.trim()) : null;
+    if (!origin) {
+      const shown = JSON.stringify(entry.length > 80 ? `${entry.slice(0, 80)}…` : entry);
+      throw badInput(
+        `allowed_origins[${i}] ${shown} is not an origin: write scheme://host[:port] without a path, such as https://shop.example`,
+      );
+    }
+    return origin;
+  });
+  return origins && [...new Set(origins)];
 }
 
 const createBody = (fields: Fields) => ({
@@ -58,6 +77,7 @@ export function chatbotRoutes(ctx: ServerContext) {
         rate_limit_message: body.rate_limit_message ?? DEFAULT_RATE_LIMIT_MESSAGE,
         show_citations: body.show_citations ?? true,
         visibility: body.visibility ?? 'private',
+        allowed_origins: body.allowed_origins ?? [],
         created_at: t,
         modified_at: t,
       });

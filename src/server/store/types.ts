@@ -33,6 +33,11 @@ export interface ChatbotSettings {
   rate_limit_message: string;
   show_citations: boolean;
   visibility: string;
+  /**
+   * Origins whose pages may chat through a chat-only key; empty: any. Optional, so rows written
+   * without it (tests and benchmarks that fill a store directly) still read as "any".
+   */
+  allowed_origins?: string[];
 }
 
 export interface ChatbotRow extends ChatbotSettings {

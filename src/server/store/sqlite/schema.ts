@@ -231,6 +231,11 @@ export const MIGRATIONS: string[] = [
         FROM json_each(new.meta_json, '$.sources') j;
   END;
   `,
+  // Chatbots list the origins allowed to chat through a chat-only key; none listed: any.
+  `
+  UPDATE chatbots SET settings_json = json_set(settings_json, '$.allowed_origins', json('[]'))
+    WHERE json_type(settings_json, '$.allowed_origins') IS NULL;
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */

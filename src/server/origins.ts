@@ -1,0 +1,31 @@
+/**
+ * A chatbot's allowed origins: the pages that may chat with it through a chat-only key. An
+ * origin is kept as browsers send it in `Origin` (lower-case host, no default port), so the
+ * check is a plain comparison.
+ */
+import type { ChatbotRow, Store } from './store/types.js';
+
+const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\s\\]+$/i;
+
+/** `scheme://host[:port]` as a browser serializes it, or null when `entry` is not such an origin. */
+export function parseOrigin(entry: string): string | null {
+  if (!ORIGIN_SHAPE.test(entry)) return null;
+  try {
+    return new URL(entry).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The chatbot a chat route's path names, directly or through its session or message; undefined
+ * for other paths. A preflight carries no key, so this is all it can go by.
+ */
+export function chatbotOfPath(store: Store, path: string): ChatbotRow | undefined {
+  const [, kind, uuid] = /^\/api\/v1\/(chatbot|session|message)\/([^/]+)(?:\/|$)/.exec(path) ?? [];
+  if (!uuid) return undefined;
+  if (kind === 'chatbot') return store.getChatbot(uuid);
+  const sessionUuid = kind === 'session' ? uuid : store.getMessage(uuid)?.sessionUuid;
+  const session = sessionUuid === undefined ? undefined : store.getSession(sessionUuid);
+  return session ? store.getChatbot(session.chatbotUuid) : undefined;
+}
