@@ -23,6 +23,7 @@ const ATTRIBUTES: Record<string, string> = {
   greeting: 'greeting',
   suggestions: 'suggestions',
   sessionData: 'session-data',
+  feedback: 'feedback',
   mode: 'mode',
 };
 
