@@ -3,6 +3,8 @@
  * headless Chromium) against the real reference server over HTTP, its store seeded with 100,000
  * messages in 10,000 sessions.
  *
+ * The store is the one test/bench/review.bench.ts measures the server on, seeded by its `seed()`.
+ *
  * (a) First page: from appending the element (on the Conversations tab of the seeded chatbot)
  *     to the first frame in which conversation rows are on screen. That includes two requests
  *     (the chatbot list, the first page of conversations); the floor beside it is the same first
@@ -19,91 +21,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
-import { accountQueries } from '../../src/server/store/sqlite/accounts.js';
-import { chatbotQueries } from '../../src/server/store/sqlite/chatbots.js';
-import { preparedSql } from '../../src/server/store/sqlite/db.js';
-import { migrate } from '../../src/server/store/sqlite/schema.js';
-import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
 import { ADMIN_KEY, startHarness } from '../e2e/harness.js';
+import { MESSAGES, SESSIONS, seed } from './review.bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SESSIONS = 10_000;
-const MESSAGES = 100_000;
 const SCROLL_TO_ROWS = 3_000;
 const FIRST_PAGE_BUDGET_MS = 150;
 const FRAME_BUDGET_MS = 50;
 const CHATBOT = '00000000-0000-4000-8000-0000000ad1b0';
-
-/**
- * The store as test/bench/review.bench.ts seeds it, in short: one transaction through the
- * store's own insert, ten exchanges a session over 60 days, some rated, some not covered.
- * (That file runs on import, so its seeder cannot be imported.)
- */
-function seed(path: string): number {
-  const t0 = performance.now();
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  migrate(db);
-  const sql = preparedSql(db);
-  const chatbots = chatbotQueries(sql);
-  const sessions = sessionQueries(sql);
-  const ts = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const start = Date.now() - 60 * 86_400_000;
-  db.transaction(() => {
-    // The harness's key belongs to user `e2e`: the chatbot must be theirs.
-    const user = accountQueries(sql).ensureUser('e2e');
-    chatbots.createChatbot({
-      uuid: CHATBOT,
-      userId: user.id,
-      name: 'Reviewed at scale',
-      rate_limit: [20, 240],
-      rate_limit_message: '',
-      show_citations: true,
-      visibility: 'private',
-      created_at: ts(start),
-      modified_at: ts(start),
-    });
-    for (let s = 0; s < SESSIONS; s++) {
-      const sessionUuid = crypto.randomUUID();
-      let at = start + Math.floor((s / SESSIONS) * 60 * 86_400_000);
-      sessions.createSession({
-        uuid: sessionUuid,
-        chatbotUuid: CHATBOT,
-        meta: null,
-        created_at: ts(at),
-        modified_at: ts(at),
-      });
-      for (let m = 0; m < MESSAGES / SESSIONS; m++) {
-        at += 5_000 + ((s * 7919 + m * 104_729) % 60_000);
-        const n = (s * 31 + m * 17) % 100;
-        sessions.createMessage({
-          uuid: crypto.randomUUID(),
-          sessionUuid,
-          query: `Question ${m + 1} of visitor ${s}: how do I change my delivery address?`,
-          response: 'You can change the delivery address under Account, Orders, until it ships.',
-          finish_reason: 'stop',
-          cite_data: {},
-          meta: n < 30 ? { covered: false } : { covered: true, rule: 'passages' },
-          error_message: n === 99 ? 'the answer failed: timeout' : '',
-          feedback:
-            n < 5
-              ? { rating: 'up', at: ts(at) }
-              : n < 8
-                ? { rating: 'down', reason: 'wrong', at: ts(at) }
-                : null,
-          created_at: ts(at),
-          modified_at: ts(at),
-        });
-      }
-    }
-  })();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.exec('ANALYZE');
-  db.close();
-  return (performance.now() - t0) / 1000;
-}
 
 const PAGE = (baseUrl: string) => `<!doctype html>
 <html lang="en">
@@ -206,7 +132,8 @@ const db = join(dir, 'review.sqlite');
 console.log(
   `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions…`,
 );
-const seconds = seed(db);
+// The harness's key belongs to user `e2e`: the chatbot must be theirs.
+const { seconds } = seed(db, { user: 'e2e', chatbot: CHATBOT });
 console.log(`  seeded in ${seconds.toFixed(1)} s`);
 const harness = await startHarness({ builds: ['admin'], server: { db } });
 try {

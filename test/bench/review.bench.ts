@@ -8,11 +8,14 @@
  * such. The export's memory is this process's, sampled at every chunk it sends; the chunks are
  * read and dropped as a client would write them to disk.
  *
- * Budgets are printed beside the figures; nothing here fails a build.
+ * Budgets are printed beside the figures; nothing here fails a build. `seed()` is exported for
+ * test/bench/review-admin.bench.ts, which measures the admin's list on the same store; importing
+ * this file runs nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { createServerApp } from '../../src/server/main.js';
 import { accountQueries } from '../../src/server/store/sqlite/accounts.js';
@@ -22,8 +25,8 @@ import { migrate } from '../../src/server/store/sqlite/schema.js';
 import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
 import { sourceQueries } from '../../src/server/store/sqlite/sources.js';
 
-const SESSIONS = 10_000;
-const MESSAGES = 100_000;
+export const SESSIONS = 10_000;
+export const MESSAGES = 100_000;
 const SOURCES = 50;
 const DAYS = 60;
 const RUNS = 25;
@@ -83,7 +86,16 @@ const sentence = () => {
 
 const ts = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function seed(path: string): { seconds: number } {
+/**
+ * Seeds the SQLite store at `path` in one transaction through the store's own insert: one
+ * chatbot of `user` (the one whose API key will read it) with SOURCES Q&A sources, SESSIONS
+ * sessions over DAYS days and MESSAGES messages among them, some rated, cited, escalated or
+ * failed.
+ */
+export function seed(
+  path: string,
+  { user: owner = 'bench', chatbot = CHATBOT } = {},
+): { seconds: number } {
   const t0 = performance.now();
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -96,10 +108,10 @@ function seed(path: string): { seconds: number } {
   const sessions = sessionQueries(sql);
   const start = Date.now() - DAYS * 86_400_000;
   db.transaction(() => {
-    const user = accounts.ensureUser('bench');
+    const user = accounts.ensureUser(owner);
     const t = ts(start);
     chatbots.createChatbot({
-      uuid: CHATBOT,
+      uuid: chatbot,
       userId: user.id,
       name: 'Reviewed at scale',
       rate_limit: [20, 240],
@@ -114,7 +126,7 @@ function seed(path: string): { seconds: number } {
       sources.createSource(
         {
           uuid,
-          chatbotUuid: CHATBOT,
+          chatbotUuid: chatbot,
           title: `Help article ${i + 1}`,
           type: 'qa',
           status: 'success',
@@ -135,7 +147,7 @@ function seed(path: string): { seconds: number } {
       let at = start + Math.floor((s / SESSIONS) * DAYS * 86_400_000);
       sessions.createSession({
         uuid: sessionUuid,
-        chatbotUuid: CHATBOT,
+        chatbotUuid: chatbot,
         meta: null,
         created_at: ts(at),
         modified_at: ts(at),
@@ -321,7 +333,10 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run when started, not when imported for its seeder.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
