@@ -51,6 +51,11 @@ const en = {
   rateLimitMessage: 'Rate-limit message',
   showCitations: 'Show citations',
   visibility: 'Visibility',
+  allowedOrigins: 'Allowed origins',
+  allowedOriginsHelp:
+    'One per line, such as https://shop.example. Chat-only keys then work on these sites’ pages only; empty: on any site.',
+  allowedOriginInvalid:
+    'Line {line}: “{entry}” is not an origin. Write scheme://host[:port] without a path, such as https://shop.example.',
   nameRequired: 'Name is required.',
   deleteChatbot: 'Delete chatbot',
   // Agents
@@ -319,6 +324,11 @@ const de: AdminStrings = {
   rateLimitMessage: 'Nachricht bei Ratenlimit',
   showCitations: 'Quellenangaben zeigen',
   visibility: 'Sichtbarkeit',
+  allowedOrigins: 'Erlaubte Ursprünge (Origins)',
+  allowedOriginsHelp:
+    'Einer pro Zeile, etwa https://shop.example. Chat-Schlüssel funktionieren dann nur auf den Seiten dieser Websites; leer: auf jeder Website.',
+  allowedOriginInvalid:
+    'Zeile {line}: „{entry}“ ist kein Ursprung. Schreiben Sie Schema://Host[:Port] ohne Pfad, etwa https://shop.example.',
   nameRequired: 'Ein Name ist erforderlich.',
   deleteChatbot: 'Chatbot löschen',
   agents: 'Agenten',
