@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { root, startHarness } from '../e2e/harness.js';
+import { IDLE_FRAMES, mb, median, ms, percentile, printTable, reportBudgets } from './figures.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ROWS = 10_000;
@@ -101,18 +102,7 @@ window.__scroll = () => new Promise((resolve) => {
   };
   requestAnimationFrame((t) => { last = t; requestAnimationFrame(step); });
 });
-// The machine's own noise: frames of an idle page, measured in the same run.
-window.__idle = () => new Promise((resolve) => {
-  const frames = [];
-  let last;
-  const step = (t) => {
-    if (last !== undefined) frames.push(t - last);
-    last = t;
-    if (frames.length < 600) requestAnimationFrame(step);
-    else resolve(frames);
-  };
-  requestAnimationFrame(step);
-});
+${IDLE_FRAMES}
 window.__ready = true;
 </script>
 </body>
@@ -125,17 +115,6 @@ async function heapUsed(page: Page): Promise<number> {
   await cdp.detach();
   return usedSize;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-const ms = (value: number) => `${value.toFixed(1)} ms`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const harness = await startHarness({ builds: ['admin'] });
 try {
@@ -230,18 +209,11 @@ try {
       '',
     ],
   ];
-  const width = Math.max(...rows.map((r) => r[0].length));
-  const width2 = Math.max(...rows.map((r) => r[1].length));
-  console.log('\n<chatbot-admin> data-source table benchmark (headless Chromium)\n');
-  console.log(`${'Measure'.padEnd(width)}  ${'Figure'.padEnd(width2)}  Budget`);
-  for (const [name, figure, budget] of rows) {
-    console.log(`${name.padEnd(width)}  ${figure.padEnd(width2)}  ${budget}`);
-  }
+  printTable('<chatbot-admin> data-source table benchmark (headless Chromium)', rows);
   const missed: string[] = [];
   if (firstRender > FIRST_RENDER_BUDGET_MS) missed.push('first render');
   if (worstFrame > FRAME_BUDGET_MS) missed.push('scroll frame');
-  console.log(missed.length ? `\nMISSED: ${missed.join(', ')}` : '\nAll budgets met.');
-  process.exitCode = missed.length ? 1 : 0;
+  reportBudgets(missed);
 } finally {
   await harness.close();
 }

@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ADMIN_KEY, startHarness } from '../e2e/harness.js';
+import { IDLE_FRAMES, median, ms, percentile, printTable, reportBudgets } from './figures.js';
 import { MESSAGES, SESSIONS, seed } from './review.bench.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -89,17 +90,7 @@ window.__scroll = (target) => new Promise((resolve) => {
   };
   requestAnimationFrame(step);
 });
-window.__idle = () => new Promise((resolve) => {
-  const frames = [];
-  let last;
-  const step = (t) => {
-    if (last !== undefined) frames.push(t - last);
-    last = t;
-    if (frames.length < 600) requestAnimationFrame(step);
-    else resolve(frames);
-  };
-  requestAnimationFrame(step);
-});
+${IDLE_FRAMES}
 window.__ready = true;
 </script>
 </body>
@@ -118,14 +109,6 @@ type BenchWindow = {
   __idle(): Promise<number[]>;
 };
 const win = (page: Page) => page.evaluateHandle(() => window as unknown as BenchWindow);
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-review-admin-'));
 const db = join(dir, 'review.sqlite');
@@ -214,15 +197,10 @@ try {
       '',
     ],
   ];
-  const width = Math.max(...rows.map((r) => r[0].length));
-  const width2 = Math.max(...rows.map((r) => r[1].length));
-  console.log(
-    `\n<chatbot-admin> Conversations, ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions (headless Chromium, real server)\n`,
+  printTable(
+    `<chatbot-admin> Conversations, ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions (headless Chromium, real server)`,
+    rows,
   );
-  console.log(`${'Measure'.padEnd(width)}  ${'Figure'.padEnd(width2)}  Budget`);
-  for (const [name, figure, budget] of rows) {
-    console.log(`${name.padEnd(width)}  ${figure.padEnd(width2)}  ${budget}`);
-  }
   console.log(
     `\nLoad average: ${loadavg()
       .map((l) => l.toFixed(2))
@@ -231,8 +209,7 @@ try {
   const missed: string[] = [];
   if (firstPage > FIRST_PAGE_BUDGET_MS) missed.push('first page');
   if (worstFrame > FRAME_BUDGET_MS) missed.push('scroll frame');
-  console.log(missed.length ? `\nMISSED: ${missed.join(', ')}` : '\nAll budgets met.');
-  process.exitCode = missed.length ? 1 : 0;
+  reportBudgets(missed);
 } finally {
   await harness.close();
   rmSync(dir, { recursive: true, force: true });

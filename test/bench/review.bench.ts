@@ -24,6 +24,7 @@ import { preparedSql } from '../../src/server/store/sqlite/db.js';
 import { migrate } from '../../src/server/store/sqlite/schema.js';
 import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
 import { sourceQueries } from '../../src/server/store/sqlite/sources.js';
+import { mb, median, ms } from './figures.js';
 
 export const SESSIONS = 10_000;
 export const MESSAGES = 100_000;
@@ -195,13 +196,7 @@ export function seed(
   return { seconds: (performance.now() - t0) / 1000 };
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 const max = (values: number[]) => Math.max(...values);
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 function row(label: string, value: string, budget = '') {
   console.log(`  ${label.padEnd(44)} ${value.padStart(22)}   ${budget}`);
 }
