@@ -11,6 +11,8 @@ interface SettingsDraft {
   rateLimitMessage: string;
   showCitations: boolean;
   visibility: string;
+  /** The allowed origins as typed: one per line. */
+  origins: string;
 }
 
 const VISIBILITIES = ['private', 'public'];
@@ -24,12 +26,35 @@ function draftOf(chatbot: Chatbot): SettingsDraft {
     rateLimitMessage: chatbot.meta?.rate_limit_message ?? '',
     showCitations: Boolean(chatbot.meta?.show_citations),
     visibility: chatbot.meta?.visibility || 'private',
+    origins: (chatbot.meta?.allowed_origins ?? []).join('\n'),
   };
 }
 
 const wholeAtLeastOne = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw) >= 1;
 
-/** Settings of the selected chatbot: name, rate limit, citations, visibility; and deleting it. */
+/** `scheme://host[:port]`, nothing after it; the server checks the same, and answers 400 else. */
+const ORIGIN = /^https?:\/\/[^/?#@\s\\]+$/i;
+
+/** The origins typed one per line (blank lines skipped), and the first line that is not one. */
+function originLines(text: string) {
+  const origins: string[] = [];
+  let bad: { line: number; entry: string } | undefined;
+  text.split('\n').forEach((raw, i) => {
+    const entry = raw.trim();
+    if (!entry) return;
+    if (ORIGIN.test(entry) && URL.canParse(entry)) origins.push(entry);
+    else bad ??= { line: i + 1, entry };
+  });
+  return { origins, bad };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * Settings of the selected chatbot: name, rate limit, citations, visibility, allowed origins; and
+ * deleting it.
+ */
 export class AdminSettingsPanel extends AdminPanel {
   @state() private draft?: SettingsDraft;
   @state() private dirty = false;
@@ -63,6 +88,10 @@ export class AdminSettingsPanel extends AdminPanel {
     if (!wholeAtLeastOne(draft.messages) || !wholeAtLeastOne(draft.seconds)) {
       return this.invalid('settings', s.rateLimitInvalid);
     }
+    const { origins, bad } = originLines(draft.origins);
+    if (bad) return this.invalid('settings', fill(s.allowedOriginInvalid, bad));
+    // Sent only when changed: a service without allowed origins may refuse a member it lacks.
+    const originsChanged = !sameList(origins, chatbot.meta?.allowed_origins ?? []);
     const client = this.client;
     const result = await this.run('settings', 'chatbots.update', () =>
       client.chatbots.update(chatbot.uuid, {
@@ -71,6 +100,7 @@ export class AdminSettingsPanel extends AdminPanel {
         rate_limit_message: draft.rateLimitMessage,
         show_citations: draft.showCitations,
         visibility: draft.visibility,
+        ...(originsChanged ? { allowed_origins: origins } : {}),
       }),
     );
     if (!result.ok) return;
@@ -98,6 +128,7 @@ export class AdminSettingsPanel extends AdminPanel {
     const s = this.strings;
     if (!d || !this.chatbot) return this.renderPending();
     const rateInvalid = !wholeAtLeastOne(d.messages) || !wholeAtLeastOne(d.seconds);
+    const badOrigin = originLines(d.origins).bad;
     const visibilities = VISIBILITIES.includes(d.visibility)
       ? VISIBILITIES
       : [...VISIBILITIES, d.visibility];
@@ -184,6 +215,29 @@ export class AdminSettingsPanel extends AdminPanel {
             )}
           </select>
         </label>
+        <label
+          >${s.allowedOrigins}
+          <textarea
+            name="allowed-origins"
+            part="input"
+            rows="3"
+            spellcheck="false"
+            autocomplete="off"
+            placeholder="https://shop.example"
+            aria-describedby=${badOrigin ? 'origins-help origins-error' : 'origins-help'}
+            aria-invalid=${badOrigin ? 'true' : 'false'}
+            .value=${d.origins}
+            @input=${(e: Event) => this.edit({ origins: (e.target as HTMLTextAreaElement).value })}
+          ></textarea>
+        </label>
+        <p class="help" id="origins-help">${s.allowedOriginsHelp}</p>
+        ${
+          badOrigin
+            ? html`<p class="help error" id="origins-error">
+                ${fill(s.allowedOriginInvalid, badOrigin)}
+              </p>`
+            : ''
+        }
         ${this.renderError('settings')}
         <div class="actions">
           <button

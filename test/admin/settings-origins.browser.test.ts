@@ -1,0 +1,76 @@
+import { expect } from '@open-wc/testing';
+import { apiClient, button, deep, mountAdmin, newChatbot, type, until } from './helpers.js';
+
+describe('<chatbot-admin> settings: allowed origins', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  /** The Settings tab of a new chatbot, which lists `origins` already. */
+  async function settingsOf(origins: string[] = []) {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    if (origins.length > 0) await client.chatbots.update(bot.uuid, { allowed_origins: origins });
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    const field = form.querySelector<HTMLTextAreaElement>('textarea[name=allowed-origins]')!;
+    return { client, bot, el, panel, form, field };
+  }
+
+  it('should show an empty list, explained, for a chatbot that allows any origin', async () => {
+    const { panel, field } = await settingsOf();
+    expect(field.value).to.equal('');
+    expect(field.getAttribute('aria-invalid')).to.equal('false');
+    const help = deep(panel, `#${field.getAttribute('aria-describedby')}`)!;
+    expect(help.textContent).to.contain('One per line');
+  });
+
+  it('should name the line that is not an origin beside the field, refuse to save, and keep the typed text', async () => {
+    const { client, bot, panel, field } = await settingsOf();
+    const typed = 'https://shop.example\nshop.example/checkout\n';
+    type(field, typed);
+    const error = await until(() => deep(panel, '#origins-error'));
+    expect(error.textContent).to.contain('Line 2');
+    expect(error.textContent).to.contain('shop.example/checkout');
+    expect(field.getAttribute('aria-invalid')).to.equal('true');
+    expect(field.getAttribute('aria-describedby')).to.contain('origins-error');
+
+    button(panel, 'Save')!.click();
+    const alert = await until(() => deep(panel, '[role=alert]'));
+    expect(alert.textContent).to.contain('Line 2');
+    expect(field.value).to.equal(typed);
+    expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
+  });
+
+  it('should save the list to the server, show it as the server keeps it, and clear it again', async () => {
+    const { client, bot, el, panel, field } = await settingsOf();
+    type(field, 'HTTPS://Shop.Example\n\n  http://localhost:8080  \n');
+    await until(() => !deep(panel, '#origins-error'));
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Saved'));
+    const saved = await client.chatbots.get(bot.uuid);
+    expect(saved.meta.allowed_origins).to.deep.equal([
+      'https://shop.example',
+      'http://localhost:8080',
+    ]);
+    // The record the admin reloads after saving: origins as browsers send them.
+    await until(() => field.value === 'https://shop.example\nhttp://localhost:8080');
+    await expect(el).to.be.accessible();
+
+    type(field, '');
+    button(panel, 'Save')!.click();
+    await until(
+      async () => (await client.chatbots.get(bot.uuid)).meta.allowed_origins === undefined,
+    );
+  });
+
+  it('should leave the list alone when other settings are saved', async () => {
+    const { client, bot, panel, form, field } = await settingsOf(['https://shop.example']);
+    await until(() => field.value === 'https://shop.example');
+    type(form.querySelector<HTMLInputElement>('input[name=name]')!, 'Renamed with origins');
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Saved'));
+    const saved = await client.chatbots.get(bot.uuid);
+    expect(saved.name).to.equal('Renamed with origins');
+    expect(saved.meta.allowed_origins).to.deep.equal(['https://shop.example']);
+  });
+});
