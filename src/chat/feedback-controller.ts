@@ -35,7 +35,9 @@ export interface FeedbackOptions {
  * shown as pressed at once and taken back if the service refuses. One request per exchange is
  * in flight at a time; a change made meanwhile follows it, so the service ends with the last.
  * It fires `chatbot-feedback` from its host for each rating the service accepted. It starts
- * nothing that outlives the host, so it needs none of a controller's lifecycle hooks.
+ * nothing that outlives the host, so it needs none of a controller's lifecycle hooks. It comes
+ * with the lazily loaded chunk (see `AnswerExtras`): until that has loaded none are drawn,
+ * and a page that cannot load it shows answers as plain text with no rating controls.
  */
 export class FeedbackController {
   /** The exchange whose reason form is open. */

@@ -1,0 +1,50 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { loadRendererFrom } from '../../src/chat/renderer.js';
+import { answers, button, fakeService, shadow, until } from './helpers.js';
+
+// Before anything loads it: the renderer's chunk is missing for this whole page, as when
+// chatbot-markdown.js was not deployed beside the element.
+loadRendererFrom(new URL('/missing/chatbot-markdown.js', location.href).href);
+
+describe('<chatbot-chat> without the renderer chunk', () => {
+  it('should show answers as plain text with their actions and offered topics, but no sources or ratings', async () => {
+    const warned: unknown[][] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args);
+    try {
+      const service = fakeService([
+        {
+          chunks: ['Not in my sources [1].\n\n- Opening hours\n'],
+          messageUuid: 'm-1',
+          citations: [{ n: 1, data_source_uuid: 's', title: 'Hours', type: 'qa' }],
+          suggestions: ['Opening hours'],
+        },
+      ]);
+      const el = await fixture<ChatbotChat>(html`<chatbot-chat
+        chatbot-uuid="bot"
+        persist="none"
+        .client=${service.client}
+      ></chatbot-chat>`);
+      await el.send('What does it cost?');
+      await until(() => answers(el)[0]?.querySelector('.markdown.plain'), 'the plain answer');
+      await el.updateComplete;
+      const answer = answers(el)[0]!;
+      expect(answer.querySelector('.markdown')!.children).to.have.length(0);
+      expect(answer.textContent).to.contain('- Opening hours');
+      expect(button(el, 'Copy answer'), 'the exchange keeps its actions').to.not.equal(undefined);
+      expect(button(el, 'Delete this exchange')).to.not.equal(undefined);
+      expect(shadow(el).querySelector('[part="sources"]')).to.equal(null);
+      expect(shadow(el).querySelector('[part="feedback"]')).to.equal(null);
+      const offered = [...shadow(el).querySelectorAll('.exchange [part="suggestion"]')];
+      expect(offered.map((b) => b.textContent)).to.deep.equal(['Opening hours']);
+      expect(
+        warned.filter(([text]) => String(text).includes('chatbot-markdown.js')),
+      ).to.have.length(1);
+      await expect(el).to.be.accessible();
+    } finally {
+      console.warn = warn;
+    }
+  });
+});
