@@ -60,7 +60,7 @@ const BUILD_SOURCES: Record<string, { out: string; dirs: string[] }> = {
   embed: { out: 'dist/chatbot-embed.js', dirs: ['src/api', 'src/chat', 'src/ui', 'src/embed.ts'] },
   admin: { out: 'dist/chatbot-admin.js', dirs: ['src/api', 'src/chat', 'src/ui', 'src/admin'] },
   // Loaded by the three elements' bundles from beside them.
-  markdown: { out: 'dist/chatbot-markdown.js', dirs: ['src/api', 'src/chat'] },
+  markdown: { out: 'dist/chatbot-markdown.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
 };
 
 function newestMtime(path: string): number {
