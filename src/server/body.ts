@@ -121,7 +121,8 @@ export function jsonBody<T>(
 ): MiddlewareHandler<{ Variables: { body: T } }> {
   return async (c, next) => {
     const value = await readJsonBody(c);
-    c.set('body', parse(new Fields(value ?? {})));
+    // No body reads as `{}`; a JSON `null` is not an object, and is refused as one.
+    c.set('body', parse(new Fields(value === undefined ? {} : value)));
     await next();
   };
 }
