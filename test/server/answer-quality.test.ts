@@ -219,18 +219,6 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(found(query, [incidental], { cost: 1 }), query), [1]);
   });
 
-  it('a question of one known word and one the sources lack is not answered from the only passage holding the known one', () => {
-    const query = 'How do I cancel my subscription?';
-    const incidental = {
-      text: 'The chatbot-cancel event fires when a visitor stops an answer.',
-      score: 5,
-    };
-    // Half of the question's weight, but the passage is about cancelling an answer.
-    assert.deepEqual(kept(found(query, [incidental], { cancel: 1 }), query), []);
-    const section = { ...incidental, heading: 'Account › Cancel' };
-    assert.deepEqual(kept(found(query, [section], { cancel: 1 }), query), [1]);
-  });
-
   it('a question naming another document by its title is not answered from this one', () => {
     const scope = scopeOf(
       [source('elements', 'chatbot-elements'), source('minisearch', 'MiniSearch')],

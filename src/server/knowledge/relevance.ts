@@ -127,9 +127,7 @@ const WINDOW = 2;
  *
  * - the question has a single word the sources know ("What does it cost?" against "costs 21 KB"),
  *   unless that word is what the passage is about: in its section path, a bold lead, its source's
- *   title, or, when it is all the question asks, no other passage holds it (with another word
- *   the sources lack, "How do I cancel my subscription?", the one passage saying "cancel" is
- *   about cancelling something else);
+ *   title, or no other passage holds it;
  * - the question names another document by a word of its title ("MiniSearch", "ipaddr.js") that
  *   the passage does not hold;
  * - the question names something — a capitalised word that does not open a sentence, such as
@@ -158,7 +156,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
       const topical =
         context.has(term) ||
         hit.units.some((u) => u.leadTerms.includes(term)) ||
-        (found.df[single] === 1 && found.terms.length === 1);
+        found.df[single] === 1;
       if (!topical) continue;
     }
     kept.push({ hit, share });
