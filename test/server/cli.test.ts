@@ -1,44 +1,11 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-
-const CLI = ['--import', 'tsx', 'src/server/cli.ts'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts the CLI and resolves with its first stdout line containing "listening on". */
-function startCli(env: Record<string, string>): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, CLI, {
-    env: { ...process.env, CHATBOT_LOG: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => {
-      err += d;
-    });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('listening on'));
-      if (line) resolve({ child, line });
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
-  });
-}
+import { CLI, freePort, startCli } from './spawn-server.js';
 
 describe('the command line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-cli-'));

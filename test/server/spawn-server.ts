@@ -1,0 +1,39 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** How the tests start the real server: `npm run server`'s command. */
+export const CLI = ['--import', 'tsx', 'src/server/cli.ts'];
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the CLI and resolves with its first stdout line containing "listening on". */
+export function startCli(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, CLI, {
+    env: { ...process.env, CHATBOT_LOG: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d) => {
+      err += d;
+    });
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('listening on'));
+      if (line) resolve({ child, line });
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
+  });
+}
