@@ -65,6 +65,12 @@ export function cachedStore(store: Store): Store {
     'deleteMessages',
     'setFeedback',
     'touchSession',
+    // Session documents: nothing remembered reads them, and uploads must not empty the cache.
+    'createSessionDocument',
+    'getSessionDocument',
+    'listSessionDocuments',
+    'bindSessionDocuments',
+    'pruneSessionDocuments',
     'findMessages',
     'countMessages',
     'findConversations',

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { accountQueries } from './sqlite/accounts.js';
 import { chatbotQueries } from './sqlite/chatbots.js';
 import { preparedSql } from './sqlite/db.js';
+import { documentQueries } from './sqlite/documents.js';
 import { reviewQueries } from './sqlite/review.js';
 import { migrate } from './sqlite/schema.js';
 import { sessionQueries } from './sqlite/sessions.js';
@@ -30,6 +31,7 @@ export function openSqliteStore(path: string): Store {
     ...chatbots,
     ...sourceQueries(sql, chatbots),
     ...sessionQueries(sql),
+    ...documentQueries(sql),
     ...reviewQueries(sql),
   };
 }

@@ -120,6 +120,30 @@ export interface MessageRow {
 }
 
 /**
+ * A file a visitor attached to a question, kept as its extracted text. It belongs to the
+ * uploading key's user (and, for a chat-only key, to that key's chatbot) until a message sends
+ * it, which binds it to that message's session for good.
+ */
+export interface SessionDocumentRow {
+  uuid: string;
+  userId: number;
+  /** Set when a chat-only key uploaded it: only that chatbot's sessions may use it. */
+  chatbotUuid: string | null;
+  /** Null until the first message that sends it. */
+  sessionUuid: string | null;
+  filename: string;
+  content_type: string;
+  /** Bytes uploaded. */
+  size: number;
+  /** Markdown (or HTML and Word turned into it): chunked by its structure. */
+  markdown: boolean;
+  /** What the context limits count: the text's length / 4, rounded up. */
+  tokens: number;
+  text: string;
+  created_at: string;
+}
+
+/**
  * What the review lists, the export and the insights select by. Times are `YYYY-MM-DDTHH:MM:SSZ`,
  * as messages store them: `from` inclusive, `to` exclusive.
  */
@@ -222,6 +246,15 @@ export interface Store {
   listSessions(chatbotUuid: string): SessionRow[];
   deleteSession(uuid: string): void;
   touchSession(uuid: string, now: string): void;
+
+  createSessionDocument(row: SessionDocumentRow): void;
+  getSessionDocument(uuid: string): SessionDocumentRow | undefined;
+  /** The documents bound to a session, oldest first. */
+  listSessionDocuments(sessionUuid: string): SessionDocumentRow[];
+  /** Binds documents to a session; one bound already stays where it is. */
+  bindSessionDocuments(uuids: string[], sessionUuid: string): void;
+  /** Deletes the documents no message sent that were uploaded before `before`. */
+  pruneSessionDocuments(before: string): void;
 
   createMessage(row: MessageRow): void;
   getMessage(uuid: string): MessageRow | undefined;

@@ -236,6 +236,27 @@ export const MIGRATIONS: string[] = [
   UPDATE chatbots SET settings_json = json_set(settings_json, '$.allowed_origins', json('[]'))
     WHERE json_type(settings_json, '$.allowed_origins') IS NULL;
   `,
+  // Documents visitors attach to questions, as their extracted text: owned by the uploading key's
+  // user (and chatbot, for a chat-only key) until a message binds them to its session.
+  `
+  CREATE TABLE session_documents (
+    uuid TEXT PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    chatbot_uuid TEXT REFERENCES chatbots(uuid) ON DELETE CASCADE,
+    session_uuid TEXT REFERENCES sessions(uuid) ON DELETE CASCADE,
+    filename TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    markdown INTEGER NOT NULL,
+    tokens INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX session_documents_session ON session_documents(session_uuid, created_at);
+  CREATE INDEX session_documents_chatbot ON session_documents(chatbot_uuid);
+  CREATE INDEX session_documents_unbound ON session_documents(created_at)
+    WHERE session_uuid IS NULL;
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
