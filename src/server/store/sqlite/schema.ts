@@ -277,6 +277,7 @@ function registerFunctions(db: Database.Database): void {
 const APPLIED: Record<number, string> = {
   3: "SELECT 1 FROM pragma_table_info('messages') WHERE name = 'chatbot_uuid'",
   4: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message_sources'",
+  6: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_documents'",
 };
 
 /** Brings the schema to the last version, one transaction per step. */
