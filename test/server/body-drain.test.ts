@@ -293,3 +293,32 @@ describe('refusals before the body is read still reach the client', () => {
     assert.deepEqual(statuses, [401, 200]);
   });
 });
+
+describe('a body over the limit is not held', () => {
+  it('should stop reading a chunked JSON body once it passes 1 MiB, whatever its length', async () => {
+    const { createServerApp } = await import('../../src/server/main.js');
+    const server = createServerApp({ db: ':memory:', apiKeys: `alice:${ADMIN_KEY}`, log: false });
+    try {
+      let pulled = 0;
+      const piece = new Uint8Array(64 * 1024).fill(0x20);
+      // 64 MiB if read to its end; the server may take only what passes the limit.
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (pulled >= 64 * MiB) return controller.close();
+          pulled += piece.length;
+          controller.enqueue(piece);
+        },
+      });
+      const response = await server.app.request('/api/v1/chatbot/create', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Transfer-Encoding': 'chunked' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(response.status, 413);
+      assert.ok(pulled <= MiB + 4 * piece.length, `${pulled} bytes read`);
+    } finally {
+      await server.close();
+    }
+  });
+});

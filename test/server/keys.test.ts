@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import { ADMIN_KEY, OTHER_KEY, startHarness } from './helpers.js';
+
+const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
+
+describe('API keys', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-keys-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should store only the SHA-256 of each key: no key is anywhere in the database files', async () => {
+    const db = join(dir, 'keys.sqlite');
+    const h = await startHarness({ db });
+    const bot = await h.api.chatbots.create({ name: 'Keys' });
+    const chatKey = h.server.createKey('alice', { chatOnly: bot.uuid });
+    const made = h.server.createKey('carol');
+    assert.equal((await h.clientFor(made).chatbots.list()).length, 0);
+    await h.close();
+
+    const keys = [ADMIN_KEY, OTHER_KEY, chatKey, made];
+    for (const file of readdirSync(dir).filter((f) => f.startsWith('keys.sqlite'))) {
+      const bytes = readFileSync(join(dir, file));
+      for (const key of keys) assert.equal(bytes.includes(key), false, `${key} in ${file}`);
+    }
+    const store = openSqliteStore(db);
+    try {
+      for (const key of keys) assert.ok(store.findKey(sha256(key)), `the hash of ${key}`);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('should write no key to the log: not for a good key, a wrong one, a key in the query string, nor a failing request', async () => {
+    const lines: string[] = [];
+    const original = { log: console.log, error: console.error, warn: console.warn };
+    const capture = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+    console.log = console.error = console.warn = capture;
+    const wrong = 'cbk_wrong-key-that-must-not-be-logged';
+    try {
+      const h = await startHarness({ log: true });
+      try {
+        const bot = await h.api.chatbots.create({ name: 'Logged' });
+        await h.raw('/api/v1/chatbots', { key: wrong });
+        await h.raw(`/api/v1/chatbots?api_key=${ADMIN_KEY}`, { key: null });
+        await h.raw(`/api/v1/chatbot/${bot.uuid}/update`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: `{"name": "${ADMIN_KEY}"`,
+        });
+        await h.raw(`/api/v1/session/${bot.uuid}/messages`, { key: OTHER_KEY });
+      } finally {
+        await h.close();
+      }
+    } finally {
+      Object.assign(console, original);
+    }
+    assert.ok(
+      lines.some((l) => l.includes('/api/v1/chatbots')),
+      'requests are logged',
+    );
+    for (const line of lines) {
+      for (const key of [ADMIN_KEY, OTHER_KEY, wrong]) {
+        assert.equal(line.includes(key), false, `a key in the log line "${line}"`);
+      }
+    }
+  });
+});
