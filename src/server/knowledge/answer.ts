@@ -1,6 +1,7 @@
 import type { AgentRow, ChatbotRow, SessionRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { agentMeta, citationsFor, composed, composedText } from './compose.js';
+import { type AnswerDocuments, withDocuments } from './documents.js';
 import { llmAnswer } from './llm-answer.js';
 import { matchQa, relevant, type Scope, scopeOf, termWeights } from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
@@ -31,6 +32,7 @@ export async function prepareAnswer(
   chatbot: ChatbotRow,
   session: SessionRow,
   query: string,
+  documents: AnswerDocuments = { sent: [], earlier: [] },
 ): Promise<PreparedAnswer> {
   const agents = deps.store.listAgents(chatbot.uuid).filter((a) => a.enabled);
   const enabled = (type: AgentRow['type']) => agents.filter((a) => a.type === type);
@@ -69,8 +71,14 @@ export async function prepareAnswer(
   if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, []));
 
   const scope = scopeOf(deps.store.listSources(chatbot.uuid), agent);
-  const { sources } = scope;
-  const { qa, hits, queryTerms, closeness } = await judge(deps, chatbot.uuid, query, scope);
+  // The session's documents lead, ahead of the sources and of a Q&A pair (documents.ts).
+  const { qa, hits, queryTerms, closeness, sources, leading } = withDocuments(
+    await judge(deps, chatbot.uuid, query, scope),
+    scope.sources,
+    query,
+    documents,
+    Boolean(deps.llm),
+  );
   if (qa) {
     const answer = String(qa.meta.answer ?? '');
     const cite = citationsFor([{ source: qa, text: answer }]);
@@ -104,7 +112,7 @@ export async function prepareAnswer(
   };
 
   if (deps.llm) {
-    const passages = hits.slice(0, LLM_PASSAGES).map((h) => ({
+    const passages = hits.slice(0, leading + LLM_PASSAGES).map((h) => ({
       source: sources.get(h.sourceUuid)!,
       text: h.text,
     }));

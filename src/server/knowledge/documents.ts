@@ -1,0 +1,186 @@
+/**
+ * Session documents in answers: the files a visitor attached to questions of a session, read
+ * before the chatbot's own sources. Their text is extracted at upload by the data sources'
+ * extractors; an answer chunks and searches them as the sources are, in an index of their own.
+ */
+import type { SessionDocumentRow, SourceRow } from '../store/types.js';
+import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
+import { composed } from './compose.js';
+import { chunkMarkdown } from './markdown.js';
+import { extract, type FileKind, fileKind, kindOfContentType } from './parse.js';
+import { createIndex, indexChunks } from './postings.js';
+import { type Hit, rank } from './ranking.js';
+import { chunkText, normalizeText } from './text.js';
+
+/** The hosted service's own words. */
+export const DOCUMENTS_TOO_LONG =
+  'The uploaded file(s) are too long, please reduce the length and try again.';
+export const SESSION_DOCUMENTS_TOO_LONG =
+  'The uploaded file(s) are too long, please reduce the length and try again, or start a new chat session.';
+
+export interface DocumentSettings {
+  /** The largest upload, in bytes: `CHATBOT_DOCUMENT_MAX_BYTES`, default 10 MiB. */
+  maxBytes: number;
+  /**
+   * The most tokens of documents one answer reads, those of the message and the session's
+   * earlier ones together: `CHATBOT_DOCUMENT_CONTEXT_TOKENS`, default 6000.
+   */
+  contextTokens: number;
+}
+
+export function documentSettings(env: Record<string, string | undefined>): DocumentSettings {
+  return {
+    maxBytes: positive(env, 'CHATBOT_DOCUMENT_MAX_BYTES', 10 * 1024 * 1024),
+    contextTokens: positive(env, 'CHATBOT_DOCUMENT_CONTEXT_TOKENS', 6000),
+  };
+}
+
+function positive(env: Record<string, string | undefined>, name: string, fallback: number) {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new Error(`${name} must be a positive whole number, not "${value.slice(0, 40)}"`);
+  }
+  return n;
+}
+
+/** A language model's tokens, roughly: about four characters each. */
+export const documentTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** What an attached file is, by its name's extension or else by its MIME type (a pasted file). */
+export const documentKind = (filename: string, contentType: string): FileKind | undefined =>
+  fileKind(filename) ?? kindOfContentType(contentType);
+
+/** An upload's text, cleaned as ingestion cleans a source's (Markdown keeps its spacing). */
+export async function documentText(kind: FileKind, bytes: Uint8Array) {
+  const { text, markdown = false } = await extract(kind, bytes);
+  return { text: markdown ? text.replace(/\r\n?/g, '\n').trim() : normalizeText(text), markdown };
+}
+
+/** The documents an answer reads: those the message sent, then the session's earlier ones. */
+export interface AnswerDocuments {
+  sent: readonly SessionDocumentRow[];
+  earlier: readonly SessionDocumentRow[];
+}
+
+/**
+ * The documents an answer reads, or the "too long" reply when they exceed the context: the
+ * message's own alone, or with the session's earlier ones.
+ */
+export function documentsToRead(
+  sent: readonly SessionDocumentRow[],
+  bound: readonly SessionDocumentRow[],
+  contextTokens: number,
+): AnswerDocuments | { tooLong: string } {
+  const tokens = (documents: readonly SessionDocumentRow[]) =>
+    documents.reduce((n, d) => n + d.tokens, 0);
+  const earlier = bound.filter((d) => !sent.some((s) => s.uuid === d.uuid));
+  if (tokens(sent) > contextTokens) return { tooLong: DOCUMENTS_TOO_LONG };
+  if (tokens(sent) + tokens(earlier) > contextTokens)
+    return { tooLong: SESSION_DOCUMENTS_TOO_LONG };
+  return { sent, earlier };
+}
+
+export function tooLongAnswer(deps: AnswerDeps, text: string): PreparedAnswer {
+  return composed(deps, text, [], {}, { rule: 'documents-too-long', covered: false, sources: [] });
+}
+
+/** How many chunks of the documents a search returns. */
+const SEARCHED = 12;
+
+interface Judged {
+  qa?: SourceRow;
+  hits: Hit[];
+  queryTerms: Set<string>;
+}
+
+/**
+ * What the chatbot's sources say to a question (`judged`), with the documents' passages put
+ * first: for a composed answer the chunks that hold at least half of the question's words the
+ * documents know (or, when none does, the opening of each document this message sent: the
+ * question is about it); for an LLM, every document whole. A Q&A pair's verbatim answer gives
+ * way to them. `sources` gains the documents, which citations name by filename with the type
+ * `session_document`; `leading` counts the documents' hits.
+ */
+export function withDocuments<J extends Judged>(
+  judged: J,
+  chatbotSources: Map<string, SourceRow>,
+  query: string,
+  documents: AnswerDocuments,
+  llm: boolean,
+): J & { sources: Map<string, SourceRow>; leading: number } {
+  const all = [...documents.sent, ...documents.earlier];
+  if (all.length === 0) return { ...judged, sources: chatbotSources, leading: 0 };
+  const { hits, terms, opening } = searchDocuments(all, query);
+  const sent = new Set(documents.sent.map((d) => d.uuid));
+  const leading = llm
+    ? all.map((d) => ({
+        ...(hits.find((h) => h.sourceUuid === d.uuid) ?? opening.get(d.uuid)!),
+        text: d.text,
+      }))
+    : hits.length > 0
+      ? hits
+      : [...opening.values()].filter((h) => sent.has(h.sourceUuid));
+  return {
+    ...judged,
+    qa: leading.length > 0 ? undefined : judged.qa,
+    hits: [...leading, ...judged.hits],
+    queryTerms: new Set([...judged.queryTerms, ...terms]),
+    sources: new Map([...all.map((d) => [d.uuid, asSource(d)] as const), ...chatbotSources]),
+    leading: leading.length,
+  };
+}
+
+function searchDocuments(documents: readonly SessionDocumentRow[], query: string) {
+  const index = createIndex([]);
+  const firstIds = new Map<string, number>();
+  let id = 0;
+  for (const document of documents) {
+    const chunks = document.markdown
+      ? chunkMarkdown(document.text)
+      : chunkText(document.text).map((text) => ({ text, heading: '' }));
+    // Ids of their own, below the store's: these chunks live only as long as this answer.
+    const start = id - 1;
+    firstIds.set(document.uuid, start);
+    indexChunks(
+      index,
+      (chunks.length > 0 ? chunks : [{ text: document.text, heading: '' }]).map((chunk) => ({
+        ...chunk,
+        id: --id,
+        sourceUuid: document.uuid,
+      })),
+    );
+  }
+  const found = rank(index, query, { limit: SEARCHED });
+  const known = found.df.filter((df) => df > 0).length;
+  const opening = new Map<string, Hit>();
+  for (const [uuid, chunkId] of firstIds) {
+    const { text, heading, units } = index.chunks.get(chunkId)!;
+    opening.set(uuid, { chunkId, sourceUuid: uuid, text, heading, units, score: 0, matched: [] });
+  }
+  return {
+    hits: found.hits.filter((h) => h.matched.length * 2 >= known),
+    terms: found.terms,
+    opening,
+  };
+}
+
+/**
+ * A document as an answer reads a source: citations take its title, type and file name, and
+ * find no link in its empty meta. Its type is not one of a data source's, so it is cast.
+ */
+const asSource = (d: SessionDocumentRow): SourceRow =>
+  ({
+    uuid: d.uuid,
+    chatbotUuid: d.chatbotUuid ?? '',
+    title: d.filename,
+    type: 'session_document',
+    status: 'success',
+    file_name: d.filename,
+    file_size: d.size,
+    tokens: d.tokens,
+    meta: {},
+    created_at: d.created_at,
+    modified_at: d.created_at,
+  }) as unknown as SourceRow;
