@@ -176,6 +176,7 @@ export const ENDPOINTS: Endpoint[] = [
     typed: { query: 'string' },
     chat: true,
   },
+  { method: 'POST', path: '/api/v1/session-document/upload', upload: true, chat: true },
   { method: 'POST', path: '/api/v1/message/:message/delete', chat: true },
   { method: 'DELETE', path: '/api/v1/message/:message/delete', chat: true },
   {
@@ -302,14 +303,18 @@ export const BAD_AUTHORIZATIONS = [
 
 /** Multipart bodies the upload refuses: malformed, no file, an empty file, a refused type. */
 export function badUploads(rng: Rng): Array<{ type: string; body: Buffer }> {
-  const part = (name: string, file: string | null, content: string) =>
-    `--x\r\nContent-Disposition: form-data; name="${name}"${file === null ? '' : `; filename="${file}"`}\r\n\r\n${content}\r\n`;
+  const part = (name: string, file: string | null, content: string, type = '') =>
+    `--x\r\nContent-Disposition: form-data; name="${name}"${file === null ? '' : `; filename="${file}"`}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${content}\r\n`;
   const multipart = 'multipart/form-data; boundary=x';
   return [
     { type: multipart, body: Buffer.from('--x\r\nnot a part') },
     { type: multipart, body: Buffer.from(`${part('link', null, 'x')}--x--\r\n`) },
     { type: multipart, body: Buffer.from(`${part('file', 'a.txt', '')}--x--\r\n`) },
-    { type: multipart, body: Buffer.from(`${part('file', 'a.exe', 'MZ')}--x--\r\n`) },
+    // Typed as a browser types it: a part without a type is text/plain (RFC 2046).
+    {
+      type: multipart,
+      body: Buffer.from(`${part('file', 'a.exe', 'MZ', 'application/x-msdownload')}--x--\r\n`),
+    },
     { type: multipart, body: Buffer.from(`${part('file', null, 'text')}--x--\r\n`) },
     {
       type: multipart,
