@@ -52,14 +52,16 @@ export function seedKeys(store: Store, spec: string | undefined): void {
 }
 
 /**
- * What a chat-only key may reach: creating and reading sessions of its chatbot and sending,
- * listing, rating and deleting their messages. Everything else answers 403 for such a key.
+ * What a chat-only key may reach: creating and reading sessions of its chatbot, uploading
+ * documents for them, and sending, listing, rating and deleting their messages. Everything else
+ * answers 403 for such a key.
  */
 const CHAT_ROUTES: Array<[RegExp, RegExp]> = [
   [/^POST$/, /^\/api\/v1\/chatbot\/[^/]+\/session\/create$/],
   [/^GET$/, /^\/api\/v1\/session\/[^/]+$/],
   [/^GET$/, /^\/api\/v1\/session\/[^/]+\/messages$/],
   [/^POST$/, /^\/api\/v1\/session\/[^/]+\/message\/(stream|non-stream)$/],
+  [/^POST$/, /^\/api\/v1\/session-document\/upload$/],
   [/^(POST|DELETE)$/, /^\/api\/v1\/message\/[^/]+\/delete$/],
   [/^POST$/, /^\/api\/v1\/message\/[^/]+\/feedback$/],
   [/^(POST|DELETE)$/, /^\/api\/v1\/messages\/delete$/],

@@ -100,8 +100,8 @@ interface Judged {
  * first: for a composed answer the chunks that hold at least half of the question's words the
  * documents know (or, when none does, the opening of each document this message sent: the
  * question is about it); for an LLM, every document whole. A Q&A pair's verbatim answer gives
- * way to them. `sources` gains the documents, which citations name by filename with the type
- * `session_document`; `leading` counts the documents' hits.
+ * way to documents whose passages match. `sources` gains the documents, which citations name by
+ * filename with the type `session_document`; `leading` counts the documents' hits.
  */
 export function withDocuments<J extends Judged>(
   judged: J,
@@ -124,7 +124,8 @@ export function withDocuments<J extends Judged>(
       : [...opening.values()].filter((h) => sent.has(h.sourceUuid));
   return {
     ...judged,
-    qa: leading.length > 0 ? undefined : judged.qa,
+    // A Q&A pair that answers the question gives way only to documents that do too.
+    qa: hits.length > 0 ? undefined : judged.qa,
     hits: [...leading, ...judged.hits],
     queryTerms: new Set([...judged.queryTerms, ...terms]),
     sources: new Map([...all.map((d) => [d.uuid, asSource(d)] as const), ...chatbotSources]),

@@ -1,0 +1,199 @@
+import { Hono } from 'hono';
+import type { SessionDocument } from '../../api/types.js';
+import { readBody, refuseDeclaredLength } from '../body.js';
+import { type AppEnv, type Auth, ownedChatbot, type ServerContext } from '../context.js';
+import {
+  badInput,
+  type Fields,
+  HttpError,
+  newUuid,
+  now,
+  requestHeader,
+  timestamp,
+  tooLarge,
+} from '../http.js';
+import {
+  type AnswerDocuments,
+  type DocumentSettings,
+  documentKind,
+  documentsToRead,
+  documentText,
+  documentTokens,
+} from '../knowledge/documents.js';
+import { ALLOWED_EXTENSIONS } from '../knowledge/parse.js';
+import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
+
+/** Room for the form around the file: boundaries, part headers and the `filename` field. */
+const FORM_BYTES = 64 * 1024;
+const FILENAME_CHARS = 255;
+/** How many documents one message may send. */
+export const DOCUMENTS_PER_MESSAGE = 10;
+/** Documents no message sent are kept this long, then go. */
+const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The parts of a multipart body: exactly one file part named `file`, and the named text fields
+ * (each at most once). A 400 names what is missing or not as expected.
+ */
+export async function readUploadForm<F extends string>(
+  type: string,
+  bytes: Buffer,
+  fields: readonly F[],
+): Promise<{ file: File } & Partial<Record<F, string>>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': type },
+    }).formData();
+  } catch {
+    throw badInput('the multipart form could not be read');
+  }
+  const files = form.getAll('file');
+  const file = files.length === 1 ? files[0] : undefined;
+  if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
+  const values: Partial<Record<F, string>> = {};
+  for (const name of fields) {
+    const all = form.getAll(name);
+    if (all.length === 0) continue;
+    if (all.length > 1 || typeof all[0] !== 'string')
+      throw badInput(`${name} must be a text field`);
+    values[name] = all[0];
+  }
+  return { file, ...values };
+}
+
+const documentRecord = (row: SessionDocumentRow): SessionDocument => ({
+  uuid: row.uuid,
+  filename: row.filename,
+  size: row.size,
+  content_type: row.content_type,
+  created_at: row.created_at,
+});
+
+/** What a message record lists of the documents it sent. */
+export const documentRef = ({ uuid, filename, size }: SessionDocumentRow) => ({
+  uuid,
+  filename,
+  size,
+});
+
+/**
+ * `POST /api/v1/session-document/upload`: a file a visitor attaches to a question, kept as its
+ * text until a message sends it (see `sentDocuments`). A chat-only key may upload: the document
+ * is then its chatbot's too.
+ */
+export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
+  const { store } = ctx;
+  const limit = settings.maxBytes + FORM_BYTES;
+  return new Hono<AppEnv>().post('/api/v1/session-document/upload', async (c) => {
+    refuseDeclaredLength(c, limit, 'the upload');
+    const auth = c.get('auth');
+    // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
+    if (auth.chatOnly !== null) ownedChatbot(ctx, auth, auth.chatOnly);
+    const type = requestHeader(c, 'content-type') ?? '';
+    if (!/^multipart\/form-data/i.test(type)) {
+      throw badInput('the body must be a multipart form with a file part named file');
+    }
+    const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
+    const { file } = form;
+    if (file.size > settings.maxBytes) {
+      throw tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
+    }
+    const filename = (form.filename ?? file.name).trim();
+    if (!filename) throw badInput('filename must not be empty');
+    if (filename.length > FILENAME_CHARS) {
+      throw badInput(`filename must be at most ${FILENAME_CHARS} characters`);
+    }
+    const kind = documentKind(filename, file.type);
+    if (!kind) {
+      throw new HttpError(
+        415,
+        'file_type_not_allowed',
+        `file type not allowed: ${filename} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
+      );
+    }
+    if (file.size === 0) throw badInput('file is empty');
+    let extracted: Awaited<ReturnType<typeof documentText>>;
+    try {
+      extracted = await documentText(kind, new Uint8Array(await file.arrayBuffer()));
+    } catch (error) {
+      throw new HttpError(
+        422,
+        'unreadable_file',
+        `${filename} could not be read: ${(error as Error).message}`,
+      );
+    }
+    if (!extracted.text) {
+      throw new HttpError(422, 'unreadable_file', `no text could be extracted from ${filename}`);
+    }
+    store.pruneSessionDocuments(timestamp(Date.now() - UNSENT_KEPT_MS));
+    const row: SessionDocumentRow = {
+      uuid: newUuid(),
+      userId: auth.userId,
+      chatbotUuid: auth.chatOnly,
+      sessionUuid: null,
+      filename,
+      content_type: file.type,
+      size: file.size,
+      markdown: extracted.markdown,
+      tokens: documentTokens(extracted.text),
+      text: extracted.text,
+      created_at: now(),
+    };
+    store.createSessionDocument(row);
+    return c.json(documentRecord(row));
+  });
+}
+
+/** `session_document_uuids` of a message body: at most 10 strings, each once. */
+export function sessionDocumentUuids(fields: Fields): string[] {
+  const uuids = fields.strings('session_document_uuids', { max: DOCUMENTS_PER_MESSAGE }) ?? [];
+  uuids.forEach((uuid, i) => {
+    if (uuid.length > 100) {
+      throw badInput(`session_document_uuids[${i}] must be at most 100 characters`);
+    }
+  });
+  return [...new Set(uuids)];
+}
+
+/**
+ * The documents a message sends: each the caller's (and, for one a chat-only key uploaded, of
+ * the session's chatbot), and either not sent yet or already this session's. Any other is a 404,
+ * as an unknown one is, so a uuid says nothing about another session's documents.
+ */
+export function sentDocuments(
+  store: Store,
+  auth: Auth,
+  session: SessionRow,
+  uuids: readonly string[],
+): SessionDocumentRow[] {
+  return uuids.map((uuid) => {
+    const document = store.getSessionDocument(uuid);
+    if (
+      !document ||
+      document.userId !== auth.userId ||
+      (document.chatbotUuid !== null && document.chatbotUuid !== session.chatbotUuid) ||
+      (document.sessionUuid !== null && document.sessionUuid !== session.uuid)
+    ) {
+      throw new HttpError(404, 'not_found', `session document not found: ${uuid}`);
+    }
+    return document;
+  });
+}
+
+/**
+ * What the answer to a message reads of the session's documents, binding the message's own to the
+ * session; or the "too long" reply, and then nothing is bound: the session goes on as it was.
+ */
+export function attachDocuments(
+  store: Store,
+  session: SessionRow,
+  sent: readonly SessionDocumentRow[],
+  contextTokens: number,
+): AnswerDocuments | { tooLong: string } {
+  const read = documentsToRead(sent, store.listSessionDocuments(session.uuid), contextTokens);
+  if ('tooLong' in read) return read;
+  const unbound = sent.filter((d) => d.sessionUuid === null).map((d) => d.uuid);
+  if (unbound.length > 0) store.bindSessionDocuments(unbound, session.uuid);
+  return read;
+}
