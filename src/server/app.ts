@@ -5,9 +5,11 @@ import { drainUnread, JSON_LIMIT_BYTES, refuseDeclaredLength } from './body.js';
 import type { AppEnv, ServerContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { HttpError } from './http.js';
+import { type DocumentSettings, documentSettings } from './knowledge/documents.js';
 import { chatbotOfPath } from './origins.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
+import { documentRoutes } from './routes/documents.js';
 import { messageRoutes } from './routes/messages.js';
 import { reviewRoutes } from './routes/review.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -23,12 +25,15 @@ export interface AppOptions {
   corsOrigins: string;
   log: boolean;
   staticDirs: StaticDir[];
+  /** Session documents' limits; by default from the environment (knowledge/documents.ts). */
+  documents?: DocumentSettings;
 }
 
 const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 export function createApp(ctx: ServerContext, options: AppOptions) {
   const app = new Hono<AppEnv>();
+  const documents = options.documents ?? documentSettings(process.env);
   // Outermost: every answer, error or not, waits until the request's body is read.
   app.use(drainUnread());
 
@@ -71,7 +76,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   // A declared length over the limit is refused from the headers, before the key is checked; a
   // chunked body is counted as it is read (body.ts).
   app.use('/api/*', async (c, next) => {
-    if (!c.req.path.endsWith('/data-source/upload')) {
+    if (!/\/(data-source|session-document)\/upload$/.test(c.req.path)) {
       refuseDeclaredLength(c, JSON_LIMIT_BYTES, 'the body');
     }
     return next();
@@ -83,7 +88,8 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   app.route('/', sourceRoutes(ctx, { allowPrivateUrls: options.allowPrivateUrls }));
   app.route('/', tagRoutes(ctx));
   app.route('/', sessionRoutes(ctx));
-  app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*' }));
+  app.route('/', documentRoutes(ctx, documents));
+  app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*', documents }));
   app.route('/', reviewRoutes(ctx));
 
   if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));

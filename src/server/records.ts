@@ -140,6 +140,8 @@ export function sessionRecord(row: SessionRow): ChatSession {
 }
 
 export function messageRecord(row: MessageRow): Message {
+  // The documents a message sent are kept in its meta (routes/messages.ts); listed apart here.
+  const { session_documents: documents, ...meta } = row.meta;
   return {
     uuid: row.uuid,
     created_at: row.created_at,
@@ -148,13 +150,13 @@ export function messageRecord(row: MessageRow): Message {
     response: row.response,
     finish_reason: row.finish_reason,
     cite_data_json: JSON.stringify(row.cite_data),
-    meta_json: JSON.stringify(row.meta),
+    meta_json: JSON.stringify(meta),
     error_message: row.error_message,
     feedback_json: row.feedback ? JSON.stringify(row.feedback) : '',
     labels: [],
     detected_frustrations: '',
     background_pending_tasks: 0,
-    session_documents: [],
+    session_documents: Array.isArray(documents) ? documents : [],
   };
 }
 

@@ -10,13 +10,22 @@ import {
   type ServerContext,
 } from '../context.js';
 import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
-import { type PreparedAnswer, prepareAnswer } from '../knowledge/answer.js';
+import { prepareAnswer } from '../knowledge/answer.js';
+import { type DocumentSettings, tooLongAnswer } from '../knowledge/documents.js';
 import { messageRecord } from '../records.js';
 import { BurstGate, streamPieces } from '../streaming.js';
+import { attachDocuments, documentRef, sentDocuments, sessionDocumentUuids } from './documents.js';
 
-const queryBody = (fields: Fields) => ({
-  query: fields.string('query', { required: true, max: 20_000 }),
-});
+const queryBody = (fields: Fields) => {
+  // Public clients send these two; they are checked and change nothing here.
+  fields.boolean('pre_canned_response');
+  fields.boolean('direct_function_response');
+  return {
+    query: fields.string('query', { required: true, max: 20_000 }),
+    documentUuids: sessionDocumentUuids(fields),
+  };
+};
+type QueryBody = ReturnType<typeof queryBody>;
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
 
 const REASONS: readonly FeedbackReason[] = ['wrong', 'incomplete', 'not-asked', 'other'];
@@ -48,25 +57,33 @@ const feedbackBody = (fields: Fields) => {
   };
 };
 
-export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean }) {
+export function messageRoutes(
+  ctx: ServerContext,
+  options: { varyOrigin: boolean; documents: DocumentSettings },
+) {
   const { store } = ctx;
 
   /** Checks access and the rate limit, then plans the answer; everything before the first byte. */
-  const begin = async (auth: Auth, sessionUuid: string, query: string) => {
+  const begin = async (auth: Auth, sessionUuid: string, { query, documentUuids }: QueryBody) => {
     const session = ownedSession(ctx, auth, sessionUuid);
     const chatbot = ownedChatbot(ctx, auth, session.chatbotUuid);
+    const sent = sentDocuments(store, auth, session, documentUuids);
     const limited = ctx.rateLimiter.take(session.uuid, chatbot.rate_limit);
     if (limited) {
       throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
         'Retry-After': String(limited.retryAfter),
       });
     }
-    const answer = await prepareAnswer(ctx.knowledge.answerDeps, chatbot, session, query);
-    return { session, answer, uuid: newUuid(), startedAt: now() };
+    const read = attachDocuments(store, session, sent, options.documents.contextTokens);
+    const answer =
+      'tooLong' in read
+        ? tooLongAnswer(ctx.knowledge.answerDeps, read.tooLong)
+        : await prepareAnswer(ctx.knowledge.answerDeps, chatbot, session, query, read);
+    return { session, answer, uuid: newUuid(), startedAt: now(), documents: sent.map(documentRef) };
   };
 
   const save = (
-    started: { session: { uuid: string }; answer: PreparedAnswer; uuid: string; startedAt: string },
+    started: Awaited<ReturnType<typeof begin>>,
     query: string,
     response: string,
     finished: boolean,
@@ -81,7 +98,11 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
         response,
         finish_reason: finished ? 'stop' : 'length',
         cite_data: started.answer.citeData,
-        meta: started.answer.meta,
+        // The documents it sent ride in meta: messageRecord lists them as session_documents.
+        meta:
+          started.documents.length > 0
+            ? { ...started.answer.meta, session_documents: started.documents }
+            : started.answer.meta,
         error_message: started.answer.errorMessage,
         feedback: null,
         created_at: started.startedAt,
@@ -104,8 +125,9 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
     })
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
       gate.started();
-      const { query } = c.get('body');
-      const started = await begin(c.get('auth'), c.req.param('uuid'), query);
+      const body = c.get('body');
+      const { query } = body;
+      const started = await begin(c.get('auth'), c.req.param('uuid'), body);
       const headers: Record<string, string> = { 'x-message-uuid': started.uuid };
       if (started.answer.citations.length > 0) {
         headers['x-citations'] = encodeCitations(started.answer.citations);
@@ -127,8 +149,9 @@ export function messageRoutes(ctx: ServerContext, options: { varyOrigin: boolean
       });
     })
     .post('/api/v1/session/:uuid/message/non-stream', jsonBody(queryBody), async (c) => {
-      const { query } = c.get('body');
-      const started = await begin(c.get('auth'), c.req.param('uuid'), query);
+      const body = c.get('body');
+      const { query } = body;
+      const started = await begin(c.get('auth'), c.req.param('uuid'), body);
       const controller = new AbortController();
       const clientGone = c.req.raw.signal;
       const stop = () => controller.abort();
