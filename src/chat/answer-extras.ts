@@ -6,11 +6,16 @@ import {
   type FeedbackHost,
   type FeedbackOptions,
 } from './feedback-controller.js';
+import {
+  FullScreenController,
+  type FullScreenHost,
+  type FullScreenOptions,
+} from './full-screen.js';
 import type { nothing } from './lazy-lit.js';
 import { renderSources } from './sources.js';
 import type { Exchange } from './transcript-store.js';
 
-export interface AnswerExtrasOptions extends FeedbackOptions {
+export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions {
   /** Copies `text` for the reader and says whether that worked. */
   copy(text: string): void;
 }
@@ -22,16 +27,20 @@ export interface AnswerExtrasOptions extends FeedbackOptions {
  * They come with the chunk because none can show before an answer exists; one is made per
  * element, by the element, when `answerExtras()` (renderer.ts) has it. If the chunk cannot be
  * loaded, answers show as plain text without any of them: no sources list and no ratings.
+ * The chunk also brings what the launcher's panel does on a phone (`FullScreenController`):
+ * the launcher loads it as soon as it is touched, so it is there when the panel opens.
  */
 export class AnswerExtras {
   private readonly ratings: FeedbackController;
 
   constructor(
-    private readonly host: FeedbackHost & { readonly renderRoot: HTMLElement | DocumentFragment },
+    private readonly host: FeedbackHost &
+      FullScreenHost & { readonly renderRoot: HTMLElement | DocumentFragment },
     private readonly options: AnswerExtrasOptions,
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
+    new FullScreenController(host, options);
   }
 
   /** Under the text of a finished answer: the sources it cites. */

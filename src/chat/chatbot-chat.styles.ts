@@ -69,6 +69,10 @@ export const styles = [
         max-height: none;
         border-radius: 0;
         border: 0;
+        /* Clear of the notch and the home indicator (with viewport-fit=cover). The open panel's
+           top and height follow visualViewport (full-screen.ts) above an on-screen keyboard. */
+        padding: env(safe-area-inset-top) env(safe-area-inset-right) env(safe-area-inset-bottom)
+          env(safe-area-inset-left);
       }
       :host([mode='launcher'][open]) .launcher {
         display: none;
@@ -306,6 +310,12 @@ export const styles = [
       max-height: 9em;
       field-sizing: content;
       unicode-bidi: plaintext;
+    }
+    /* iOS Safari zooms the page into a text field whose text is under 16px. */
+    @media (pointer: coarse) {
+      textarea {
+        font-size: max(16px, 1em);
+      }
     }
     textarea::placeholder {
       color: var(--_muted);

@@ -9,7 +9,7 @@ import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
 import { styles } from './chatbot-chat.styles.js';
-import { renderComposer } from './composer.js';
+import { renderComposer, touchKeyboard } from './composer.js';
 import { ConversationController } from './conversation-controller.js';
 import { jsonConverter, listConverter } from './converters.js';
 import { FollowController } from './follow-controller.js';
@@ -210,6 +210,7 @@ export class ChatbotChat extends LitElement {
       save: () => this.conversation.save(),
       notices: this.notices,
       copy: (text) => this.copy(text),
+      resized: () => this.follow.follow(),
     });
   }
 
@@ -402,7 +403,8 @@ export class ChatbotChat extends LitElement {
   };
 
   private handleInputKeyDown = (event: KeyboardEvent): void => {
-    if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+    // A touch keyboard has no Shift+Enter for a new line: its Enter writes one, Send sends.
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing || touchKeyboard()) return;
     event.preventDefault();
     if (this.conversation.streaming) return;
     void this.send(this.input?.value ?? '');

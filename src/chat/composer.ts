@@ -13,6 +13,16 @@ export interface ComposerOptions {
 }
 
 /**
+ * Whether the reader types on an on-screen keyboard. A coarse primary pointer alone is not
+ * enough: a touch-screen laptop or a tablet in a keyboard case has one too, and also a fine
+ * pointer (trackpad, mouse), whose hardware keyboard must keep Enter to send. Only a device
+ * with no fine pointer at all (a phone, a bare tablet) is taken to type on the screen.
+ * `maxTouchPoints` or `ontouchstart` would take those laptops for phones.
+ */
+export const touchKeyboard = (): boolean =>
+  matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
+
+/**
  * The message box and its one button. Send turns into Stop while an answer streams (the same
  * node, so keyboard focus stays on it); the textbox stays usable throughout, so the reader can
  * write the next question while reading the answer.
@@ -26,7 +36,7 @@ export function renderComposer(options: ComposerOptions): TemplateResult {
       dir="auto"
       aria-label=${strings.message}
       placeholder=${strings.placeholder}
-      enterkeyhint="send"
+      enterkeyhint=${touchKeyboard() ? 'enter' : 'send'}
       @keydown=${options.onKeyDown}
     ></textarea>
     <button
