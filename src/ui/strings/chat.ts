@@ -168,3 +168,44 @@ const de: Partial<ChatStrings> = {
 };
 
 export const chatStrings: Tables<ChatStrings> = { en, de };
+
+/**
+ * The strings of attachments (`attachments="on"`), apart from `ChatStrings` so that only the
+ * lazily loaded chunk that shows them carries them. The element's `strings` overrides them too.
+ */
+export interface AttachmentStrings extends Record<string, string> {
+  attach: string;
+  attachments: string;
+  removeAttachment: string;
+  uploading: string;
+  attachType: string;
+  attachSize: string;
+  attachFailed: string;
+  attachUnavailable: string;
+  attachWait: string;
+}
+
+export const attachmentStrings: Tables<AttachmentStrings> = {
+  en: {
+    attach: 'Attach file',
+    attachments: 'Attachments',
+    removeAttachment: 'Remove {name}',
+    uploading: 'Uploading {name}',
+    attachType: 'This type of file cannot be attached (allowed: {types}).',
+    attachSize: 'This file is larger than {max}.',
+    attachFailed: 'This file could not be uploaded: {detail}',
+    attachUnavailable: 'Attachments are not available here.',
+    attachWait: 'Please wait until the files are uploaded.',
+  },
+  de: {
+    attach: 'Datei anhängen',
+    attachments: 'Anhänge',
+    removeAttachment: '{name} entfernen',
+    uploading: '{name} wird hochgeladen',
+    attachType: 'Dieser Dateityp kann nicht angehängt werden (erlaubt: {types}).',
+    attachSize: 'Diese Datei ist größer als {max}.',
+    attachFailed: 'Diese Datei konnte nicht hochgeladen werden: {detail}',
+    attachUnavailable: 'Anhänge sind hier nicht verfügbar.',
+    attachWait: 'Bitte warten Sie, bis die Dateien hochgeladen sind.',
+  },
+};
