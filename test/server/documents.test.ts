@@ -144,6 +144,10 @@ describe('session documents', () => {
     assert.equal(refused.status, 415);
     assert.equal(refused.code, 'file_type_not_allowed');
     assert.match(refused.message, /^file type not allowed: setup\.exe \(allowed: /);
+    // A name's extension decides, whatever type the part claims.
+    await assert.rejects(h.api.sessions.uploadDocument(file('MZ', 'setup.exe', 'text/plain')), {
+      status: 415,
+    });
   });
 
   describe('isolation', () => {

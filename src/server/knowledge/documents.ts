@@ -48,9 +48,12 @@ function positive(env: Record<string, string | undefined>, name: string, fallbac
 /** A language model's tokens, roughly: about four characters each. */
 export const documentTokens = (text: string) => Math.ceil(text.length / 4);
 
-/** What an attached file is, by its name's extension or else by its MIME type (a pasted file). */
+/**
+ * What an attached file is, by its name's extension; by its MIME type only when the name has
+ * none (a pasted file), as a part without a type reads as text/plain and would let any name in.
+ */
 export const documentKind = (filename: string, contentType: string): FileKind | undefined =>
-  fileKind(filename) ?? kindOfContentType(contentType);
+  /\.[a-z0-9]+$/i.test(filename) ? fileKind(filename) : kindOfContentType(contentType);
 
 /** An upload's text, cleaned as ingestion cleans a source's (Markdown keeps its spacing). */
 export async function documentText(kind: FileKind, bytes: Uint8Array) {
