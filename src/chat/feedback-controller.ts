@@ -1,9 +1,10 @@
-import type { ReactiveControllerHost, TemplateResult } from 'lit';
+import type { TemplateResult } from 'lit';
 import type { ChatClient } from '../api/client.js';
 import { isMissingRoute } from '../api/errors.js';
 import type { FeedbackInput, FeedbackReason, Rating } from '../api/types.js';
 import { emit } from '../ui/events.js';
-import type { ChatStrings } from '../ui/strings/chat.js';
+import { type ChatStrings, type FeedbackStrings, feedbackStrings } from '../ui/strings/chat.js';
+import { StringsController, type StringsHost } from '../ui/strings-controller.js';
 import { renderFeedback } from './feedback-view.js';
 import { nothing } from './lazy-lit.js';
 import type { NoticesController } from './notices-controller.js';
@@ -16,7 +17,7 @@ import type { Exchange, ReaderFeedback } from './transcript-store.js';
 const unsupported = new Set<string>();
 
 /** The element's configuration the ratings follow. */
-export interface FeedbackHost extends ReactiveControllerHost, EventTarget {
+export interface FeedbackHost extends StringsHost<FeedbackStrings> {
   feedback: 'on' | 'off';
   readonly renderRoot: ParentNode;
 }
@@ -49,10 +50,15 @@ export class FeedbackController {
   /** The last rating the service accepted, per exchange with a request in flight. */
   private readonly settled = new Map<string, ReaderFeedback | undefined>();
 
+  /** The rating controls' strings: their table comes with the chunk, not the first load. */
+  private readonly i18n: StringsController<FeedbackStrings>;
+
   constructor(
     private readonly host: FeedbackHost,
     private readonly options: FeedbackOptions,
-  ) {}
+  ) {
+    this.i18n = new StringsController(host, feedbackStrings);
+  }
 
   /** The rating controls of a finished exchange, or nothing when it cannot be rated. */
   render(exchange: Exchange): TemplateResult | typeof nothing {
@@ -67,7 +73,7 @@ export class FeedbackController {
       return nothing;
     }
     return renderFeedback({
-      strings: this.options.strings(),
+      strings: this.i18n.value,
       rating: exchange.feedback?.rating,
       asking: this.asking === exchange.id,
       failed: this.failed === exchange.id,
@@ -152,7 +158,7 @@ export class FeedbackController {
           return;
         }
         this.settled.set(id, given(input));
-        if (input.rating) this.options.notices.flash(this.options.strings().feedbackThanks);
+        if (input.rating) this.options.notices.flash(this.i18n.value.feedbackThanks);
         emit(this.host, 'chatbot-feedback', { messageUuid, ...input });
       }
     } finally {

@@ -1,10 +1,10 @@
 import type { TemplateResult } from 'lit';
 import type { Rating } from '../api/types.js';
-import type { ChatStrings } from '../ui/strings/chat.js';
+import type { FeedbackStrings } from '../ui/strings/chat.js';
 import { html, nothing } from './lazy-lit.js';
 
 export interface FeedbackViewOptions {
-  strings: ChatStrings;
+  strings: FeedbackStrings;
   /** The rating shown as pressed. */
   rating: Rating | undefined;
   /** The reason form is open under the buttons. */

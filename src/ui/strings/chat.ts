@@ -40,19 +40,6 @@ export interface ChatStrings extends Record<string, string> {
   errorConfig: string;
   errorUnknown: string;
   poweredBy: string;
-  rateAnswer: string;
-  helpful: string;
-  notHelpful: string;
-  feedbackReason: string;
-  reasonWrong: string;
-  reasonIncomplete: string;
-  reasonNotAsked: string;
-  reasonOther: string;
-  feedbackComment: string;
-  feedbackSend: string;
-  feedbackClose: string;
-  feedbackThanks: string;
-  feedbackFailed: string;
   askInstead: string;
 }
 
@@ -95,19 +82,6 @@ const en: ChatStrings = {
   errorConfig: 'This chat is not set up correctly: {detail}.',
   errorUnknown: 'Something went wrong. You can retry.',
   poweredBy: '',
-  rateAnswer: 'Rate this answer',
-  helpful: 'Helpful',
-  notHelpful: 'Not helpful',
-  feedbackReason: 'What was wrong? (optional)',
-  reasonWrong: 'Wrong',
-  reasonIncomplete: 'Incomplete',
-  reasonNotAsked: 'Not what I asked',
-  reasonOther: 'Other',
-  feedbackComment: 'Comment (optional)',
-  feedbackSend: 'Send feedback',
-  feedbackClose: 'Close',
-  feedbackThanks: 'Thank you for your feedback',
-  feedbackFailed: 'Your rating could not be saved. Please try again.',
   askInstead: 'Ask instead',
 };
 
@@ -151,23 +125,64 @@ const de: Partial<ChatStrings> = {
   rateLimitReady: 'Sie können jetzt wieder senden.',
   errorConfig: 'Dieser Chat ist nicht richtig eingerichtet: {detail}.',
   errorUnknown: 'Etwas ist schiefgelaufen. Sie können es erneut versuchen.',
-  rateAnswer: 'Antwort bewerten',
-  helpful: 'Hilfreich',
-  notHelpful: 'Nicht hilfreich',
-  feedbackReason: 'Was war falsch? (optional)',
-  reasonWrong: 'Falsch',
-  reasonIncomplete: 'Unvollständig',
-  reasonNotAsked: 'Nicht meine Frage',
-  reasonOther: 'Anderes',
-  feedbackComment: 'Kommentar (optional)',
-  feedbackSend: 'Feedback senden',
-  feedbackClose: 'Schließen',
-  feedbackThanks: 'Danke für Ihr Feedback',
-  feedbackFailed: 'Ihre Bewertung konnte nicht gespeichert werden. Bitte erneut versuchen.',
   askInstead: 'Stattdessen fragen',
 };
 
 export const chatStrings: Tables<ChatStrings> = { en, de };
+
+/**
+ * The strings of the rating controls, apart from `ChatStrings` so that only the lazily loaded
+ * chunk that draws them carries them (see `AttachmentStrings`). The element's `strings`
+ * overrides them too.
+ */
+export interface FeedbackStrings extends Record<string, string> {
+  rateAnswer: string;
+  helpful: string;
+  notHelpful: string;
+  feedbackReason: string;
+  reasonWrong: string;
+  reasonIncomplete: string;
+  reasonNotAsked: string;
+  reasonOther: string;
+  feedbackComment: string;
+  feedbackSend: string;
+  feedbackClose: string;
+  feedbackThanks: string;
+  feedbackFailed: string;
+}
+
+export const feedbackStrings: Tables<FeedbackStrings> = {
+  en: {
+    rateAnswer: 'Rate this answer',
+    helpful: 'Helpful',
+    notHelpful: 'Not helpful',
+    feedbackReason: 'What was wrong? (optional)',
+    reasonWrong: 'Wrong',
+    reasonIncomplete: 'Incomplete',
+    reasonNotAsked: 'Not what I asked',
+    reasonOther: 'Other',
+    feedbackComment: 'Comment (optional)',
+    feedbackSend: 'Send feedback',
+    feedbackClose: 'Close',
+    feedbackThanks: 'Thank you for your feedback',
+    feedbackFailed: 'Your rating could not be saved. Please try again.',
+  },
+  de: {
+    rateAnswer: 'Antwort bewerten',
+    helpful: 'Hilfreich',
+    notHelpful: 'Nicht hilfreich',
+    feedbackReason: 'Was war falsch? (optional)',
+    reasonWrong: 'Falsch',
+    reasonIncomplete: 'Unvollständig',
+    reasonNotAsked: 'Nicht meine Frage',
+    reasonOther: 'Anderes',
+    feedbackComment: 'Kommentar (optional)',
+    feedbackSend: 'Feedback senden',
+    feedbackClose: 'Schließen',
+    feedbackThanks: 'Danke für Ihr Feedback',
+    feedbackFailed: 'Ihre Bewertung konnte nicht gespeichert werden. Bitte erneut versuchen.',
+  },
+};
 
 /**
  * The strings of attachments (`attachments="on"`), apart from `ChatStrings` so that only the
