@@ -76,7 +76,7 @@ describe('the npm package', () => {
       encoding: 'utf8',
     });
     assert.deepEqual(JSON.parse(out), {
-      groups: ['agents', 'baseUrl', 'chatbots', 'messages', 'sessions', 'sources', 'tags'],
+      groups: ['agents', 'baseUrl', 'chatbots', 'messages', 'review', 'sessions', 'sources', 'tags'],
       guard: true,
     });
   });
