@@ -24,6 +24,9 @@ const ATTRIBUTES: Record<string, string> = {
   suggestions: 'suggestions',
   sessionData: 'session-data',
   feedback: 'feedback',
+  attachments: 'attachments',
+  accept: 'accept',
+  maxAttachmentSize: 'max-attachment-size',
   mode: 'mode',
 };
 

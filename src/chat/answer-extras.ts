@@ -1,6 +1,7 @@
 import type { TemplateResult } from 'lit';
 import type { ChatStrings } from '../ui/strings/chat.js';
 import { adoptAnswerStyles } from './answer.styles.js';
+import { AttachmentsController, type AttachmentsHost } from './attachments-controller.js';
 import {
   FeedbackController,
   type FeedbackHost,
@@ -28,19 +29,22 @@ export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions 
  * element, by the element, when `answerExtras()` (renderer.ts) has it. If the chunk cannot be
  * loaded, answers show as plain text without any of them: no sources list and no ratings.
  * The chunk also brings what the launcher's panel does on a phone (`FullScreenController`):
- * the launcher loads it as soon as it is touched, so it is there when the panel opens.
+ * the launcher loads it as soon as it is touched, so it is there when the panel opens; and
+ * attachments (`AttachmentsController`), which an inline chat loads it for at once.
  */
 export class AnswerExtras {
   private readonly ratings: FeedbackController;
+  /** The files attached to the next question (`attachments="on"`). */
+  readonly attachments: AttachmentsController;
 
   constructor(
-    private readonly host: FeedbackHost &
-      FullScreenHost & { readonly renderRoot: HTMLElement | DocumentFragment },
+    private readonly host: FeedbackHost & FullScreenHost & AttachmentsHost,
     private readonly options: AnswerExtrasOptions,
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
     new FullScreenController(host, options);
+    this.attachments = new AttachmentsController(host);
   }
 
   /** Under the text of a finished answer: the sources it cites. */

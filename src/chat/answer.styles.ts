@@ -1,6 +1,6 @@
 /**
  * The stylesheet of everything the lazily loaded chunk draws: rendered markdown, the cited
- * sources and the rating controls. It comes with the chunk, so the element's first-load bundle
+ * sources, the rating controls and attachments. It comes with the chunk, so the element's first-load bundle
  * does not carry styles for what cannot show before an answer; `adoptAnswerStyles` adds it to
  * an element's shadow root beside the element's own styles (chatbot-chat.styles.ts), whose
  * tokens (`--_accent`, `--_border`…) it uses.
@@ -184,6 +184,71 @@ const styles = css`
     align-items: center;
     gap: 4px;
     margin-inline-end: 12px;
+  }
+
+  /* Attachments (attachments="on"): the chips above the textbox and under a sent question. */
+  form {
+    flex-wrap: wrap;
+  }
+  .chips {
+    flex-basis: 100%;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .chip {
+    display: inline-flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 6px;
+    max-width: 100%;
+    padding: 2px 4px 2px 10px;
+    border: 1px solid var(--_border);
+    border-radius: 12px;
+    background: var(--_surface-2);
+    color: var(--_text);
+    font-size: 0.85em;
+  }
+  .user .chips {
+    margin-top: 6px;
+  }
+  .user .chip {
+    padding-inline-end: 10px;
+  }
+  .chip .name {
+    overflow-wrap: anywhere;
+  }
+  .chip .size {
+    color: var(--_muted);
+  }
+  .chip progress {
+    width: 4em;
+  }
+  .chip .chip-error {
+    flex-basis: 100%;
+    color: var(--_danger);
+    padding-inline-end: 6px;
+  }
+  .chip button,
+  .attach {
+    min-width: var(--_target);
+    min-height: var(--_target);
+    border: 0;
+    background: transparent;
+    color: inherit;
+    cursor: pointer;
+    border-radius: 8px;
+  }
+  .attach {
+    align-self: center;
+    font-size: 1.2em;
+  }
+  .panel.dragging {
+    outline: 2px dashed var(--_accent);
+    outline-offset: -4px;
   }
 `;
 

@@ -4,7 +4,12 @@ import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import type { SessionData } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
-import { type ChatStrings, chatStrings } from '../ui/strings/chat.js';
+import {
+  type AttachmentStrings,
+  type ChatStrings,
+  chatStrings,
+  type FeedbackStrings,
+} from '../ui/strings/chat.js';
 import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
@@ -36,6 +41,9 @@ import type { Exchange } from './transcript-store.js';
  * @attr greeting - A first message shown above the conversation; never sent to the service.
  * @attr suggestions - Suggested first questions: a JSON array or `|`-separated text.
  * @attr session-data - Initial data for a new session: a flat JSON object (nested values are refused).
+ * @attr attachments - `on`: visitors may attach files to a question (button, drag and drop, paste); `off` (default): not. Hidden for good once the service answers an upload 404 or 405.
+ * @attr accept - The types a visitor may attach: extensions and MIME types, comma-separated (default `.txt,.md,.csv,.html,.pdf,.docx`, the server's).
+ * @attr max-attachment-size - The largest file a visitor may attach, in bytes (default 10485760, 10 MiB, the server's).
  * @attr feedback - `on` (default): "Helpful" and "Not helpful" under each answer; `off`: none. Hidden for good once the service answers them 404 or 405.
  *
  * @fires chatbot-session-created - A session was created (lazily, on the first message). Detail: `{ sessionUuid, chatbotUuid }`.
@@ -69,6 +77,11 @@ import type { Exchange } from './transcript-store.js';
  * @csspart feedback-comment - The comment field of that form.
  * @csspart error - The alert shown after a failure.
  * @csspart retry-button - Re-sends the failed message.
+ * @csspart attach-button - "Attach file" (`attachments="on"`).
+ * @csspart attachments - The list of attachment chips, above the textbox or under a sent question.
+ * @csspart attachment - One attachment chip: name, size, upload progress.
+ * @csspart remove-attachment - Removes an attachment before sending.
+ * @csspart attachment-error - Says why a file was refused, on its chip.
  * @csspart composer - The form with the textbox and its button.
  * @csspart input - The textbox.
  * @csspart send-button - The Send button.
@@ -121,9 +134,11 @@ export class ChatbotChat extends LitElement {
     notices: this.notices,
     onAccept: (query, retry) => {
       if (!retry && this.input?.value.trim() === query) this.input.value = '';
+      if (!retry) this.extras?.attachments.clear();
       this.follow.reading = false;
     },
     onText: () => this.follow.follow(),
+    documents: () => this.extras?.attachments.documents(),
   });
   /**
    * The sources, ratings and code copy buttons of answers: they come with the renderer, so they
@@ -172,14 +187,25 @@ export class ChatbotChat extends LitElement {
   @property({ attribute: 'session-data', converter: jsonConverter })
   sessionData?: SessionData;
 
+  /** `on` lets visitors attach files to a question; `off` does not. */
+  @property() attachments: 'on' | 'off' = 'off';
+
+  /** The types a visitor may attach (empty: the server's). */
+  @property() accept = '';
+
+  /** The largest file a visitor may attach, in bytes (0: the server's 10 MiB). */
+  @property({ attribute: 'max-attachment-size', type: Number }) maxAttachmentSize = 0;
+
   /** `on` offers a rating under each answer; `off` does not. */
   @property() feedback: 'on' | 'off' = 'on';
 
   /** Observed so that changing `lang` re-renders the strings; read through `languageOf`. */
   @property({ attribute: 'lang' }) protected langAttribute?: string;
 
-  /** Overrides for any visible string (see `ChatStrings`). */
-  @property({ attribute: false }) strings?: Partial<ChatStrings>;
+  /** Overrides for any visible string (see `ChatStrings`, `FeedbackStrings`, `AttachmentStrings`). */
+  @property({ attribute: false }) strings?: Partial<
+    ChatStrings & FeedbackStrings & AttachmentStrings
+  >;
 
   /** A ready API client (e.g. one with `getToken` for a proxy), instead of base-url and api-key. */
   @property({ attribute: false }) client?: ChatbotClient;
@@ -285,6 +311,7 @@ export class ChatbotChat extends LitElement {
           onSubmit: this.handleSubmit,
           onKeyDown: this.handleInputKeyDown,
           onStop: this.handleStopClick,
+          attach: this.extras?.attachments.render(),
         })}
         <div class="visually-hidden" aria-live="polite">${this.notices.announcement}</div>
         <div class="visually-hidden" role="status">${this.notices.notice}</div>
@@ -302,7 +329,7 @@ export class ChatbotChat extends LitElement {
     const final = exchange.state === 'done' || exchange.state === 'stopped';
     const showAnswer = exchange.response || waiting || exchange.state !== 'failed';
     return html`<div class="exchange" part="exchange" data-id=${exchange.id}>
-      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}</div>
+      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}${this.extras?.attachments.sent(exchange.documents)}</div>
       ${
         showAnswer
           ? html`<div class="message assistant" part="message assistant-message" dir="auto" aria-busy=${waiting || exchange.state === 'streaming' ? 'true' : 'false'}>

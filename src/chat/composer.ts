@@ -10,6 +10,8 @@ export interface ComposerOptions {
   onSubmit: (event: SubmitEvent) => void;
   onKeyDown: (event: KeyboardEvent) => void;
   onStop: () => void;
+  /** The attachments' chips and button (`attachments="on"`), from the lazily loaded chunk. */
+  attach?: unknown;
 }
 
 /**
@@ -30,6 +32,7 @@ export const touchKeyboard = (): boolean =>
 export function renderComposer(options: ComposerOptions): TemplateResult {
   const { strings, streaming, sendDisabled } = options;
   return html`<form part="composer" @submit=${options.onSubmit}>
+    ${options.attach}
     <textarea
       part="input"
       rows="1"

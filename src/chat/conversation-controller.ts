@@ -13,6 +13,7 @@ import {
   type Exchange,
   exchangesFromMessages,
   newExchangeId,
+  type SentDocument,
   TranscriptStore,
 } from './transcript-store.js';
 
@@ -45,6 +46,11 @@ export interface ConversationOptions {
   onAccept?(query: string, retry: boolean): void;
   /** New text of the streaming answer is on screen. */
   onText?(): void;
+  /**
+   * The documents to send with a new question (`attachments="on"`); `null` while some are still
+   * uploading, which holds the question back.
+   */
+  documents?(): SentDocument[] | null | undefined;
 }
 
 /**
@@ -147,6 +153,8 @@ export class ConversationController implements ReactiveController {
       notices.showError(error);
       return;
     }
+    const documents = retryOf ? retryOf.documents : this.options.documents?.();
+    if (documents === null) return;
     const sessionUuid = this.host.sessionUuid || undefined;
     const detail = { query, sessionUuid, retry: retryOf !== undefined };
     if (!emit(this.host, 'chatbot-message-send', detail, { cancelable: true })) return;
@@ -160,7 +168,7 @@ export class ConversationController implements ReactiveController {
       exchange.citations = undefined;
       this.options.answers.viewFor(exchange)?.update('');
     } else {
-      exchange = { id: newExchangeId(), query, response: '', state: 'pending' };
+      exchange = { id: newExchangeId(), query, response: '', state: 'pending', documents };
       this.exchanges = [...this.exchanges, exchange];
     }
     this.options.onAccept?.(query, detail.retry);
@@ -332,22 +340,28 @@ export class ConversationController implements ReactiveController {
     const { answers } = this.options;
     answers.load();
     answers.viewFor(exchange)?.update('');
-    return this.stream.start(client, session, exchange.query, {
-      onStart: ({ messageUuid, citations, suggestions }) => {
-        exchange.messageUuid = messageUuid;
-        exchange.citations = citations;
-        exchange.suggestions = suggestions;
-        exchange.state = 'streaming';
-        this.host.requestUpdate();
+    return this.stream.start(
+      client,
+      session,
+      exchange.query,
+      {
+        onStart: ({ messageUuid, citations, suggestions }) => {
+          exchange.messageUuid = messageUuid;
+          exchange.citations = citations;
+          exchange.suggestions = suggestions;
+          exchange.state = 'streaming';
+          this.host.requestUpdate();
+        },
+        onText: (text) => {
+          const first = !exchange.response;
+          exchange.response = text;
+          answers.viewFor(exchange)?.update(text);
+          if (first) this.host.requestUpdate();
+          this.options.onText?.();
+        },
       },
-      onText: (text) => {
-        const first = !exchange.response;
-        exchange.response = text;
-        answers.viewFor(exchange)?.update(text);
-        if (first) this.host.requestUpdate();
-        this.options.onText?.();
-      },
-    });
+      exchange.documents?.map((document) => document.uuid),
+    );
   }
 
   private finish(exchange: Exchange, session: string, outcome: StreamOutcome): void {

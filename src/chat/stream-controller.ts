@@ -57,6 +57,7 @@ export class StreamController implements ReactiveController {
     sessionUuid: string,
     query: string,
     handlers: StreamHandlers,
+    sessionDocumentUuids?: string[],
   ): Promise<StreamOutcome> {
     this.controller?.abort();
     const controller = new AbortController();
@@ -111,6 +112,7 @@ export class StreamController implements ReactiveController {
     try {
       const stream = await client.messages.stream(sessionUuid, query, {
         signal: controller.signal,
+        sessionDocumentUuids,
       });
       started = true;
       handlers.onStart?.(stream);

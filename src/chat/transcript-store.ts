@@ -3,6 +3,13 @@ import type { Citation, CiteData, Feedback, Message } from '../api/types.js';
 /** The reader's rating of an answer: the server's `feedback_json` without its time. */
 export type ReaderFeedback = Omit<Feedback, 'at'>;
 
+/** A document sent with a question: what its chip shows, and its uuid for a retry. */
+export interface SentDocument {
+  uuid: string;
+  filename?: string;
+  size?: number;
+}
+
 /** One question and its answer, as the widget shows it. */
 export interface Exchange {
   /** Local id, stable across renders. */
@@ -19,6 +26,8 @@ export interface Exchange {
    * reference server's `X-Suggestions`, kept in the record's `meta_json`.
    */
   suggestions?: string[];
+  /** The documents attached to the question (`attachments="on"`). */
+  documents?: SentDocument[];
   /**
    * `done` and `stopped` are final; `failed` can be retried; `pending` waits for headers and
    * `streaming` is receiving text. Only final and failed states are stored.
@@ -155,6 +164,7 @@ export function exchangesFromMessages(messages: Message[]): Exchange[] {
       : undefined,
     feedback: feedbackFromJson(message.feedback_json),
     suggestions: suggestionsFromMeta(message.meta_json),
+    documents: message.session_documents as SentDocument[] | undefined,
     state: 'done',
   }));
 }

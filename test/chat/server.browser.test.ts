@@ -25,6 +25,9 @@ describe('<chatbot-chat> with the reference server', () => {
     const event = await finished;
     expect(event.detail.response).to.match(/7 am to 6 pm/);
     const answer = answers(el)[0]!;
+    // Unbundled (the dev server), the renderer's chunk is some twenty modules and may still be
+    // on its way when so short an answer has finished; the answer waits for it.
+    await until(() => answer.querySelector('.markdown'), 'the renderer');
     expect(answer.textContent).to.contain('7 am to 6 pm');
     expect(event.detail.messageUuid).to.be.a('string');
     expect(event.detail.citations?.length).to.be.greaterThan(0);

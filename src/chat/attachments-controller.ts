@@ -1,0 +1,281 @@
+import type { ReactiveController } from 'lit';
+import type { ChatbotClient } from '../api/client.js';
+import { isApiError } from '../api/errors.js';
+import { documentsApi } from '../api/resources/documents.js';
+import { createTransport } from '../api/transport.js';
+import type { SessionDocument } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
+import { type AttachmentStrings, attachmentStrings } from '../ui/strings/chat.js';
+import { StringsController, type StringsHost } from '../ui/strings-controller.js';
+import { html, nothing } from './lazy-lit.js';
+import type { SentDocument } from './transcript-store.js';
+
+/** The types the reference server extracts text from (as for data sources). */
+export const DEFAULT_ACCEPT = '.txt,.md,.csv,.html,.pdf,.docx';
+/** The reference server's default limit (CHATBOT_DOCUMENT_MAX_BYTES). */
+export const DEFAULT_MAX_SIZE = 10 * 1024 * 1024;
+
+export type AttachmentsHost = StringsHost<AttachmentStrings> &
+  HTMLElement & {
+    attachments: 'on' | 'off';
+    accept: string;
+    maxAttachmentSize: number;
+    baseUrl: string;
+    apiKey: string;
+    client?: ChatbotClient;
+    readonly renderRoot: HTMLElement | DocumentFragment;
+  };
+
+interface Attachment {
+  readonly id: number;
+  readonly file: File;
+  /** 0 to 1 while uploading. */
+  progress: number;
+  document?: SessionDocument;
+  error?: string;
+  readonly abort: AbortController;
+}
+
+/** Once the service has answered an upload 404 or 405, attachments stay off for the page's life. */
+let unavailable = false;
+let counter = 0;
+
+/** `12 KB`, `3.4 MB`: sizes as a reader estimates them. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/** Whether `file` matches an `accept` list (extensions, `type/*`, `type/sub`), as the picker does. */
+export function accepts(accept: string, file: File): boolean {
+  const name = file.name.toLowerCase();
+  const type = file.type.toLowerCase();
+  return accept
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .some((entry) =>
+      entry.startsWith('.')
+        ? name.endsWith(entry)
+        : entry.endsWith('/*')
+          ? type.startsWith(entry.slice(0, -1))
+          : entry !== '' && type === entry,
+    );
+}
+
+/**
+ * The files a reader attaches to the next question (`attachments="on"`): picked with the
+ * "Attach file" button, dropped onto the panel or pasted into it. Each is checked against
+ * `accept` and `max-attachment-size`, uploaded at once with its progress on its chip, and sent
+ * with the question as `session_document_uuids`. A refused file says why on its chip and never
+ * touches the typed text. Part of the lazily loaded chunk: a chat without attachments never
+ * loads any of it.
+ */
+export class AttachmentsController implements ReactiveController {
+  items: Attachment[] = [];
+  private readonly i18n: StringsController<AttachmentStrings>;
+
+  constructor(private readonly host: AttachmentsHost) {
+    this.i18n = new StringsController(host, attachmentStrings);
+    host.addController(this);
+  }
+
+  get enabled(): boolean {
+    return this.host.attachments === 'on' && !unavailable;
+  }
+
+  hostConnected(): void {
+    this.host.addEventListener('dragover', this.handleDragOver);
+    this.host.addEventListener('dragleave', this.handleDragLeave);
+    this.host.addEventListener('drop', this.handleDrop);
+    this.host.addEventListener('paste', this.handlePaste);
+  }
+
+  hostDisconnected(): void {
+    this.host.removeEventListener('dragover', this.handleDragOver);
+    this.host.removeEventListener('dragleave', this.handleDragLeave);
+    this.host.removeEventListener('drop', this.handleDrop);
+    this.host.removeEventListener('paste', this.handlePaste);
+  }
+
+  /**
+   * What goes with the next question: the uploaded documents (undefined when none), or `null`
+   * while an upload is still running (the question waits, and the reader is told so).
+   */
+  documents(): SentDocument[] | null | undefined {
+    if (!this.enabled) return undefined;
+    if (this.items.some((item) => !item.document && !item.error)) {
+      this.host.renderRoot.querySelector('.chips')?.setAttribute('aria-busy', 'true');
+      this.announce(this.i18n.value.attachWait);
+      return null;
+    }
+    const sent = this.items.flatMap(({ document }) =>
+      document ? [{ uuid: document.uuid, filename: document.filename, size: document.size }] : [],
+    );
+    return sent.length ? sent : undefined;
+  }
+
+  /** The question went out: its chips move to the message. */
+  clear(): void {
+    if (!this.items.length) return;
+    this.items = [];
+    this.host.requestUpdate();
+  }
+
+  add(files: Iterable<File>): void {
+    if (!this.enabled) return;
+    const { accept, maxAttachmentSize } = this.host;
+    const strings = this.i18n.value;
+    for (const file of files) {
+      const item: Attachment = {
+        id: ++counter,
+        file,
+        progress: 0,
+        abort: new AbortController(),
+      };
+      const types = accept || DEFAULT_ACCEPT;
+      const max = maxAttachmentSize > 0 ? maxAttachmentSize : DEFAULT_MAX_SIZE;
+      if (!accepts(types, file)) item.error = fill(strings.attachType, { types });
+      else if (file.size > max) item.error = fill(strings.attachSize, { max: formatSize(max) });
+      this.items = [...this.items, item];
+      if (!item.error) void this.upload(item);
+    }
+    this.host.requestUpdate();
+  }
+
+  private async upload(item: Attachment): Promise<void> {
+    const { host } = this;
+    try {
+      const upload =
+        host.client?.sessions.uploadDocument ??
+        documentsApi(createTransport({ baseUrl: host.baseUrl, apiKey: host.apiKey }))
+          .uploadDocument;
+      item.document = await upload(item.file, {
+        signal: item.abort.signal,
+        onProgress: ({ loaded, total }) => {
+          item.progress = total ? loaded / total : 0;
+          host.requestUpdate();
+        },
+      });
+    } catch (error) {
+      if (item.abort.signal.aborted) return;
+      const strings = this.i18n.value;
+      if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+        unavailable = true;
+        item.error = strings.attachUnavailable;
+      } else {
+        const detail = isApiError(error) ? error.serverMessage : String(error);
+        item.error = fill(strings.attachFailed, { detail });
+      }
+    }
+    host.requestUpdate();
+  }
+
+  private remove(item: Attachment): void {
+    item.abort.abort();
+    this.items = this.items.filter((other) => other !== item);
+    this.host.requestUpdate();
+    this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
+  }
+
+  private announce(text: string): void {
+    const region = this.host.renderRoot.querySelector('[role="status"]');
+    if (region) region.textContent = text;
+  }
+
+  /**
+   * The button and the chips, at the start of the composer. The button goes once the service
+   * turned out to have no uploads; chips already there stay to say so.
+   */
+  render(): unknown {
+    if (this.host.attachments !== 'on') return nothing;
+    const strings = this.i18n.value;
+    return html`${
+      this.items.length
+        ? html`<ul class="chips" part="attachments" aria-label=${strings.attachments}>
+          ${this.items.map((item) => this.renderChip(item, strings))}
+        </ul>`
+        : nothing
+    }${
+      unavailable
+        ? nothing
+        : html`<input type="file" multiple hidden accept=${this.host.accept || DEFAULT_ACCEPT} @change=${this.handleChange} />
+          <button type="button" class="attach" part="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${this.handleAttachClick}>📎</button>`
+    }`;
+  }
+
+  private renderChip(item: Attachment, strings: AttachmentStrings): unknown {
+    const { name, size } = item.file;
+    const uploading = !item.document && !item.error;
+    return html`<li class="chip" part="attachment">
+      <span class="name">${name}</span>
+      <span class="size">${formatSize(size)}</span>
+      ${
+        uploading
+          ? html`<progress max="1" .value=${item.progress} aria-label=${fill(strings.uploading, { name })}></progress>`
+          : nothing
+      }
+      <button type="button" part="remove-attachment" aria-label=${fill(strings.removeAttachment, { name })} @click=${() => this.remove(item)}>✕</button>
+      ${item.error ? html`<span class="chip-error" part="attachment-error" role="alert">${item.error}</span>` : nothing}
+    </li>`;
+  }
+
+  /** The chips of a sent question's documents (from the transcript or the service's records). */
+  sent(documents: readonly SentDocument[] | undefined): unknown {
+    const shown = documents?.filter((document) => typeof document?.filename === 'string');
+    if (!shown?.length) return nothing;
+    return html`<ul class="chips" part="attachments" aria-label=${this.i18n.value.attachments}>
+      ${shown.map(
+        ({ filename, size }) =>
+          html`<li class="chip" part="attachment"><span class="name">${filename}</span>${
+            typeof size === 'number'
+              ? html` <span class="size">${formatSize(size)}</span>`
+              : nothing
+          }</li>`,
+      )}
+    </ul>`;
+  }
+
+  // --- handlers ------------------------------------------------------------------------------
+
+  private handleAttachClick = (event: Event): void => {
+    const button = event.currentTarget as HTMLElement;
+    button.parentElement?.querySelector<HTMLInputElement>('input[type="file"]')?.click();
+  };
+
+  private handleChange = (event: Event): void => {
+    const input = event.currentTarget as HTMLInputElement;
+    this.add(input.files ?? []);
+    // The same file picked again after a remove is a change too.
+    input.value = '';
+  };
+
+  private dragging(on: boolean): void {
+    this.host.renderRoot.querySelector('.panel')?.classList.toggle('dragging', on);
+  }
+
+  private handleDragOver = (event: DragEvent): void => {
+    if (!this.enabled || !event.dataTransfer?.types.includes('Files')) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    this.dragging(true);
+  };
+
+  private handleDragLeave = (): void => this.dragging(false);
+
+  private handleDrop = (event: DragEvent): void => {
+    this.dragging(false);
+    const files = event.dataTransfer?.files;
+    if (!this.enabled || !files?.length) return;
+    event.preventDefault();
+    this.add(files);
+  };
+
+  /** A pasted file is attached; pasted text goes into the textbox as ever. */
+  private handlePaste = (event: ClipboardEvent): void => {
+    const files = event.clipboardData?.files;
+    if (!this.enabled || !files?.length) return;
+    event.preventDefault();
+    this.add(files);
+  };
+}

@@ -1,0 +1,245 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { createClient } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { input, realChatbot, shadow, until, userMessages } from './helpers.js';
+
+/** Attachments (`attachments="on"`) against the real reference server's session documents. */
+describe('<chatbot-chat attachments="on">', () => {
+  afterEach(() => localStorage.clear());
+
+  type Bot = Awaited<ReturnType<typeof realChatbot>>;
+
+  async function mount(bot: Bot, attrs: { max?: number; session?: string } = {}) {
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+      session-uuid=${attrs.session ?? ''}
+      attachments="on"
+      max-attachment-size=${attrs.max ?? 0}
+    ></chatbot-chat>`);
+    await until(() => attachButton(el), 'the attach button (lazily loaded)');
+    return el;
+  }
+
+  const attachButton = (el: ChatbotChat) =>
+    shadow(el).querySelector<HTMLButtonElement>('[part="attach-button"]');
+  const chips = (el: ChatbotChat) => [
+    ...shadow(el).querySelectorAll<HTMLElement>('form [part="attachment"]'),
+  ];
+  const chipErrors = (el: ChatbotChat) =>
+    [...shadow(el).querySelectorAll('form [part="attachment-error"]')].map((n) =>
+      n.textContent?.trim(),
+    );
+  const sentChips = (el: ChatbotChat) =>
+    [...shadow(el).querySelectorAll('.user [part="attachment"] .name')].map((n) => n.textContent);
+  const uploaded = (el: ChatbotChat) =>
+    chips(el).length > 0 && !shadow(el).querySelector('form progress');
+
+  function pick(el: ChatbotChat, ...files: File[]): void {
+    const picker = shadow(el).querySelector<HTMLInputElement>('input[type="file"]')!;
+    const transfer = new DataTransfer();
+    for (const file of files) transfer.items.add(file);
+    picker.files = transfer.files;
+    picker.dispatchEvent(new Event('change'));
+  }
+
+  const notes = () =>
+    new File(['The secret word of the bakery is marmalade.'], 'notes.txt', { type: 'text/plain' });
+
+  it('should be off by default: no button, and a dropped file is not taken', async () => {
+    const bot = await realChatbot();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+    ></chatbot-chat>`);
+    await until(() => shadow(el).adoptedStyleSheets.length > 1, 'the lazily loaded chunk');
+    expect(el.attachments).to.equal('off');
+    expect(el.accept).to.equal('');
+    expect(el.maxAttachmentSize).to.equal(0);
+    expect(attachButton(el)).to.equal(null);
+    const transfer = new DataTransfer();
+    transfer.items.add(notes());
+    const drop = new DragEvent('drop', {
+      dataTransfer: transfer,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    shadow(el).querySelector('.log')!.dispatchEvent(drop);
+    expect(drop.defaultPrevented).to.equal(false);
+    expect(chips(el)).to.have.length(0);
+  });
+
+  it('should upload a picked file with a chip, send its uuid with the question and answer from it', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    expect(attachButton(el)!.getAttribute('aria-label')).to.equal('Attach file');
+    pick(el, notes());
+    await el.updateComplete;
+    expect(chips(el)[0]!.textContent).to.contain('notes.txt');
+    expect(chips(el)[0]!.textContent).to.contain('43 B');
+    await until(() => uploaded(el), 'upload finished');
+    await expect(el).to.be.accessible();
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('What is the secret word?');
+    const { detail } = await finished;
+    expect(detail.response).to.contain('marmalade');
+    expect(chips(el), 'the chips went with the question').to.have.length(0);
+    expect(sentChips(el)).to.deep.equal(['notes.txt']);
+    const records = await bot.client.messages.list(el.sessionUuid);
+    expect(records[0]!.session_documents).to.have.length(1);
+    // A follow-up without re-attaching still reads the session's document.
+    const again = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('Which word is the secret word?');
+    expect((await again).detail.response).to.contain('marmalade');
+  });
+
+  it('should show the sent chips again after a reload, from the transcript and from the service', async () => {
+    const bot = await realChatbot();
+    const first = await mount(bot);
+    pick(first, notes());
+    await until(() => uploaded(first), 'upload finished');
+    await first.send('What is the secret word?');
+    const session = first.sessionUuid;
+    first.remove();
+    const fromTranscript = await mount(bot);
+    await until(() => sentChips(fromTranscript).length === 1, 'chips from the transcript');
+    fromTranscript.remove();
+    localStorage.clear();
+    const fromService = await mount(bot, { session });
+    await until(() => sentChips(fromService).length === 1, 'chips from the message records');
+    expect(sentChips(fromService)).to.deep.equal(['notes.txt']);
+  });
+
+  it('should refuse a file of another type or too large on its chip, keeping the typed text', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot, { max: 20 });
+    input(el).value = 'my question';
+    pick(el, new File(['MZ'], 'tool.exe', { type: 'application/x-msdownload' }), notes());
+    await el.updateComplete;
+    expect(chipErrors(el)).to.deep.equal([
+      'This type of file cannot be attached (allowed: .txt,.md,.csv,.html,.pdf,.docx).',
+      'This file is larger than 20 B.',
+    ]);
+    expect(input(el).value).to.equal('my question');
+    await expect(el).to.be.accessible();
+    // Removing a chip puts focus back in the textbox.
+    shadow(el).querySelector<HTMLButtonElement>('[part="remove-attachment"]')!.click();
+    await el.updateComplete;
+    expect(chips(el)).to.have.length(1);
+    expect(shadow(el).activeElement).to.equal(input(el));
+  });
+
+  it('should show the server refusing a file on its chip', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    el.accept = '.bin';
+    pick(el, new File(['\u0000\u0001'], 'data.bin', { type: 'application/octet-stream' }));
+    await until(() => chipErrors(el).length === 1, 'the refusal');
+    expect(chipErrors(el)[0]).to.match(/^This file could not be uploaded: .*file type not allowed/);
+    // A refused file is not sent and does not hold the question back.
+    await el.send('When is the bakery open?');
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?']);
+    expect(sentChips(el)).to.deep.equal([]);
+  });
+
+  it('should hold the question back while a file uploads', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const full = createClient({ baseUrl: bot.baseUrl, apiKey: bot.apiKey });
+    const upload = full.sessions.uploadDocument;
+    full.sessions.uploadDocument = async (file, options) => {
+      await held;
+      return upload(file, options);
+    };
+    el.client = full;
+    pick(el, notes());
+    await el.updateComplete;
+    await el.send('What is the secret word?');
+    expect(userMessages(el)).to.deep.equal([]);
+    expect(shadow(el).querySelector('[role="status"]')!.textContent).to.equal(
+      'Please wait until the files are uploaded.',
+    );
+    release();
+    await until(() => uploaded(el), 'upload finished');
+    await el.send('What is the secret word?');
+    expect(sentChips(el)).to.deep.equal(['notes.txt']);
+  });
+
+  it('should take a dropped and a pasted file, and leave pasted text to the textbox', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    const dropped = new DataTransfer();
+    dropped.items.add(notes());
+    const over = new DragEvent('dragover', {
+      dataTransfer: dropped,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    shadow(el).querySelector('.log')!.dispatchEvent(over);
+    expect(over.defaultPrevented, 'dragover accepted').to.equal(true);
+    const drop = new DragEvent('drop', {
+      dataTransfer: dropped,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    shadow(el).querySelector('.log')!.dispatchEvent(drop);
+    expect(drop.defaultPrevented).to.equal(true);
+    const pasted = new DataTransfer();
+    pasted.items.add(new File(['# Cakes'], 'cakes.md', { type: 'text/markdown' }));
+    const paste = new ClipboardEvent('paste', {
+      clipboardData: pasted,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    input(el).dispatchEvent(paste);
+    expect(paste.defaultPrevented).to.equal(true);
+    const text = new DataTransfer();
+    text.setData('text/plain', 'hello');
+    const pasteText = new ClipboardEvent('paste', {
+      clipboardData: text,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    input(el).dispatchEvent(pasteText);
+    expect(pasteText.defaultPrevented).to.equal(false);
+    await el.updateComplete;
+    expect(chips(el).map((chip) => chip.querySelector('.name')!.textContent)).to.deep.equal([
+      'notes.txt',
+      'cakes.md',
+    ]);
+  });
+
+  // Last: a service without the route turns attachments off for the page's life.
+  it('should say attachments are not available and hide the button when the service answers 404', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    const full = createClient({ baseUrl: bot.baseUrl, apiKey: bot.apiKey });
+    full.sessions.uploadDocument = async () => {
+      throw new ApiError({
+        request: { method: 'POST', path: '/api/v1/session-document/upload' },
+        status: 404,
+        serverMessage: 'not found',
+      });
+    };
+    el.client = full;
+    input(el).value = 'kept';
+    pick(el, notes());
+    await until(() => chipErrors(el).length === 1, 'the refusal');
+    expect(chipErrors(el)).to.deep.equal(['Attachments are not available here.']);
+    expect(attachButton(el)).to.equal(null);
+    expect(input(el).value).to.equal('kept');
+  });
+});
