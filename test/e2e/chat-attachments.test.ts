@@ -1,0 +1,127 @@
+/**
+ * Attachments in the built dist/chatbot-chat.js (inline, `attachments="on"`), with a chat-only
+ * key, against the real reference server, under a strict Content-Security-Policy: a text file
+ * asked about and a follow-up without re-attaching it, the "too long" answer with the session
+ * working after, a refused type, and the chips after a reload.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { type Harness, startHarness, testPage, writeGuard } from './harness.js';
+
+let h: Harness;
+let url = '';
+
+before(async () => {
+  h = await startHarness({ builds: ['chat'] });
+  writeGuard(h);
+  const chatbot = await h.client.chatbots.create({ name: 'e2e attachments', show_citations: true });
+  await h.client.sources.createQa(chatbot.uuid, {
+    question: 'What are the opening hours of the bakery?',
+    answer: 'The bakery is open from 7 am to 6 pm, Monday to Saturday.',
+  });
+  await h.server.idle();
+  const key = h.server.createKey('e2e', { chatOnly: chatbot.uuid });
+  url = h.page(
+    'attachments.html',
+    testPage(
+      h.url,
+      `<chatbot-chat base-url="${h.url}" api-key="${key}" chatbot-uuid="${chatbot.uuid}" attachments="on"></chatbot-chat>`,
+      '<script type="module" src="/dist/chatbot-chat.js"></script>',
+    ),
+  );
+});
+
+after(async () => {
+  await h?.close();
+});
+
+const answersDone = (page: Page, n: number) =>
+  page.waitForFunction(
+    (count) =>
+      document.querySelector('chatbot-chat')!.shadowRoot!.querySelectorAll('.exchange .actions')
+        .length >= count,
+    n,
+  );
+
+const lastAnswer = (page: Page) =>
+  page.evaluate(() => {
+    const all = document.querySelector('chatbot-chat')!.shadowRoot!.querySelectorAll('.assistant');
+    return all[all.length - 1]?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+  });
+
+async function attach(page: Page, name: string, text: string): Promise<void> {
+  await page.locator('chatbot-chat input[type="file"]').setInputFiles({
+    name,
+    mimeType: 'text/plain',
+    buffer: Buffer.from(text),
+  });
+}
+
+const uploaded = (page: Page) =>
+  page.waitForFunction(() => {
+    const shadow = document.querySelector('chatbot-chat')!.shadowRoot!;
+    return (
+      shadow.querySelector('form [part="attachment"]') && !shadow.querySelector('form progress')
+    );
+  });
+
+async function ask(page: Page, text: string, n: number): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await answersDone(page, n);
+}
+
+describe('chatbot-chat.js attachments end to end', () => {
+  it('answers from an attached file, again without re-attaching, refuses what does not fit, and keeps the chips after a reload', async () => {
+    const page = await h.newPage();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Attach file' }).waitFor();
+
+    await attach(page, 'notes.txt', 'The secret word of the bakery is marmalade.');
+    await uploaded(page);
+    await ask(page, 'What is the secret word?', 1);
+    assert.match(await lastAnswer(page), /marmalade/);
+    await ask(page, 'Which word is the secret word?', 2);
+    assert.match(await lastAnswer(page), /marmalade/, 'a follow-up reads the same document');
+
+    await attach(page, 'long.txt', 'The ovens are cleaned on Sundays. '.repeat(1200));
+    await uploaded(page);
+    await ask(page, 'When are the ovens cleaned?', 3);
+    assert.match(
+      await lastAnswer(page),
+      /The uploaded file\(s\) are too long, please reduce the length and try again\./,
+    );
+    await ask(page, 'What is the secret word?', 4);
+    assert.match(await lastAnswer(page), /marmalade/, 'the session keeps working');
+
+    await page.locator('chatbot-chat input[type="file"]').setInputFiles({
+      name: 'setup.exe',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('MZ'),
+    });
+    await page.getByText(/This type of file cannot be attached/).waitFor();
+    await page.getByRole('textbox', { name: 'Message' }).fill('still here');
+    await page.getByRole('button', { name: 'Remove setup.exe' }).click();
+    assert.equal(await page.getByRole('textbox', { name: 'Message' }).inputValue(), 'still here');
+
+    await page.reload();
+    await answersDone(page, 4);
+    const chips = await page.evaluate(() =>
+      [
+        ...document
+          .querySelector('chatbot-chat')!
+          .shadowRoot!.querySelectorAll('.user [part="attachment"] .name'),
+      ].map((n) => n.textContent),
+    );
+    assert.deepEqual(chips, ['notes.txt', 'long.txt']);
+    const { pwned, violations } = await page.evaluate(() => ({
+      pwned: (window as unknown as { __pwned: number }).__pwned,
+      violations: (window as unknown as { __violations: string[] }).__violations,
+    }));
+    assert.equal(pwned, 0);
+    assert.deepEqual(violations, []);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+});
