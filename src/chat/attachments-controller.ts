@@ -105,7 +105,6 @@ export class AttachmentsController implements ReactiveController {
   documents(): SentDocument[] | null | undefined {
     if (!this.enabled) return undefined;
     if (this.items.some((item) => !item.document && !item.error)) {
-      this.host.renderRoot.querySelector('.chips')?.setAttribute('aria-busy', 'true');
       this.announce(this.i18n.value.attachWait);
       return null;
     }

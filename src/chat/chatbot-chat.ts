@@ -4,12 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import type { SessionData } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
-import {
-  type AttachmentStrings,
-  type ChatStrings,
-  chatStrings,
-  type FeedbackStrings,
-} from '../ui/strings/chat.js';
+import { type ChatStringOverrides, type ChatStrings, chatStrings } from '../ui/strings/chat.js';
 import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
@@ -21,6 +16,7 @@ import { FollowController } from './follow-controller.js';
 import { renderLauncher } from './launcher.js';
 import { NoticesController } from './notices-controller.js';
 import { answerExtras } from './renderer.js';
+import { renderSuggestions } from './suggestions.js';
 import type { Exchange } from './transcript-store.js';
 
 /**
@@ -203,9 +199,7 @@ export class ChatbotChat extends LitElement {
   @property({ attribute: 'lang' }) protected langAttribute?: string;
 
   /** Overrides for any visible string (see `ChatStrings`, `FeedbackStrings`, `AttachmentStrings`). */
-  @property({ attribute: false }) strings?: Partial<
-    ChatStrings & FeedbackStrings & AttachmentStrings
-  >;
+  @property({ attribute: false }) strings?: ChatStringOverrides;
 
   /** A ready API client (e.g. one with `getToken` for a proxy), instead of base-url and api-key. */
   @property({ attribute: false }) client?: ChatbotClient;
@@ -292,7 +286,7 @@ export class ChatbotChat extends LitElement {
             (exchange) => exchange.id,
             (exchange) => this.renderExchange(exchange, strings),
           )}
-          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? this.renderSuggestions(this.suggestions, strings.suggestions) : nothing}
+          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? renderSuggestions(this.suggestions, strings.suggestions, this.handleSuggestionClick) : nothing}
         </div>
         ${
           this.follow.reading
@@ -344,7 +338,7 @@ export class ChatbotChat extends LitElement {
       ${
         // A refusal's offered topics: a click asks one, as a starter suggestion does.
         final && exchange.suggestions?.length
-          ? this.renderSuggestions(exchange.suggestions, strings.askInstead)
+          ? renderSuggestions(exchange.suggestions, strings.askInstead, this.handleSuggestionClick)
           : nothing
       }
       ${
@@ -372,16 +366,6 @@ export class ChatbotChat extends LitElement {
           : nothing
       }
     </div>`;
-  }
-
-  /** Questions asked with one click: the starters, or what a refusal offers instead. */
-  private renderSuggestions(questions: readonly string[], label: string): TemplateResult {
-    return html`<ul class="suggestions" part="suggestions" aria-label=${label}>
-      ${questions.map(
-        (text) =>
-          html`<li><button type="button" class="suggestion" part="suggestion" @click=${() => this.send(text)}>${text}</button></li>`,
-      )}
-    </ul>`;
   }
 
   private renderError(strings: ChatStrings): TemplateResult | typeof nothing {
@@ -438,6 +422,8 @@ export class ChatbotChat extends LitElement {
   };
 
   private handleStopClick = (): void => this.stop();
+
+  private handleSuggestionClick = (question: string): void => void this.send(question);
 
   private handleNewChatClick = (): void => {
     this.clear();

@@ -224,3 +224,6 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachWait: 'Bitte warten Sie, bis die Dateien hochgeladen sind.',
   },
 };
+
+/** What the chat's `strings` property overrides: any of its three tables' strings. */
+export type ChatStringOverrides = Partial<ChatStrings & FeedbackStrings & AttachmentStrings>;
