@@ -13,6 +13,12 @@ const entries = {
   // marked and DOMPurify with everything else that shows only once an answer exists: loaded by
   // the others when an answer needs them.
   markdown: { entry: 'src/chat/answer-chunk.ts', fileName: 'chatbot-markdown', formats: ['es'] },
+  // The upload client and the chips: loaded by the chat only when `attachments="on"`.
+  attachments: {
+    entry: 'src/chat/attachments-chunk.ts',
+    fileName: 'chatbot-attachments',
+    formats: ['es'],
+  },
   // A classic script: it reads its own <script> tag through document.currentScript.
   embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
@@ -38,21 +44,37 @@ const markedWithoutSingleton: Plugin = {
   },
 };
 
+/** The lazily loaded chunks: the import that loads each, the module making it, and its mode. */
+const besideBundle: Record<string, { importer: string; file: string; mode: string }> = {
+  './answer-chunk.js': {
+    importer: '/src/chat/renderer.ts',
+    file: './chatbot-markdown.js',
+    mode: 'markdown',
+  },
+  './attachments-chunk.js': {
+    importer: '/src/chat/answer-extras.ts',
+    file: './chatbot-attachments.js',
+    mode: 'attachments',
+  },
+};
+
 /**
  * The elements load the markdown renderer with `import('./answer-chunk.js')`
- * (src/chat/renderer.ts). Every bundle but the renderer's own leaves that import to
- * `dist/chatbot-markdown.js`, beside it, instead of inlining it or splitting a chunk per bundle:
+ * (src/chat/renderer.ts), and that chunk loads attachments with `import('./attachments-chunk.js')`
+ * (src/chat/answer-extras.ts). Every bundle but the chunk's own leaves that import to the
+ * chunk's file in `dist/`, beside it, instead of inlining it or splitting a chunk per bundle:
  * one file serves the ES bundles and the classic embed script (which names it by absolute URL,
  * see src/embed.ts: a cross-origin classic script's relative `import()` does not resolve against
  * the script's own URL).
  */
-const markdownBesideBundle = (mode: string): Plugin => ({
-  name: 'markdown-beside-bundle',
+const chunksBesideBundle = (mode: string): Plugin => ({
+  name: 'chunks-beside-bundle',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (mode === 'markdown' || source !== './answer-chunk.js') return;
-    if (!importer?.replaceAll('\\', '/').endsWith('/src/chat/renderer.ts')) return;
-    return { id: './chatbot-markdown.js', external: true };
+    const chunk = besideBundle[source];
+    if (!chunk || mode === chunk.mode) return;
+    if (!importer?.replaceAll('\\', '/').endsWith(chunk.importer)) return;
+    return { id: chunk.file, external: true };
   },
 });
 
@@ -63,7 +85,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     plugins: [
-      markdownBesideBundle(mode),
+      chunksBesideBundle(mode),
       markedWithoutSingleton,
       // The output minifier leaves the markup and styles inside Lit's html`` and css`` literals
       // as written; this squeezes them. A template it cannot parse fails the build rather than

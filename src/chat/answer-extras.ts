@@ -1,7 +1,7 @@
-import type { TemplateResult } from 'lit';
+import type { ReactiveController, TemplateResult } from 'lit';
 import type { ChatStrings } from '../ui/strings/chat.js';
 import { adoptAnswerStyles } from './answer.styles.js';
-import { AttachmentsController, type AttachmentsHost } from './attachments-controller.js';
+import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import {
   FeedbackController,
   type FeedbackHost,
@@ -12,13 +12,38 @@ import {
   type FullScreenHost,
   type FullScreenOptions,
 } from './full-screen.js';
-import type { nothing } from './lazy-lit.js';
+import { html, nothing } from './lazy-lit.js';
 import { renderSources } from './sources.js';
 import type { Exchange } from './transcript-store.js';
 
 export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions {
   /** Copies `text` for the reader and says whether that worked. */
   copy(text: string): void;
+}
+
+let attachments: Promise<typeof AttachmentsController | undefined> | undefined;
+
+/**
+ * The upload client and the chips are a chunk of their own, dist/chatbot-attachments.js beside
+ * this one (vite.config.ts): a page that shows answers without attachments never downloads
+ * them. A relative import of this module resolves against its own address, beside the element,
+ * for the embed too. If it cannot be loaded, the chat works without the Attach file button.
+ */
+function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
+  attachments ??= import('./attachments-chunk.js').then(
+    (chunk) => {
+      chunk.useLit({ html, nothing });
+      return chunk.AttachmentsController;
+    },
+    (error: unknown) => {
+      console.warn(
+        'chatbot-chat: attachments (chatbot-attachments.js, beside the element) did not load; the Attach file button stays hidden.',
+        error,
+      );
+      return undefined;
+    },
+  );
+  return attachments;
 }
 
 /**
@@ -29,13 +54,14 @@ export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions 
  * element, by the element, when `answerExtras()` (renderer.ts) has it. If the chunk cannot be
  * loaded, answers show as plain text without any of them: no sources list and no ratings.
  * The chunk also brings what the launcher's panel does on a phone (`FullScreenController`):
- * the launcher loads it as soon as it is touched, so it is there when the panel opens; and
- * attachments (`AttachmentsController`), which an inline chat loads it for at once.
+ * the launcher loads it as soon as it is touched, so it is there when the panel opens; and,
+ * for `attachments="on"` only, loads attachments' own chunk (whose chips' styles are here).
  */
-export class AnswerExtras {
+export class AnswerExtras implements ReactiveController {
   private readonly ratings: FeedbackController;
-  /** The files attached to the next question (`attachments="on"`). */
-  readonly attachments: AttachmentsController;
+  /** The files attached to the next question, once `attachments="on"` has loaded their chunk. */
+  attachments?: AttachmentsController;
+  private attachmentsAsked = false;
 
   constructor(
     private readonly host: FeedbackHost & FullScreenHost & AttachmentsHost,
@@ -44,7 +70,17 @@ export class AnswerExtras {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
     new FullScreenController(host, options);
-    this.attachments = new AttachmentsController(host);
+    host.addController(this);
+  }
+
+  hostUpdate(): void {
+    if (this.host.attachments !== 'on' || this.attachmentsAsked) return;
+    this.attachmentsAsked = true;
+    void loadAttachments().then((Controller) => {
+      if (!Controller) return;
+      this.attachments = new Controller(this.host);
+      this.host.requestUpdate();
+    });
   }
 
   /** Under the text of a finished answer: the sources it cites. */

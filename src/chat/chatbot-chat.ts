@@ -130,11 +130,11 @@ export class ChatbotChat extends LitElement {
     notices: this.notices,
     onAccept: (query, retry) => {
       if (!retry && this.input?.value.trim() === query) this.input.value = '';
-      if (!retry) this.extras?.attachments.clear();
+      if (!retry) this.extras?.attachments?.clear();
       this.follow.reading = false;
     },
     onText: () => this.follow.follow(),
-    documents: () => this.extras?.attachments.documents(),
+    documents: () => this.extras?.attachments?.documents(),
   });
   /**
    * The sources, ratings and code copy buttons of answers: they come with the renderer, so they
@@ -305,7 +305,7 @@ export class ChatbotChat extends LitElement {
           onSubmit: this.handleSubmit,
           onKeyDown: this.handleInputKeyDown,
           onStop: this.handleStopClick,
-          attach: this.extras?.attachments.render(),
+          attach: this.extras?.attachments?.render(),
         })}
         <div class="visually-hidden" aria-live="polite">${this.notices.announcement}</div>
         <div class="visually-hidden" role="status">${this.notices.notice}</div>
@@ -323,7 +323,7 @@ export class ChatbotChat extends LitElement {
     const final = exchange.state === 'done' || exchange.state === 'stopped';
     const showAnswer = exchange.response || waiting || exchange.state !== 'failed';
     return html`<div class="exchange" part="exchange" data-id=${exchange.id}>
-      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}${this.extras?.attachments.sent(exchange.documents)}</div>
+      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}${this.extras?.attachments?.sent(exchange.documents)}</div>
       ${
         showAnswer
           ? html`<div class="message assistant" part="message assistant-message" dir="auto" aria-busy=${waiting || exchange.state === 'streaming' ? 'true' : 'false'}>

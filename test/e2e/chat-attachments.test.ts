@@ -2,7 +2,9 @@
  * Attachments in the built dist/chatbot-chat.js (inline, `attachments="on"`), with a chat-only
  * key, against the real reference server, under a strict Content-Security-Policy: a text file
  * asked about and a follow-up without re-attaching it, the "too long" answer with the session
- * working after, a refused type, and the chips after a reload.
+ * working after, a refused type, and the chips after a reload. The upload code is a file of its
+ * own (dist/chatbot-attachments.js), fetched only for `attachments="on"`; without it the chat
+ * works without the Attach file button.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +13,7 @@ import { type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 let h: Harness;
 let url = '';
+let offUrl = '';
 
 before(async () => {
   h = await startHarness({ builds: ['chat'] });
@@ -27,6 +30,14 @@ before(async () => {
     testPage(
       h.url,
       `<chatbot-chat base-url="${h.url}" api-key="${key}" chatbot-uuid="${chatbot.uuid}" attachments="on"></chatbot-chat>`,
+      '<script type="module" src="/dist/chatbot-chat.js"></script>',
+    ),
+  );
+  offUrl = h.page(
+    'attachments-off.html',
+    testPage(
+      h.url,
+      `<chatbot-chat base-url="${h.url}" api-key="${key}" chatbot-uuid="${chatbot.uuid}"></chatbot-chat>`,
       '<script type="module" src="/dist/chatbot-chat.js"></script>',
     ),
   );
@@ -121,6 +132,52 @@ describe('chatbot-chat.js attachments end to end', () => {
     }));
     assert.equal(pwned, 0);
     assert.deepEqual(violations, []);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
+  it('fetches chatbot-attachments.js only when attachments are on', async () => {
+    const requested = async (address: string) => {
+      const page = await h.newPage();
+      const files: string[] = [];
+      page.on('request', (request) => files.push(new URL(request.url()).pathname));
+      const markdown = page.waitForResponse((response) =>
+        response.url().endsWith('/chatbot-markdown.js'),
+      );
+      await page.goto(address);
+      await markdown;
+      // The chunk asks for attachments on the element's next update, once it has loaded.
+      await page.waitForFunction(
+        () =>
+          !!document.querySelector('chatbot-chat')!.shadowRoot!.querySelector('form') &&
+          document.readyState === 'complete',
+      );
+      await page.evaluate(() => document.querySelector('chatbot-chat')!.updateComplete);
+      await page.waitForTimeout(300);
+      await page.context().close();
+      return files.filter((file) => file.endsWith('/chatbot-attachments.js'));
+    };
+    assert.deepEqual(await requested(offUrl), [], 'not fetched with attachments off');
+    assert.deepEqual(await requested(url), ['/dist/chatbot-attachments.js'], 'fetched when on');
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('without chatbot-attachments.js, hides the Attach file button and keeps chatting', async () => {
+    const page = await h.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.route('**/chatbot-attachments.js', (route) => route.fulfill({ status: 404 }));
+    await page.goto(url);
+    await ask(page, 'What are the opening hours of the bakery?', 1);
+    assert.match(await lastAnswer(page), /7 am/);
+    assert.equal(await page.getByRole('button', { name: 'Attach file' }).count(), 0);
+    assert.equal(
+      warnings.filter((text) => text.includes('chatbot-attachments.js')).length,
+      1,
+      'one warning says the file is missing',
+    );
     assert.deepEqual(h.errors, []);
     await page.context().close();
   });

@@ -61,7 +61,12 @@ const BUILD_SOURCES: Record<string, { out: string; dirs: string[] }> = {
   admin: { out: 'dist/chatbot-admin.js', dirs: ['src/api', 'src/chat', 'src/ui', 'src/admin'] },
   // Loaded by the three elements' bundles from beside them.
   markdown: { out: 'dist/chatbot-markdown.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
+  // Loaded by the markdown chunk for `attachments="on"`, from beside it.
+  attachments: { out: 'dist/chatbot-attachments.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
 };
+
+/** The lazily loaded chunks every element's bundle needs beside it. */
+const CHUNKS = ['markdown', 'attachments'];
 
 function newestMtime(path: string): number {
   const full = join(root, path);
@@ -73,8 +78,8 @@ function newestMtime(path: string): number {
 
 /** Builds a bundle when it is missing or older than its sources: e2e tests test dist/. */
 export function ensureBuilt(modes: string[]): void {
-  const elements = modes.some((mode) => mode !== 'api' && mode !== 'markdown');
-  for (const mode of elements ? [...new Set([...modes, 'markdown'])] : modes) {
+  const elements = modes.some((mode) => mode !== 'api' && !CHUNKS.includes(mode));
+  for (const mode of elements ? [...new Set([...modes, ...CHUNKS])] : modes) {
     const spec = BUILD_SOURCES[mode];
     if (!spec) throw new Error(`unknown build mode ${mode}`);
     const built = newestMtime(spec.out);

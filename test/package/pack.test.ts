@@ -48,6 +48,7 @@ describe('the npm package', () => {
       'package/dist/chatbot-admin.js',
       'package/dist/chatbot-embed.js',
       'package/dist/chatbot-markdown.js',
+      'package/dist/chatbot-attachments.js',
       'package/dist/custom-elements.json',
       'package/dist/types/api/index.d.ts',
       'package/README.md',
@@ -76,7 +77,16 @@ describe('the npm package', () => {
       encoding: 'utf8',
     });
     assert.deepEqual(JSON.parse(out), {
-      groups: ['agents', 'baseUrl', 'chatbots', 'messages', 'review', 'sessions', 'sources', 'tags'],
+      groups: [
+        'agents',
+        'baseUrl',
+        'chatbots',
+        'messages',
+        'review',
+        'sessions',
+        'sources',
+        'tags',
+      ],
       guard: true,
     });
   });
