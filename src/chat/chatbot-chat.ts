@@ -229,7 +229,7 @@ export class ChatbotChat extends LitElement {
       strings: () => this.i18n.value,
       save: () => this.conversation.save(),
       notices: this.notices,
-      copy: (text) => this.copy(text),
+      copy: (text) => this.notices.copy(text),
       resized: () => this.follow.follow(),
     });
   }
@@ -297,7 +297,9 @@ export class ChatbotChat extends LitElement {
               </div>`
             : nothing
         }
-        <div class="error" part="error" role="alert">${this.renderError(strings)}</div>
+        <div class="error" part="error" role="alert">${this.notices.renderError(
+          this.conversation.failedId === undefined ? undefined : () => this.retryExchange(),
+        )}</div>
         ${renderComposer({
           strings,
           streaming: this.conversation.streaming,
@@ -355,7 +357,7 @@ export class ChatbotChat extends LitElement {
       ${
         final
           ? html`<div class="actions" part="actions">
-            <button type="button" class="text-button" @click=${() => this.copy(exchange.response)}>${strings.copyAnswer}</button>
+            <button type="button" class="text-button" @click=${() => this.notices.copy(exchange.response)}>${strings.copyAnswer}</button>
             ${
               exchange.messageUuid
                 ? html`<button type="button" class="text-button" @click=${() => this.deleteExchange(exchange)}>${strings.deleteExchange}</button>`
@@ -366,31 +368,6 @@ export class ChatbotChat extends LitElement {
           : nothing
       }
     </div>`;
-  }
-
-  private renderError(strings: ChatStrings): TemplateResult | typeof nothing {
-    const shown = this.notices.shownError;
-    if (!shown) return nothing;
-    const wait = this.notices.countdown();
-    const canRetry =
-      shown.retryable && !this.notices.waiting && this.conversation.failedId !== undefined;
-    return html`<p>${shown.message}${wait ? html` <span class="wait">${wait}</span>` : nothing}</p>
-      ${
-        canRetry
-          ? html`<button type="button" class="danger-button" part="retry-button" @click=${() => this.retryExchange()}>${strings.retry}</button>`
-          : nothing
-      }`;
-  }
-
-  /** Copies `text` for the reader, and says whether that worked. */
-  private async copy(text: string): Promise<void> {
-    const strings = this.i18n.value;
-    try {
-      await navigator.clipboard.writeText(text);
-      this.notices.flash(strings.copied);
-    } catch {
-      this.notices.flash(strings.copyFailed);
-    }
   }
 
   private async deleteExchange(exchange: Exchange): Promise<void> {

@@ -1,4 +1,10 @@
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import {
+  html,
+  nothing,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type TemplateResult,
+} from 'lit';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import type { ChatStrings } from '../ui/strings/chat.js';
@@ -54,6 +60,34 @@ export class NoticesController implements ReactiveController {
       seconds: Math.ceil((retryAt - Date.now()) / 1000),
       time: new Date(retryAt).toLocaleTimeString(language),
     });
+  }
+
+  /**
+   * The alert's content: the failure shown, with a rate limit's countdown, and its Retry button
+   * once the wait is over, when the failure can be retried and `retry` is given.
+   */
+  renderError(retry: (() => void) | undefined): TemplateResult | typeof nothing {
+    const shown = this.shownError;
+    if (!shown) return nothing;
+    const wait = this.countdown();
+    const canRetry = shown.retryable && !this.waiting && retry;
+    return html`<p>${shown.message}${wait ? html` <span class="wait">${wait}</span>` : nothing}</p>
+      ${
+        canRetry
+          ? html`<button type="button" class="danger-button" part="retry-button" @click=${retry}>${this.i18n.value.retry}</button>`
+          : nothing
+      }`;
+  }
+
+  /** Copies `text` for the reader, and flashes whether that worked. */
+  async copy(text: string): Promise<void> {
+    const strings = this.i18n.value;
+    try {
+      await navigator.clipboard.writeText(text);
+      this.flash(strings.copied);
+    } catch {
+      this.flash(strings.copyFailed);
+    }
   }
 
   hostConnected(): void {
