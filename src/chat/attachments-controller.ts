@@ -68,8 +68,8 @@ export function accepts(accept: string, file: File): boolean {
  * "Attach file" button, dropped onto the panel or pasted into it. Each is checked against
  * `accept` and `max-attachment-size`, uploaded at once with its progress on its chip, and sent
  * with the question as `session_document_uuids`. A refused file says why on its chip and never
- * touches the typed text. Part of the lazily loaded chunk: a chat without attachments never
- * loads any of it.
+ * touches the typed text. A lazily loaded file of its own (attachments-chunk.ts): a chat without
+ * attachments never loads any of it.
  */
 export class AttachmentsController implements ReactiveController {
   items: Attachment[] = [];
