@@ -22,6 +22,7 @@ import {
 } from '../knowledge/documents.js';
 import { ALLOWED_EXTENSIONS } from '../knowledge/parse.js';
 import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
+import { readUploadForm } from '../upload-form.js';
 
 /** Room for the form around the file: boundaries, part headers and the `filename` field. */
 const FORM_BYTES = 64 * 1024;
@@ -30,37 +31,6 @@ const FILENAME_CHARS = 255;
 export const DOCUMENTS_PER_MESSAGE = 10;
 /** Documents no message sent are kept this long, then go. */
 const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The parts of a multipart body: exactly one file part named `file`, and the named text fields
- * (each at most once). A 400 names what is missing or not as expected.
- */
-export async function readUploadForm<F extends string>(
-  type: string,
-  bytes: Buffer,
-  fields: readonly F[],
-): Promise<{ file: File } & Partial<Record<F, string>>> {
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { 'content-type': type },
-    }).formData();
-  } catch {
-    throw badInput('the multipart form could not be read');
-  }
-  const files = form.getAll('file');
-  const file = files.length === 1 ? files[0] : undefined;
-  if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
-  const values: Partial<Record<F, string>> = {};
-  for (const name of fields) {
-    const all = form.getAll(name);
-    if (all.length === 0) continue;
-    if (all.length > 1 || typeof all[0] !== 'string')
-      throw badInput(`${name} must be a text field`);
-    values[name] = all[0];
-  }
-  return { file, ...values };
-}
 
 const documentRecord = (row: SessionDocumentRow): SessionDocument => ({
   uuid: row.uuid,

@@ -15,6 +15,7 @@ import { ALLOWED_EXTENSIONS, fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
 import { sourceRecord } from '../records.js';
 import type { SourceRow } from '../store/types.js';
+import { readUploadForm } from '../upload-form.js';
 
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
 
@@ -40,30 +41,6 @@ const urlBody = (fields: Fields) => {
     reference_source_link: fields.string('reference_source_link', { max: 2000 }),
   };
 };
-
-/**
- * The file part and the reference link of an upload's multipart body; a 400 names what is missing
- * or not as expected.
- */
-async function readForm(type: string, bytes: Buffer) {
-  let form: FormData;
-  try {
-    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { 'content-type': type },
-    }).formData();
-  } catch {
-    throw badInput('the multipart form could not be read');
-  }
-  const files = form.getAll('file');
-  const file = files.length === 1 ? files[0] : undefined;
-  if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
-  const links = form.getAll('reference_source_link');
-  const link = links.length === 0 ? undefined : links.length === 1 ? links[0] : null;
-  if (link !== undefined && typeof link !== 'string') {
-    throw badInput('reference_source_link must be a text field');
-  }
-  return { file, link };
-}
 
 export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boolean }) {
   const { store, knowledge } = ctx;
@@ -124,9 +101,10 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       if (!/^multipart\/form-data/i.test(type)) {
         throw badInput('the body must be a multipart form with a file part named file');
       }
-      const { file, link } = await readForm(
+      const { file, reference_source_link: link } = await readUploadForm(
         type,
         await readBody(c, ctx.uploadLimitBytes, 'the upload'),
+        ['reference_source_link'],
       );
       const name = file.name || 'upload';
       if (!fileKind(name)) {

@@ -1,0 +1,32 @@
+import { badInput } from './http.js';
+
+/**
+ * The parts of an upload's multipart body: exactly one file part named `file`, and the named text
+ * fields (each at most once). A 400 names what is missing or not as expected.
+ */
+export async function readUploadForm<F extends string>(
+  type: string,
+  bytes: Buffer,
+  fields: readonly F[],
+): Promise<{ file: File } & Partial<Record<F, string>>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': type },
+    }).formData();
+  } catch {
+    throw badInput('the multipart form could not be read');
+  }
+  const files = form.getAll('file');
+  const file = files.length === 1 ? files[0] : undefined;
+  if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
+  const values: Partial<Record<F, string>> = {};
+  for (const name of fields) {
+    const all = form.getAll(name);
+    if (all.length === 0) continue;
+    if (all.length > 1 || typeof all[0] !== 'string')
+      throw badInput(`${name} must be a text field`);
+    values[name] = all[0];
+  }
+  return { file, ...values };
+}
