@@ -1,4 +1,5 @@
-import { badInput } from './http.js';
+import { badInput, HttpError } from './http.js';
+import { ALLOWED_EXTENSIONS } from './knowledge/parse.js';
 
 /**
  * The parts of an upload's multipart body: exactly one file part named `file`, and the named text
@@ -30,3 +31,11 @@ export async function readUploadForm<F extends string>(
   }
   return { file, ...values };
 }
+
+/** The 415 for a file whose type no upload takes, listing the extensions that are taken. */
+export const fileTypeNotAllowed = (filename: string) =>
+  new HttpError(
+    415,
+    'file_type_not_allowed',
+    `file type not allowed: ${filename} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
+  );

@@ -20,9 +20,8 @@ import {
   documentText,
   documentTokens,
 } from '../knowledge/documents.js';
-import { ALLOWED_EXTENSIONS } from '../knowledge/parse.js';
 import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
-import { readUploadForm } from '../upload-form.js';
+import { fileTypeNotAllowed, readUploadForm } from '../upload-form.js';
 
 /** Room for the form around the file: boundaries, part headers and the `filename` field. */
 const FORM_BYTES = 64 * 1024;
@@ -76,11 +75,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     }
     const kind = documentKind(filename, file.type);
     if (!kind) {
-      throw new HttpError(
-        415,
-        'file_type_not_allowed',
-        `file type not allowed: ${filename} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
-      );
+      throw fileTypeNotAllowed(filename);
     }
     if (file.size === 0) throw badInput('file is empty');
     let extracted: Awaited<ReturnType<typeof documentText>>;

@@ -11,11 +11,11 @@ import {
 } from '../context.js';
 import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
 import { isPrivateAddress } from '../knowledge/fetch-url.js';
-import { ALLOWED_EXTENSIONS, fileKind } from '../knowledge/parse.js';
+import { fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
 import { sourceRecord } from '../records.js';
 import type { SourceRow } from '../store/types.js';
-import { readUploadForm } from '../upload-form.js';
+import { fileTypeNotAllowed, readUploadForm } from '../upload-form.js';
 
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
 
@@ -108,11 +108,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       );
       const name = file.name || 'upload';
       if (!fileKind(name)) {
-        throw new HttpError(
-          415,
-          'file_type_not_allowed',
-          `file type not allowed: ${name} (allowed: ${ALLOWED_EXTENSIONS.map((e) => `.${e}`).join(', ')})`,
-        );
+        throw fileTypeNotAllowed(name);
       }
       if (file.size === 0) throw badInput('file is empty');
       const bytes = new Uint8Array(await file.arrayBuffer());
