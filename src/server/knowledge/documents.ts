@@ -5,12 +5,11 @@
  */
 import type { SessionDocumentRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
+import { chunksOf, cleanText } from './chunking.js';
 import { composed } from './compose.js';
-import { chunkMarkdown } from './markdown.js';
 import { extract, type FileKind, fileKind, kindOfContentType } from './parse.js';
 import { createIndex, indexChunks } from './postings.js';
 import { type Hit, rank } from './ranking.js';
-import { chunkText, normalizeText } from './text.js';
 
 /** The hosted service's own words. */
 export const DOCUMENTS_TOO_LONG =
@@ -58,7 +57,7 @@ export const documentKind = (filename: string, contentType: string): FileKind | 
 /** An upload's text, cleaned as ingestion cleans a source's (Markdown keeps its spacing). */
 export async function documentText(kind: FileKind, bytes: Uint8Array) {
   const { text, markdown = false } = await extract(kind, bytes);
-  return { text: markdown ? text.replace(/\r\n?/g, '\n').trim() : normalizeText(text), markdown };
+  return { text: cleanText(text, markdown), markdown };
 }
 
 /** The documents an answer reads: those the message sent, then the session's earlier ones. */
@@ -141,9 +140,7 @@ function searchDocuments(documents: readonly SessionDocumentRow[], query: string
   const firstIds = new Map<string, number>();
   let id = 0;
   for (const document of documents) {
-    const chunks = document.markdown
-      ? chunkMarkdown(document.text)
-      : chunkText(document.text).map((text) => ({ text, heading: '' }));
+    const chunks = chunksOf(document.text, document.markdown);
     // Ids of their own, below the store's: these chunks live only as long as this answer.
     const start = id - 1;
     firstIds.set(document.uuid, start);

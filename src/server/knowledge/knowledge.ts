@@ -2,12 +2,12 @@ import { IN_PROGRESS_STATUSES } from '../../api/types.js';
 import { now } from '../http.js';
 import type { SourceRow, Store } from '../store/types.js';
 import type { AnswerDeps } from './answer.js';
+import { chunksOf, cleanText } from './chunking.js';
 import { type FetchLimits, fetchSite } from './fetch-url.js';
 import type { LlmOptions } from './llm.js';
-import { chunkMarkdown } from './markdown.js';
 import { extractFile, fileKind } from './parse.js';
 import { SearchIndex } from './search.js';
-import { chunkText, countTokens, normalizeText, titleFrom } from './text.js';
+import { countTokens, titleFrom } from './text.js';
 
 export interface KnowledgeOptions {
   allowPrivateUrls: boolean;
@@ -119,11 +119,8 @@ export class Knowledge {
       const { text, title, meta, markdown } = await this.extract(source, set);
       if (this.closed || !this.store.getSource(uuid)) return;
       set({ status: 'chunking' });
-      // Markdown keeps its spacing: indentation inside code blocks and nested lists is structure.
-      const clean = markdown ? text.replace(/\r\n?/g, '\n').trim() : normalizeText(text);
-      const chunks = markdown
-        ? chunkMarkdown(clean)
-        : chunkText(clean).map((chunk) => ({ text: chunk, heading: '' }));
+      const clean = cleanText(text, markdown === true);
+      const chunks = chunksOf(clean, markdown === true);
       if (chunks.length === 0) throw new Error('no text could be extracted from this source');
       set({ status: 'embedding' });
       const oldIds = this.store.chunkIds(uuid);
