@@ -6,7 +6,7 @@ import type { AppEnv, ServerContext } from './context.js';
 import { corsHeaders } from './cors.js';
 import { HttpError } from './http.js';
 import { type DocumentSettings, documentSettings } from './knowledge/documents.js';
-import { chatbotOfPath } from './origins.js';
+import { preflightOrigins } from './origins.js';
 import { agentRoutes } from './routes/agents.js';
 import { chatbotRoutes } from './routes/chatbots.js';
 import { documentRoutes } from './routes/documents.js';
@@ -69,7 +69,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
         'Content-Disposition',
       ],
       maxAge: 600,
-      chatbotOrigins: (c) => chatbotOfPath(ctx.store, c.req.path)?.allowed_origins ?? [],
+      chatbotOrigins: (c) => preflightOrigins(ctx.store, c.req.path),
     }),
   );
 

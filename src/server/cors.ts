@@ -11,7 +11,8 @@ export interface CorsOptions {
   exposeHeaders: string[];
   maxAge: number;
   /**
-   * The allowed origins of the chatbot a request's path names (empty: none listed). A preflight
+   * The allowed origins of the chatbot a request's path names (for the session-document upload,
+   * which names none: any chatbot's; empty: none listed). A preflight
    * carries no key, so it cannot tell a chat-only key's request from an admin's: an origin a
    * chatbot lists passes the preflight even when the server-wide list leaves it out, and the
    * request itself is checked once its key is known (auth.ts).

@@ -29,3 +29,13 @@ export function chatbotOfPath(store: Store, path: string): ChatbotRow | undefine
   const session = sessionUuid === undefined ? undefined : store.getSession(sessionUuid);
   return session ? store.getChatbot(session.chatbotUuid) : undefined;
 }
+
+/**
+ * The origins whose preflight a path passes beside the server-wide list. The session-document
+ * upload names no chatbot, so any chatbot's listed origin passes it; the upload itself is checked
+ * against its key's chatbot (auth.ts).
+ */
+export function preflightOrigins(store: Store, path: string): readonly string[] {
+  if (path === '/api/v1/session-document/upload') return store.listedOrigins();
+  return chatbotOfPath(store, path)?.allowed_origins ?? [];
+}

@@ -203,6 +203,27 @@ describe('allowed origins with a server-wide list of origins', () => {
     const elsewhere = await preflight('/api/v1/chatbots', SHOP);
     assert.equal(elsewhere.headers.get('access-control-allow-origin'), null);
   });
+
+  it("should pass the session-document upload's preflight for an origin any chatbot lists, and no other origin", async () => {
+    const preflight = (origin: string) =>
+      h.raw('/api/v1/session-document/upload', {
+        method: 'OPTIONS',
+        key: null,
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization',
+        },
+      });
+    await h.api.chatbots.create({ name: 'Other bot', allowed_origins: ['https://other.example'] });
+    for (const origin of [SHOP, 'https://other.example', 'https://admin.example']) {
+      const listed = await preflight(origin);
+      assert.equal(listed.status, 204, origin);
+      assert.equal(listed.headers.get('access-control-allow-origin'), origin, origin);
+    }
+    const other = await preflight('https://evil.example');
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
+  });
 });
 
 describe('the allowed origins migration', () => {

@@ -45,6 +45,7 @@ export function cachedStore(store: Store): Store {
     'findKey',
     'getChatbot',
     'listChatbots',
+    'listedOrigins',
     'getAgent',
     'listAgents',
     'getSource',

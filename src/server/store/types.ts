@@ -206,6 +206,8 @@ export interface Store {
   createChatbot(row: ChatbotRow): void;
   getChatbot(uuid: string): ChatbotRow | undefined;
   listChatbots(userId: number): ChatbotRow[];
+  /** Every origin some chatbot lists in its allowed_origins, each once. */
+  listedOrigins(): string[];
   updateChatbot(uuid: string, patch: Patch<ChatbotRow>, now: string): void;
   deleteChatbot(uuid: string): void;
 

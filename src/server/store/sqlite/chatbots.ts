@@ -6,6 +6,7 @@ export type ChatbotQueries = Pick<
   | 'createChatbot'
   | 'getChatbot'
   | 'listChatbots'
+  | 'listedOrigins'
   | 'updateChatbot'
   | 'deleteChatbot'
   | 'createAgent'
@@ -63,6 +64,12 @@ export function chatbotQueries(sql: Sql): ChatbotQueries {
     },
     listChatbots(userId) {
       return all('SELECT * FROM chatbots WHERE user_id = ? ORDER BY rowid', userId).map(chatbot);
+    },
+    listedOrigins() {
+      const origins = all('SELECT settings_json FROM chatbots').flatMap(
+        (r) => parse<Pick<ChatbotRow, 'allowed_origins'>>(r.settings_json).allowed_origins ?? [],
+      );
+      return [...new Set(origins)];
     },
     updateChatbot(uuid, patch, now) {
       const current = queries.getChatbot(uuid);
