@@ -2,7 +2,7 @@
  * The review loop's reads (this server's additions to the interface): a chatbot's messages and
  * conversations with filters and cursor pages, their export, and the insights of a period.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { ExportFormat } from '../../api/types.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
 import { badInput } from '../http.js';
@@ -33,25 +33,26 @@ function page<T>(rows: T[], limit: number, kind: 'm' | 'c', place: (row: T) => [
   return { data, next_cursor };
 }
 
+/** A list route's filter, cursor and page size, read from its query in that order. */
+function listQuery(c: Context, kind: 'm' | 'c') {
+  const params = readParams(c, LIST_PARAMS);
+  const filter = parseFilter(params);
+  return { filter, after: parseCursor(params, kind), limit: parseLimit(params) };
+}
+
 export function reviewRoutes(ctx: ServerContext) {
   const { store } = ctx;
   return new Hono<AppEnv>()
     .get('/api/v1/chatbot/:uuid/messages', (c) => {
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      const params = readParams(c, LIST_PARAMS);
-      const filter = parseFilter(params);
-      const after = parseCursor(params, 'm');
-      const limit = parseLimit(params);
+      const { filter, after, limit } = listQuery(c, 'm');
       const rows = store.findMessages(chatbot.uuid, filter, after, limit + 1);
       const { data, next_cursor } = page(rows, limit, 'm', (m) => [m.created_at, m.uuid]);
       return c.json({ data: data.map(messageListItem), next_cursor });
     })
     .get('/api/v1/chatbot/:uuid/conversations', (c) => {
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      const params = readParams(c, LIST_PARAMS);
-      const filter = parseFilter(params);
-      const after = parseCursor(params, 'c');
-      const limit = parseLimit(params);
+      const { filter, after, limit } = listQuery(c, 'c');
       const rows = store.findConversations(chatbot.uuid, filter, after, limit + 1);
       return c.json(page(rows, limit, 'c', (s) => [s.last_activity, s.session_uuid]));
     })
