@@ -84,9 +84,16 @@ function disarm(html: string): string {
     .replace(START_TAG, (tag) => tag.replace(INLINE_ATTRIBUTE, '$1data-x-$2'));
 }
 
+/**
+ * Goes before every HTML: a visible character first sets the parser's frameset-ok flag to "not
+ * ok", so a `<frameset>` in an answer can no longer replace the body, which left DOMPurify no
+ * body to return (null). The guard is removed with its content, as an answer's styles are.
+ */
+const BODY_GUARD = '<x-style>.</x-style>';
+
 /** Turns HTML from marked into a sanitized fragment owned by the current document. */
 export function sanitize(html: string): DocumentFragment {
-  return sanitizer().sanitize(disarm(html), {
+  const fragment = sanitizer().sanitize(BODY_GUARD + disarm(html), {
     ALLOWED_TAGS,
     ALLOWED_ATTR,
     ALLOWED_URI_REGEXP: SAFE_URL,
@@ -94,7 +101,22 @@ export function sanitize(html: string): DocumentFragment {
     ALLOW_ARIA_ATTR: false,
     ADD_FORBID_CONTENTS: ['x-style'],
     RETURN_DOM_FRAGMENT: true,
-  }) as DocumentFragment;
+  }) as DocumentFragment | null;
+  // Should a parser still find a way out of the body, the HTML is shown as the text it is.
+  return fragment ?? asText(html);
+}
+
+function asText(text: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  fragment.append(text);
+  return fragment;
+}
+
+/** A block of raw HTML of which the sanitizer keeps nothing to see (a frameset, a script). */
+function refusedWhole(token: Token): boolean {
+  if (token.type !== 'html' || !token.block) return false;
+  const fragment = sanitize(token.raw);
+  return !fragment.children.length && !fragment.textContent?.trim();
 }
 
 const markedOptions = { gfm: true, breaks: false, async: false } as const;
@@ -103,10 +125,22 @@ const markedOptions = { gfm: true, breaks: false, async: false } as const;
  * Shows each image as a link named by its alt text, never as an image. An answer can be steered
  * by what it quotes, and an image loads as soon as it is shown: its address could carry the
  * conversation to a third party (or track the visitor) without a click. A link needs one.
+ * A block of raw HTML the sanitizer would keep nothing of is shown as text: no answer, or part
+ * of one, renders as nothing.
  */
 function imagesAsLinks(tokens: Token[] | undefined): void {
   if (!tokens) return;
   tokens.forEach((token, i) => {
+    if (refusedWhole(token)) {
+      const text = token.raw.trim();
+      tokens[i] = {
+        type: 'paragraph',
+        raw: token.raw,
+        text,
+        tokens: [{ type: 'text', raw: text, text, escaped: false }],
+      };
+      return;
+    }
     if (token.type === 'image') {
       const text = token.text || token.href;
       tokens[i] = {
