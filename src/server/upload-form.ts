@@ -1,6 +1,14 @@
 import { badInput, HttpError } from './http.js';
 import { ALLOWED_EXTENSIONS } from './knowledge/parse.js';
 
+/** The request's multipart content type (with its boundary); a 400 for any other body. */
+export function multipartType(type: string | undefined): string {
+  if (!/^multipart\/form-data/i.test(type ?? '')) {
+    throw badInput('the body must be a multipart form with a file part named file');
+  }
+  return type!;
+}
+
 /**
  * The parts of an upload's multipart body: exactly one file part named `file`, and the named text
  * fields (each at most once). A 400 names what is missing or not as expected.

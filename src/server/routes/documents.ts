@@ -21,7 +21,7 @@ import {
   documentTokens,
 } from '../knowledge/documents.js';
 import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
-import { fileTypeNotAllowed, readUploadForm } from '../upload-form.js';
+import { fileTypeNotAllowed, multipartType, readUploadForm } from '../upload-form.js';
 
 /** Room for the form around the file: boundaries, part headers and the `filename` field. */
 const FORM_BYTES = 64 * 1024;
@@ -59,10 +59,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     const auth = c.get('auth');
     // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
     if (auth.chatOnly !== null) ownedChatbot(ctx, auth, auth.chatOnly);
-    const type = requestHeader(c, 'content-type') ?? '';
-    if (!/^multipart\/form-data/i.test(type)) {
-      throw badInput('the body must be a multipart form with a file part named file');
-    }
+    const type = multipartType(requestHeader(c, 'content-type'));
     const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
     const { file } = form;
     if (file.size > settings.maxBytes) {

@@ -15,7 +15,7 @@ import { fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
 import { sourceRecord } from '../records.js';
 import type { SourceRow } from '../store/types.js';
-import { fileTypeNotAllowed, readUploadForm } from '../upload-form.js';
+import { fileTypeNotAllowed, multipartType, readUploadForm } from '../upload-form.js';
 
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
 
@@ -97,10 +97,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
     .post('/api/v1/chatbot/:uuid/data-source/upload', async (c) => {
       refuseDeclaredLength(c, ctx.uploadLimitBytes, 'the upload');
       const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      const type = c.req.header('content-type') ?? '';
-      if (!/^multipart\/form-data/i.test(type)) {
-        throw badInput('the body must be a multipart form with a file part named file');
-      }
+      const type = multipartType(c.req.header('content-type'));
       const { file, reference_source_link: link } = await readUploadForm(
         type,
         await readBody(c, ctx.uploadLimitBytes, 'the upload'),
