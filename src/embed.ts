@@ -11,24 +11,25 @@ import { loadRendererFrom } from './chat/renderer.js';
 // bundler honouring package.json's `sideEffects: false` would drop.
 if (!customElements.get('chatbot-chat')) customElements.define('chatbot-chat', ChatbotChat);
 
-/** data-* name → attribute of <chatbot-chat>. */
-const ATTRIBUTES: Record<string, string> = {
-  baseUrl: 'base-url',
-  apiKey: 'api-key',
-  chatbotUuid: 'chatbot-uuid',
-  sessionUuid: 'session-uuid',
-  persist: 'persist',
-  theme: 'theme',
-  lang: 'lang',
-  greeting: 'greeting',
-  suggestions: 'suggestions',
-  sessionData: 'session-data',
-  feedback: 'feedback',
-  attachments: 'attachments',
-  accept: 'accept',
-  maxAttachmentSize: 'max-attachment-size',
-  mode: 'mode',
-};
+/** The data-* names passed on, each as the attribute of <chatbot-chat> it spells in kebab-case. */
+const ATTRIBUTES = [
+  'baseUrl',
+  'apiKey',
+  'chatbotUuid',
+  'sessionUuid',
+  'userId',
+  'persist',
+  'theme',
+  'lang',
+  'greeting',
+  'suggestions',
+  'sessionData',
+  'feedback',
+  'attachments',
+  'accept',
+  'maxAttachmentSize',
+  'mode',
+];
 
 // currentScript exists only while this script first runs, so read it before anything waits.
 const script =
@@ -42,9 +43,10 @@ function mount(): void {
   if (!script) return;
   const element = document.createElement('chatbot-chat');
   element.setAttribute('mode', 'launcher');
-  for (const [name, attribute] of Object.entries(ATTRIBUTES)) {
+  for (const name of ATTRIBUTES) {
     const value = script.dataset[name];
-    if (value !== undefined) element.setAttribute(attribute, value);
+    if (value !== undefined)
+      element.setAttribute(name.replace(/[A-Z]/g, '-$&').toLowerCase(), value);
   }
   if (script.dataset.open !== undefined && script.dataset.open !== 'false') {
     element.setAttribute('open', '');

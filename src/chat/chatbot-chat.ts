@@ -29,6 +29,7 @@ import type { Exchange } from './transcript-store.js';
  * @attr api-key - The key sent as `Authorization: Bearer …`. In a public page use a chat-only key.
  * @attr chatbot-uuid - The chatbot to talk to.
  * @attr session-uuid - Continue this session instead of the remembered one (or a new one).
+ * @attr user-id - The signed-in visitor, on a site with accounts: each visitor's conversation and session are stored apart (under a hash of the id), and a change (sign-out: empty) starts a new conversation, never showing another visitor's.
  * @attr mode - `inline` (default): a panel in the page flow; `launcher`: a floating button that opens the panel.
  * @attr open - In launcher mode, whether the panel is open.
  * @attr persist - `local` (default): remember the conversation in localStorage; `none`: forget it on reload.
@@ -161,6 +162,9 @@ export class ChatbotChat extends LitElement {
    */
   @property({ attribute: 'session-uuid' }) sessionUuid = '';
 
+  /** The visitor, who sees only their own conversation (empty: an anonymous visitor). */
+  @property({ attribute: 'user-id' }) userId = '';
+
   /** `inline` or `launcher`. */
   @property({ reflect: true }) mode: 'inline' | 'launcher' = 'inline';
 
@@ -219,6 +223,11 @@ export class ChatbotChat extends LitElement {
   clear(): void {
     this.conversation.clear();
     this.follow.reading = false;
+  }
+
+  /** Removes the current visitor's stored conversation and clears the view; others' stay. */
+  forget(): void {
+    this.clear();
   }
 
   protected override willUpdate(): void {

@@ -34,6 +34,8 @@ export interface ConversationHost extends ReactiveControllerHost, EventTarget {
   sessionUuid: string;
   persist: 'local' | 'none';
   sessionData?: SessionData;
+  /** The visitor: each has a conversation (and session) of their own. */
+  userId: string;
 }
 
 export interface ConversationOptions {
@@ -176,6 +178,7 @@ export class ConversationController implements ReactiveController {
     this.failedId = undefined;
     this.host.requestUpdate();
 
+    const { userId } = this.host;
     let session: string;
     try {
       session = await this.ensureSession(client);
@@ -183,6 +186,8 @@ export class ConversationController implements ReactiveController {
       this.fail(exchange, error);
       return;
     }
+    // Another visitor came meanwhile: the question is not theirs to see answered.
+    if (userId !== this.host.userId) return;
     let outcome = await this.streamAnswer(client, session, exchange);
     // The remembered session is gone (expired, deleted): start a new one, once, and keep the
     // conversation on screen.
@@ -253,8 +258,9 @@ export class ConversationController implements ReactiveController {
   }
 
   private configKey(): string {
-    const { chatbotUuid, persist, sessionUuid } = this.host;
-    return [this.options.client()?.baseUrl ?? '', chatbotUuid, persist, sessionUuid].join('\n');
+    const { chatbotUuid, persist, sessionUuid, userId } = this.host;
+    const base = this.options.client()?.baseUrl ?? '';
+    return [base, chatbotUuid, persist, sessionUuid, userId].join('\n');
   }
 
   private load(): void {
@@ -262,9 +268,15 @@ export class ConversationController implements ReactiveController {
     const { host, options } = this;
     this.stream.stop();
     options.answers.clear();
+    // Another visitor (or none: signed out) does not continue the last one's session, unless
+    // the page gave one along with the new visitor. (Before the first load there is no session.)
+    const [, , , session, user] = this.loadedKey.split('\n');
+    if (user !== host.userId && host.sessionUuid === session) {
+      host.sessionUuid = '';
+    }
     this.store =
       client && host.chatbotUuid && host.persist !== 'none'
-        ? new TranscriptStore(client.baseUrl, host.chatbotUuid)
+        ? new TranscriptStore(client.baseUrl, host.chatbotUuid, host.userId)
         : undefined;
     const stored = this.store?.load() ?? { exchanges: [] };
     // A given session-uuid wins; a remembered conversation of another session is not shown.
@@ -316,12 +328,14 @@ export class ConversationController implements ReactiveController {
 
   private async ensureSession(client: ChatClient): Promise<string> {
     if (this.host.sessionUuid) return this.host.sessionUuid;
-    const { chatbotUuid, sessionData } = this.host;
+    const { chatbotUuid, sessionData, userId } = this.host;
     this.creatingSession = true;
     this.host.requestUpdate();
     try {
       const data = sessionData !== undefined ? checkSessionData(sessionData) : undefined;
       const created = await client.sessions.create(chatbotUuid, data);
+      // Made for a visitor who has gone meanwhile: not the new one's session.
+      if (userId !== this.host.userId) return created.uuid;
       this.useSession(created.uuid);
       this.save();
       emit(this.host, 'chatbot-session-created', { sessionUuid: created.uuid, chatbotUuid });

@@ -51,15 +51,29 @@ export function newExchangeId(): string {
 }
 
 /**
- * The conversation kept in localStorage per service and chatbot, so it survives reloads and
- * continues in the same session. Storage can be missing, full or forbidden (private mode, a
- * sandboxed iframe): then the widget simply does not remember, it never fails.
+ * A visitor's id as their storage key holds it: hashed (32-bit FNV-1a), so that an id (often an
+ * e-mail address) is not left readable among the site's storage keys after its visitor has
+ * gone. Not a secret from the site's own scripts, which can read the transcripts anyway; sync
+ * and small, and two visitors of one browser practically never share a hash.
+ */
+function visitorKey(id: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return `:u${hash.toString(36)}`;
+}
+
+/**
+ * The conversation kept in localStorage per service, chatbot and visitor (`user-id`), so it
+ * survives reloads and continues in the same session, and one visitor never sees another's.
+ * Storage can be missing, full or forbidden (private mode, a sandboxed iframe): then the widget
+ * simply does not remember, it never fails.
  */
 export class TranscriptStore {
   readonly key: string;
 
-  constructor(baseUrl: string, chatbotUuid: string) {
-    this.key = `chatbot-chat:v${VERSION}:${baseUrl.replace(/\/+$/, '')}:${chatbotUuid}`;
+  constructor(baseUrl: string, chatbotUuid: string, userId = '') {
+    // Without a visitor the key is the one from before visitors, so those transcripts stay.
+    this.key = `chatbot-chat:v${VERSION}:${baseUrl.replace(/\/+$/, '')}:${chatbotUuid}${userId && visitorKey(userId)}`;
   }
 
   load(): Transcript {
@@ -86,22 +100,18 @@ export class TranscriptStore {
     }
   }
 
-  save(transcript: Transcript): void {
-    const exchanges = transcript.exchanges.slice(-MAX_EXCHANGES);
-    const data: Transcript = { sessionUuid: transcript.sessionUuid, exchanges };
-    try {
-      globalThis.localStorage?.setItem(this.key, JSON.stringify(data));
-    } catch {
-      // Quota exceeded: keep the newer half rather than nothing.
+  save({ sessionUuid, exchanges }: Transcript): void {
+    const newest = exchanges.slice(-MAX_EXCHANGES);
+    // Quota exceeded: keep the newer half rather than nothing; storage unavailable: the
+    // conversation lasts as long as the page.
+    for (const kept of [newest, newest.slice(newest.length >> 1)]) {
       try {
-        const half = exchanges.slice(Math.floor(exchanges.length / 2));
         globalThis.localStorage?.setItem(
           this.key,
-          JSON.stringify({ sessionUuid: transcript.sessionUuid, exchanges: half }),
+          JSON.stringify({ sessionUuid, exchanges: kept }),
         );
-      } catch {
-        // Storage is unavailable: the conversation lasts as long as the page.
-      }
+        return;
+      } catch {}
     }
   }
 

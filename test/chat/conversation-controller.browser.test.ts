@@ -17,6 +17,7 @@ class ChatHost extends TestHost implements ConversationHost {
   sessionUuid = '';
   persist: 'local' | 'none' = 'none';
   sessionData?: SessionData;
+  userId = '';
 }
 
 const strings = chatStrings.en;

@@ -7,7 +7,7 @@ import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
  * is tested end to end in test/e2e/chat-embed.test.ts.
  */
 describe('chatbot-embed', () => {
-  it('should mount a launcher configured from its data attributes, data-feedback among them', async () => {
+  it('should mount a launcher configured from its data attributes, data-feedback and data-user-id among them', async () => {
     const script = document.createElement('script');
     script.type = 'text/plain';
     script.src = new URL('chatbot-embed.js', location.href).href;
@@ -18,6 +18,7 @@ describe('chatbot-embed', () => {
       persist: 'none',
       lang: 'de',
       feedback: 'off',
+      userId: 'ada',
     });
     document.head.append(script);
     await import('../../src/embed.js');
@@ -32,6 +33,7 @@ describe('chatbot-embed', () => {
       'persist',
       'lang',
       'feedback',
+      'user-id',
     ];
     expect(attributes.map((name) => el.getAttribute(name))).to.deep.equal([
       'launcher',
@@ -41,8 +43,10 @@ describe('chatbot-embed', () => {
       'none',
       'de',
       'off',
+      'ada',
     ]);
     expect(el.feedback).to.equal('off');
+    expect(el.userId).to.equal('ada');
     expect(el.open).to.equal(false);
     el.remove();
     script.remove();

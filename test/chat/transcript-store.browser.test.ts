@@ -30,6 +30,25 @@ describe('TranscriptStore', () => {
     expect(new TranscriptStore('https://a.example', 'other').load().exchanges).to.deep.equal([]);
   });
 
+  it('should keep transcripts apart per visitor, under a key that does not spell the id', () => {
+    const id = 'ada@example.com';
+    const ada = new TranscriptStore('https://a.example', 'bot', id);
+    ada.save({ sessionUuid: 's-ada', exchanges: [exchange(1)] });
+    expect(ada.key).to.not.contain(id);
+    expect(Object.keys(localStorage).join(' ')).to.not.contain('ada');
+    expect(new TranscriptStore('https://a.example', 'bot', id).load().sessionUuid).to.equal(
+      's-ada',
+    );
+    expect(new TranscriptStore('https://a.example', 'bot', 'bob').load().exchanges).to.deep.equal(
+      [],
+    );
+    expect(new TranscriptStore('https://a.example', 'bot').load().exchanges).to.deep.equal([]);
+    // Without a visitor the key is the one stored before visitors existed.
+    expect(new TranscriptStore('https://a.example/', 'bot').key).to.equal(
+      'chatbot-chat:v1:https://a.example:bot',
+    );
+  });
+
   it(`should keep only the last ${MAX_EXCHANGES} exchanges`, () => {
     const store = new TranscriptStore('https://a.example', 'bot');
     store.save({ sessionUuid: 's', exchanges: Array.from({ length: 250 }, (_, i) => exchange(i)) });
