@@ -118,6 +118,13 @@ describe('chatbot-chat.js attachments end to end', () => {
 
     await page.reload();
     await answersDone(page, 4);
+    // The chips are drawn by chatbot-attachments.js, which arrives after the answers' chunk.
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('chatbot-chat')
+          ?.shadowRoot?.querySelectorAll('.user [part="attachment"]').length === 2,
+    );
     const chips = await page.evaluate(() =>
       [
         ...document
