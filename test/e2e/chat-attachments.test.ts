@@ -9,16 +9,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { isApiError } from '../../src/api/index.js';
 import { type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 let h: Harness;
 let url = '';
 let offUrl = '';
+let chatbotUuid = '';
 
 before(async () => {
   h = await startHarness({ builds: ['chat'] });
   writeGuard(h);
   const chatbot = await h.client.chatbots.create({ name: 'e2e attachments', show_citations: true });
+  chatbotUuid = chatbot.uuid;
   await h.client.sources.createQa(chatbot.uuid, {
     question: 'What are the opening hours of the bakery?',
     answer: 'The bakery is open from 7 am to 6 pm, Monday to Saturday.',
@@ -84,6 +87,46 @@ async function ask(page: Page, text: string, n: number): Promise<void> {
 }
 
 describe('chatbot-chat.js attachments end to end', () => {
+  it('refuses a file that fits alone but not beside the session’s earlier one, keeps chatting, and keeps each document to its session', async () => {
+    const page = await h.newPage();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Attach file' }).waitFor();
+
+    // Each about 3,500 tokens: one fits the 6,000-token context, the two together do not.
+    await attach(page, 'menu.txt', 'The soup of the day is lentil. '.repeat(450));
+    await uploaded(page);
+    await ask(page, 'What is the soup of the day?', 1);
+    assert.match(await lastAnswer(page), /lentil/);
+    await attach(page, 'prices.txt', 'A loaf of rye costs four euros. '.repeat(450));
+    await uploaded(page);
+    await ask(page, 'What does a loaf of rye cost?', 2);
+    assert.match(
+      await lastAnswer(page),
+      /The uploaded file\(s\) are too long, please reduce the length and try again, or start a new chat session\./,
+    );
+    await ask(page, 'Which soup is served today?', 3);
+    assert.match(await lastAnswer(page), /lentil/, 'the session keeps its earlier document');
+
+    // The document is bound to the visitor's session: another session of the same chatbot, even
+    // with the owner's key, cannot use it.
+    const [session] = await h.client.sessions.list(chatbotUuid);
+    const [first] = await h.client.messages.list(session!.uuid);
+    const documents = first?.session_documents as Array<{ uuid: string; filename: string }>;
+    assert.equal(documents[0]?.filename, 'menu.txt');
+    const other = await h.client.sessions.create(chatbotUuid);
+    const refused = await h.client.messages
+      .send(other.uuid, 'What is the soup of the day?', {
+        sessionDocumentUuids: [documents[0]!.uuid],
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assert.ok(isApiError(refused) && refused.status === 404, String(refused));
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
   it('answers from an attached file, again without re-attaching, refuses what does not fit, and keeps the chips after a reload', async () => {
     const page = await h.newPage();
     await page.goto(url);
