@@ -5,6 +5,7 @@ import type { Feedback } from '../../src/api/types.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import type { ChatFeedbackDetail } from '../../src/chat/events.js';
 import '../../src/chat/index.js';
+import { loadRenderer } from '../../src/chat/renderer.js';
 import {
   alertText,
   button,
@@ -72,12 +73,16 @@ describe('<chatbot-chat> feedback', () => {
   async function answered(bot: Bot, attributes?: { mode?: string; feedback?: string }) {
     const el = await mount(bot, attributes);
     await el.send(QUESTION);
+    // The rating controls come with the answers' chunk; the file's first answer can finish before
+    // that chunk has arrived, so wait for it as a reader's page would.
+    await loadRenderer();
     await el.updateComplete;
     return el;
   }
 
   it('should offer "Helpful" and "Not helpful" under a finished answer, neither pressed', async () => {
     const el = await answered(await realChatbot());
+    await until(() => controls(el) > 0, 'the rating controls');
     const group = shadow(el).querySelector('[part="feedback"]')!;
     expect(group.getAttribute('role')).to.equal('group');
     expect(group.getAttribute('aria-label')).to.equal('Rate this answer');
