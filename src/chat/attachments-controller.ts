@@ -1,6 +1,6 @@
 import type { ReactiveController } from 'lit';
 import type { ChatbotClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isApiError, isMissingRoute } from '../api/errors.js';
 import { documentsApi } from '../api/resources/documents.js';
 import { createTransport } from '../api/transport.js';
 import type { SessionDocument } from '../api/types.js';
@@ -159,7 +159,7 @@ export class AttachmentsController implements ReactiveController {
     } catch (error) {
       if (item.abort.signal.aborted) return;
       const strings = this.i18n.value;
-      if (isApiError(error) && (error.status === 404 || error.status === 405)) {
+      if (isMissingRoute(error)) {
         unavailable = true;
         item.error = strings.attachUnavailable;
       } else {
