@@ -69,3 +69,21 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** The sorted member names of a record, for exact-shape assertions. */
 export const keys = (value: object) => Object.keys(value).sort();
+
+/** The members of a message record, sorted, as every endpoint that answers one sends them. */
+export const MESSAGE_KEYS = [
+  'background_pending_tasks',
+  'cite_data_json',
+  'created_at',
+  'detected_frustrations',
+  'error_message',
+  'feedback_json',
+  'finish_reason',
+  'labels',
+  'meta_json',
+  'modified_at',
+  'query',
+  'response',
+  'session_documents',
+  'uuid',
+];

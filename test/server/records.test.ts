@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Agent } from '../../src/api/types.js';
-import { ask, type Harness, keys, settled, startHarness, TIMESTAMP, UUID } from './helpers.js';
+import {
+  ask,
+  type Harness,
+  keys,
+  MESSAGE_KEYS,
+  settled,
+  startHarness,
+  TIMESTAMP,
+  UUID,
+} from './helpers.js';
 
 const CHATBOT_KEYS = ['created_at', 'meta', 'modified_at', 'name', 'uuid'];
 const SOURCE_KEYS = [
@@ -16,23 +25,6 @@ const SOURCE_KEYS = [
   'type',
   'uuid',
 ];
-const MESSAGE_KEYS = [
-  'background_pending_tasks',
-  'cite_data_json',
-  'created_at',
-  'detected_frustrations',
-  'error_message',
-  'feedback_json',
-  'finish_reason',
-  'labels',
-  'meta_json',
-  'modified_at',
-  'query',
-  'response',
-  'session_documents',
-  'uuid',
-];
-
 describe('record shapes', () => {
   let h: Harness;
   before(async () => {

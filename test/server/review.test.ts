@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConversationSummary, MessageRow, Page } from '../../src/api/types.js';
 import { encodeCursor } from '../../src/server/review/params.js';
-import { keys, OTHER_KEY } from './helpers.js';
+import { keys, MESSAGE_KEYS, OTHER_KEY } from './helpers.js';
 import {
   allPages,
   DAY,
@@ -12,23 +12,7 @@ import {
   reviewServer,
 } from './review-helpers.js';
 
-const MESSAGE_ROW_KEYS = [
-  'background_pending_tasks',
-  'cite_data_json',
-  'created_at',
-  'detected_frustrations',
-  'error_message',
-  'feedback_json',
-  'finish_reason',
-  'labels',
-  'meta_json',
-  'modified_at',
-  'query',
-  'response',
-  'session_documents',
-  'session_uuid',
-  'uuid',
-];
+const MESSAGE_ROW_KEYS = [...MESSAGE_KEYS, 'session_uuid'].sort();
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
