@@ -1,8 +1,8 @@
 /**
  * The narrow interface every route and the knowledge layer use to reach storage. Only
- * implementations of it (today `sqlite.ts` and its queries in `sqlite/`) contain SQL, so a
- * PostgreSQL store can be added later without touching routes. Rows are plain objects; JSON
- * members are already decoded.
+ * implementations of it (`sqlite.ts` with its queries in `sqlite/`, `postgres.ts` with `postgres/`)
+ * contain SQL. Async throughout, because PostgreSQL answers over a socket; SQLite's answers are
+ * ready at once and cost only the promise. Rows are plain objects; JSON members already decoded.
  */
 import type {
   AgentMeta,
@@ -195,77 +195,126 @@ export interface InsightsRows {
 
 export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
 
+/**
+ * What another instance changed, as a store that several server processes share tells this one
+ * (SQLite, one process's file, never does). `chunks`: a chatbot's chunks were replaced or deleted,
+ * so an in-process search index of it is stale. `rows`: any other row a cache may hold (keys,
+ * chatbots, agents, sources, tags, sessions). `jobs`: an ingestion job was queued. `reset`: the
+ * listening connection was lost and got back, so changes may have been missed: forget everything.
+ */
+export type StoreChange =
+  | { kind: 'chunks'; chatbotUuid: string }
+  | { kind: 'rows' }
+  | { kind: 'jobs' }
+  | { kind: 'reset' };
+
 export interface Store {
-  close(): void;
+  /** `sqlite` or `postgres`: the health endpoint and the start line name it. */
+  readonly kind: 'sqlite' | 'postgres';
+  /** True when other server processes may use the same database at the same time. */
+  readonly shared: boolean;
+  close(): Promise<void>;
+  /** Resolves once the database answers a trivial query; rejects when it cannot. */
+  ping(): Promise<void>;
+  /**
+   * Calls `listener` for every change another process made (never for this process's own);
+   * returns the function that stops listening.
+   */
+  onChange(listener: (change: StoreChange) => void): () => void;
 
-  ensureUser(name: string): UserRow;
-  findUser(name: string): UserRow | undefined;
-  addKey(key: KeyRow): void;
-  findKey(hash: string): KeyRow | undefined;
+  /**
+   * The ingestion queue. A source is queued once (queueing it again while queued changes
+   * nothing). `claimJob` takes the oldest job nobody holds or whose holder's lease ran out (a
+   * dead instance's), atomically across processes; `renewJob` extends a held lease and answers
+   * false when this worker no longer holds it; `finishJob` removes it (only this worker's).
+   * `releaseJobs` frees every claim: for a store only this process uses, at start.
+   */
+  enqueueJob(sourceUuid: string, now: number): Promise<void>;
+  claimJob(worker: string, leaseMs: number, now: number): Promise<string | null>;
+  renewJob(sourceUuid: string, worker: string, leaseMs: number, now: number): Promise<boolean>;
+  finishJob(sourceUuid: string, worker: string): Promise<void>;
+  releaseJobs(): Promise<void>;
 
-  createChatbot(row: ChatbotRow): void;
-  getChatbot(uuid: string): ChatbotRow | undefined;
-  listChatbots(userId: number): ChatbotRow[];
+  /**
+   * `rate_limit: [N, S]` for one session, counted in the database so it holds across instances
+   * and restarts: records a message at `now` (ms) when fewer than N were recorded in the last S
+   * seconds and answers null, or answers the whole seconds to wait (at least 1). Atomic: two
+   * instances taking the last place at once let exactly one through.
+   */
+  takeRateLimit(
+    sessionUuid: string,
+    limit: [number, number],
+    now: number,
+  ): Promise<{ retryAfter: number } | null>;
+
+  ensureUser(name: string): Promise<UserRow>;
+  findUser(name: string): Promise<UserRow | undefined>;
+  addKey(key: KeyRow): Promise<void>;
+  findKey(hash: string): Promise<KeyRow | undefined>;
+
+  createChatbot(row: ChatbotRow): Promise<void>;
+  getChatbot(uuid: string): Promise<ChatbotRow | undefined>;
+  listChatbots(userId: number): Promise<ChatbotRow[]>;
   /** Every origin some chatbot lists in its allowed_origins, each once. */
-  listedOrigins(): string[];
-  updateChatbot(uuid: string, patch: Patch<ChatbotRow>, now: string): void;
-  deleteChatbot(uuid: string): void;
+  listedOrigins(): Promise<string[]>;
+  updateChatbot(uuid: string, patch: Patch<ChatbotRow>, now: string): Promise<void>;
+  deleteChatbot(uuid: string): Promise<void>;
 
-  createAgent(row: AgentRow): void;
-  getAgent(uuid: string): AgentRow | undefined;
-  listAgents(chatbotUuid: string): AgentRow[];
-  updateAgent(uuid: string, patch: Patch<AgentRow>, now: string): void;
-  deleteAgent(uuid: string): void;
+  createAgent(row: AgentRow): Promise<void>;
+  getAgent(uuid: string): Promise<AgentRow | undefined>;
+  listAgents(chatbotUuid: string): Promise<AgentRow[]>;
+  updateAgent(uuid: string, patch: Patch<AgentRow>, now: string): Promise<void>;
+  deleteAgent(uuid: string): Promise<void>;
 
-  createSource(row: SourceRow, content: Uint8Array | null): void;
-  getSource(uuid: string): SourceRow | undefined;
+  createSource(row: SourceRow, content: Uint8Array | null): Promise<void>;
+  getSource(uuid: string): Promise<SourceRow | undefined>;
   /** The raw bytes an uploaded file was created from, kept so ingestion can run again. */
-  getSourceContent(uuid: string): Uint8Array | null;
-  listSources(chatbotUuid: string): SourceRow[];
+  getSourceContent(uuid: string): Promise<Uint8Array | null>;
+  listSources(chatbotUuid: string): Promise<SourceRow[]>;
   /** Sources left in a progress status (e.g. by a restart). */
-  listSourcesWithStatus(statuses: readonly string[]): SourceRow[];
-  updateSource(uuid: string, patch: Patch<SourceRow>, now: string): void;
+  listSourcesWithStatus(statuses: readonly string[]): Promise<SourceRow[]>;
+  updateSource(uuid: string, patch: Patch<SourceRow>, now: string): Promise<void>;
   /** Deletes sources and their chunks, and drops them from agents' and tags' lists. */
-  deleteSources(uuids: string[], now: string): void;
+  deleteSources(uuids: string[], now: string): Promise<void>;
   /** Replaces a source's chunks; returns the new chunks with their ids. */
   replaceChunks(
     sourceUuid: string,
     chunks: Array<string | { text: string; heading?: string }>,
-  ): ChunkRow[];
-  listChunks(chatbotUuid: string): ChunkRow[];
+  ): Promise<ChunkRow[]>;
+  listChunks(chatbotUuid: string): Promise<ChunkRow[]>;
   /** Chatbots that have any chunk: the search indexes to build at start. */
-  chatbotsWithChunks(): string[];
-  chunkIds(sourceUuid: string): number[];
+  chatbotsWithChunks(): Promise<string[]>;
+  chunkIds(sourceUuid: string): Promise<number[]>;
 
-  createTag(row: TagRow): void;
-  getTag(uuid: string): TagRow | undefined;
-  listTags(chatbotUuid: string): TagRow[];
-  updateTag(uuid: string, patch: Patch<TagRow>, now: string): void;
-  deleteTag(uuid: string): void;
+  createTag(row: TagRow): Promise<void>;
+  getTag(uuid: string): Promise<TagRow | undefined>;
+  listTags(chatbotUuid: string): Promise<TagRow[]>;
+  updateTag(uuid: string, patch: Patch<TagRow>, now: string): Promise<void>;
+  deleteTag(uuid: string): Promise<void>;
 
-  createSession(row: SessionRow): void;
-  getSession(uuid: string): SessionRow | undefined;
-  listSessions(chatbotUuid: string): SessionRow[];
-  deleteSession(uuid: string): void;
-  touchSession(uuid: string, now: string): void;
+  createSession(row: SessionRow): Promise<void>;
+  getSession(uuid: string): Promise<SessionRow | undefined>;
+  listSessions(chatbotUuid: string): Promise<SessionRow[]>;
+  deleteSession(uuid: string): Promise<void>;
+  touchSession(uuid: string, now: string): Promise<void>;
 
-  createSessionDocument(row: SessionDocumentRow): void;
-  getSessionDocument(uuid: string): SessionDocumentRow | undefined;
+  createSessionDocument(row: SessionDocumentRow): Promise<void>;
+  getSessionDocument(uuid: string): Promise<SessionDocumentRow | undefined>;
   /** The documents bound to a session, oldest first. */
-  listSessionDocuments(sessionUuid: string): SessionDocumentRow[];
+  listSessionDocuments(sessionUuid: string): Promise<SessionDocumentRow[]>;
   /** Binds documents to a session; one bound already stays where it is. */
-  bindSessionDocuments(uuids: string[], sessionUuid: string): void;
+  bindSessionDocuments(uuids: string[], sessionUuid: string): Promise<void>;
   /** Deletes the documents no message sent that were uploaded before `before`. */
-  pruneSessionDocuments(before: string): void;
+  pruneSessionDocuments(before: string): Promise<void>;
 
-  createMessage(row: MessageRow): void;
-  getMessage(uuid: string): MessageRow | undefined;
-  listMessages(sessionUuid: string): MessageRow[];
+  createMessage(row: MessageRow): Promise<void>;
+  getMessage(uuid: string): Promise<MessageRow | undefined>;
+  listMessages(sessionUuid: string): Promise<MessageRow[]>;
   /** The last `limit` exchanges, oldest first. */
-  recentMessages(sessionUuid: string, limit: number): MessageRow[];
-  deleteMessages(uuids: string[]): void;
+  recentMessages(sessionUuid: string, limit: number): Promise<MessageRow[]>;
+  deleteMessages(uuids: string[]): Promise<void>;
   /** Sets (or, with null, clears) a message's rating. */
-  setFeedback(uuid: string, feedback: Feedback | null, now: string): void;
+  setFeedback(uuid: string, feedback: Feedback | null, now: string): Promise<void>;
 
   /** A chatbot's messages of every session that match, newest first (created_at, uuid). */
   findMessages(
@@ -273,8 +322,8 @@ export interface Store {
     filter: MessageFilter,
     after: Keyset | null,
     limit: number,
-  ): MessageRow[];
-  countMessages(chatbotUuid: string, filter: MessageFilter): number;
+  ): Promise<MessageRow[]>;
+  countMessages(chatbotUuid: string, filter: MessageFilter): Promise<number>;
   /**
    * Sessions with a matching message, latest activity first (last message's created_at, session
    * uuid); the counts are the whole session's.
@@ -284,7 +333,7 @@ export interface Store {
     filter: MessageFilter,
     after: Keyset | null,
     limit: number,
-  ): ConversationSummary[];
+  ): Promise<ConversationSummary[]>;
   /** Messages from `from` (inclusive) to `to` (exclusive), aggregated; lists at most `top` long. */
-  insights(chatbotUuid: string, from: string, to: string, top: number): InsightsRows;
+  insights(chatbotUuid: string, from: string, to: string, top: number): Promise<InsightsRows>;
 }
