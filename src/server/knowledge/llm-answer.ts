@@ -11,7 +11,7 @@ const DEFAULT_PROMPT = 'You are a helpful assistant for this website. Be concise
  * answer (`composedFallback`) takes its place. With no passages, `offered` topics follow whatever
  * it says, as the composed refusal offers them.
  */
-export function llmAnswer(
+export async function llmAnswer(
   deps: AnswerDeps,
   llm: LlmOptions,
   chatbot: ChatbotRow,
@@ -21,7 +21,7 @@ export function llmAnswer(
   passages: Passage[],
   composedFallback: () => { text: string; picked: Passage[] },
   offered?: { close: boolean; topics: string[] },
-): PreparedAnswer {
+): Promise<PreparedAnswer> {
   const cite = citationsFor(passages);
   const numbers = new Map(cite.citations.map((c) => [c.data_source_uuid, c.n]));
   const sourcesText = passages
@@ -40,8 +40,7 @@ export function llmAnswer(
   ]
     .filter(Boolean)
     .join('\n\n');
-  const history: ChatMessage[] = deps.store
-    .recentMessages(session.uuid, 6)
+  const history: ChatMessage[] = (await deps.store.recentMessages(session.uuid, 6))
     .flatMap((m) => [
       { role: 'user' as const, content: m.query },
       { role: 'assistant' as const, content: m.response },
