@@ -1,5 +1,6 @@
 import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/server/main.js';
+import { testStoreOptions } from './stores.js';
 
 export const ADMIN_KEY = 'test-admin-key';
 export const OTHER_KEY = 'test-other-key';
@@ -17,15 +18,26 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * A server on a free port, on this pass's store (stores.ts): SQLite in memory, or a fresh
+ * PostgreSQL database dropped at close. A test that names a SQLite file (`db`) gets that file.
+ */
 export async function startHarness(options: ServerOptions = {}): Promise<Harness> {
-  const server = await startServer({
-    port: 0,
-    db: ':memory:',
-    apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
-    log: false,
-    streamDelayMs: 0,
-    ...options,
-  });
+  const database = options.db ? null : await testStoreOptions();
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      port: 0,
+      ...database?.options,
+      apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
+      log: false,
+      streamDelayMs: 0,
+      ...options,
+    });
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
   const clientFor = (apiKey: string) => createClient({ baseUrl: server.url, apiKey, retry: false });
   return {
     server,
@@ -40,7 +52,10 @@ export async function startHarness(options: ServerOptions = {}): Promise<Harness
         headers.set('Authorization', `Bearer ${key}`);
       return fetch(server.url + path, { ...rest, headers });
     },
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await database?.drop();
+    },
   };
 }
 

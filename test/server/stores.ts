@@ -1,0 +1,160 @@
+/**
+ * Which store the server's suites run on. `test/run-node-tests.mjs` runs them twice: on SQLite
+ * (`:memory:`, as always), then with CHATBOT_TEST_STORE=postgres and CHATBOT_TEST_DATABASE_URL
+ * naming a cluster the tests may create databases on. Every harness then gets a database of its
+ * own, dropped when it closes, so no test sees another's rows.
+ */
+import { randomBytes } from 'node:crypto';
+import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import type { Store } from '../../src/server/store/types.js';
+
+export type TestStoreKind = 'sqlite' | 'postgres';
+
+export const TEST_STORE: TestStoreKind =
+  process.env.CHATBOT_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+export const onPostgres = TEST_STORE === 'postgres';
+
+/**
+ * Test options for a describe/test that is about SQLite by nature (a file on disk, its
+ * migrations): skipped in the PostgreSQL pass, with the reason shown.
+ */
+export function sqliteOnly(reason: string): { skip?: string } {
+  return onPostgres ? { skip: `SQLite only: ${reason}` } : {};
+}
+
+/** Test options for a describe/test that needs PostgreSQL: run in the PostgreSQL pass only. */
+export function postgresOnly(reason: string): { skip?: string } {
+  return onPostgres ? {} : { skip: `PostgreSQL only: ${reason}` };
+}
+
+function clusterUrl(): string {
+  const url = process.env.CHATBOT_TEST_DATABASE_URL;
+  if (!url) {
+    throw new Error(
+      'CHATBOT_TEST_STORE=postgres needs CHATBOT_TEST_DATABASE_URL (test/run-node-tests.mjs sets both)',
+    );
+  }
+  return url;
+}
+
+// pg and the PostgreSQL store are imported only in the PostgreSQL pass, as the server does.
+async function onCluster(sql: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: clusterUrl() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  url: string;
+  /** Drops the database, cutting whatever connections are still open on it. */
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on the test cluster (`t_` and random hex, so a valid bare identifier). */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await onCluster(`CREATE DATABASE ${name}`);
+  const url = new URL(clusterUrl());
+  url.pathname = `/${name}`;
+  let dropped: Promise<void> | undefined;
+  return {
+    url: url.toString(),
+    drop: () => {
+      dropped ??= onCluster(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      return dropped;
+    },
+  };
+}
+
+/**
+ * What to merge into the server's options so it runs on this pass's store: SQLite in memory, or
+ * a fresh PostgreSQL database; `drop` is called once the server has closed.
+ */
+export async function testStoreOptions(): Promise<{
+  options: { db?: string; databaseUrl?: string };
+  drop(): Promise<void>;
+}> {
+  if (!onPostgres) return { options: { db: ':memory:' }, drop: async () => {} };
+  const database = await freshDatabase();
+  return { options: { databaseUrl: database.url }, drop: database.drop };
+}
+
+export interface OpenedStore {
+  store: Store;
+  /** Another store on the same database, as a second server instance would open it. */
+  another(): Promise<Store>;
+  /** Closes every store it opened, then drops the database. */
+  close(): Promise<void>;
+}
+
+export interface StoreFactory {
+  kind: TestStoreKind;
+  /** Whether `another()` reaches the same rows (a shared database). */
+  shared: boolean;
+  open(): Promise<OpenedStore>;
+}
+
+const sqliteFactory: StoreFactory = {
+  kind: 'sqlite',
+  shared: false,
+  async open() {
+    const opened = [await openSqliteStore(':memory:')];
+    return {
+      store: opened[0]!,
+      // A second :memory: database: no rows shared, as two processes on SQLite would not.
+      async another() {
+        const store = await openSqliteStore(':memory:');
+        opened.push(store);
+        return store;
+      },
+      async close() {
+        await Promise.all(opened.map((store) => store.close()));
+      },
+    };
+  },
+};
+
+const postgresFactory: StoreFactory = {
+  kind: 'postgres',
+  shared: true,
+  async open() {
+    const { openPostgresStore } = await import('../../src/server/store/postgres.js');
+    const database = await freshDatabase();
+    const opened: Store[] = [];
+    const open = async () => {
+      const store = await openPostgresStore(database.url, { poolSize: 4 });
+      opened.push(store);
+      return store;
+    };
+    try {
+      const store = await open();
+      return {
+        store,
+        another: open,
+        async close() {
+          await Promise.all(opened.map((s) => s.close()));
+          await database.drop();
+        },
+      };
+    } catch (error) {
+      await database.drop();
+      throw error;
+    }
+  },
+};
+
+/** The stores a suite that compares them runs on: SQLite always, PostgreSQL in its pass. */
+export function storeFactories(): StoreFactory[] {
+  return onPostgres ? [sqliteFactory, postgresFactory] : [sqliteFactory];
+}
+
+/** This pass's store, bare (no server): SQLite in memory or a fresh PostgreSQL database. */
+export function openTestStore(kind: TestStoreKind = TEST_STORE): Promise<OpenedStore> {
+  return (kind === 'postgres' ? postgresFactory : sqliteFactory).open();
+}
