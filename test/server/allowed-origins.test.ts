@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import { type Harness, startHarness } from './helpers.js';
+import { sqliteOnly } from './stores.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -226,7 +227,7 @@ describe('allowed origins with a server-wide list of origins', () => {
   });
 });
 
-describe('the allowed origins migration', () => {
+describe('the allowed origins migration', sqliteOnly('a SQLite migration'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-origins-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

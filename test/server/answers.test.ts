@@ -12,6 +12,7 @@ import { terms } from '../../src/server/knowledge/text.js';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
 import { ADMIN_KEY, ask, type Harness, startHarness } from './helpers.js';
+import { sqliteOnly } from './stores.js';
 
 /** A README in the shape of the project's own: a title, sections, lists, code, a table, comments. */
 const README = `# Lighthouse kit
@@ -239,7 +240,7 @@ describe('excerpts', () => {
   });
 });
 
-describe('re-chunking an old store', () => {
+describe('re-chunking an old store', sqliteOnly('edits an old SQLite file'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-rechunk-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

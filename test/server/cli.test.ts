@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CLI, freePort, startCli } from './spawn-server.js';
+import { sqliteOnly } from './stores.js';
 
-describe('the command line', () => {
+const SQLITE_ONLY = sqliteOnly('the CLI on SQLite (PostgreSQL: multi-instance.test.ts)');
+describe('the command line', SQLITE_ONLY, () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-cli-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

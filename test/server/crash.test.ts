@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { type ChatbotClient, createClient } from '../../src/api/index.js';
 import { IN_PROGRESS_STATUSES } from '../../src/api/types.js';
 import { freePort, startCli } from './spawn-server.js';
+import { sqliteOnly } from './stores.js';
 
 const KEY = 'crash-test-key';
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
@@ -41,7 +42,8 @@ interface Acknowledged {
   unfinished: Set<string>;
 }
 
-describe('the real server killed (SIGKILL) mid-work and restarted', () => {
+const SQLITE_ONLY = sqliteOnly('a SQLite file after SIGKILL (PostgreSQL: multi-instance.test.ts)');
+describe('the real server killed (SIGKILL) mid-work and restarted', SQLITE_ONLY, () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-crash-'));
   const db = join(dir, 'crash.sqlite');
   let child: ChildProcess | undefined;

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { Message } from '../../src/api/types.js';
 import { askWith, file, messageBody, refusal } from './documents-helpers.js';
 import { type Harness, keys, startHarness, TIMESTAMP, UUID } from './helpers.js';
+import { sqliteOnly } from './stores.js';
 
 const ZEPHYR = [
   '# Zephyr-9 field manual',
@@ -16,7 +17,7 @@ const ZEPHYR = [
   'It weighs 1.2 kilograms with its propeller guards fitted.',
 ].join('\n');
 
-describe('session documents', () => {
+describe('session documents', sqliteOnly('asserts what the SQLite file holds'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-documents-'));
   let h: Harness;
   let db: Database.Database;

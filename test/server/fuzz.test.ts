@@ -23,6 +23,7 @@ import {
   WRONG_VALUES,
 } from './fuzz-cases.js';
 import { ADMIN_KEY, ask, type Harness, OTHER_KEY, startHarness } from './helpers.js';
+import { sqliteOnly } from './stores.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const CASES = Number(process.env.FUZZ_CASES ?? 440);
@@ -85,7 +86,8 @@ function snapshot(db: Database.Database): string {
   return hash.digest('hex');
 }
 
-describe('a seeded fuzz of every endpoint', () => {
+const SQLITE_ONLY = sqliteOnly('compares snapshots of the SQLite file');
+describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-fuzz-'));
   let h: Harness;
   let db: Database.Database;

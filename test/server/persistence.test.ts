@@ -6,8 +6,9 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
 import { ADMIN_KEY, ask, startHarness } from './helpers.js';
+import { sqliteOnly } from './stores.js';
 
-describe('a file database', () => {
+describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-store-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -106,7 +107,7 @@ describe('a file database', () => {
   });
 });
 
-describe('migrations', () => {
+describe('migrations', sqliteOnly('the SQLite migrations'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-migrate-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

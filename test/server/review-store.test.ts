@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { answerMeta, normalizeQuestion } from '../../src/server/store/facts.js';
 import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { MessageRow, Store } from '../../src/server/store/types.js';
+import { sqliteOnly } from './stores.js';
 
 const T = '2026-03-10T00:00:00Z';
 const at = (s: number) =>
@@ -41,7 +42,8 @@ function ftsInStep(path: string) {
 const words = (store: Store, chatbot: string, ...w: string[]) =>
   store.findMessages(chatbot, { words: w }, null, 100).map((m) => m.uuid);
 
-describe('the review columns and the full-text index in the SQLite store', () => {
+const SQLITE_ONLY = sqliteOnly('the SQLite schema and its FTS5 index');
+describe('the review columns and the full-text index in the SQLite store', SQLITE_ONLY, () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-review-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
