@@ -146,7 +146,7 @@ export const MIGRATIONS: string[] = [
     search tsvector GENERATED ALWAYS AS
       (to_tsvector('chatbot_search', query || ' ' || response)) STORED
   );
-  CREATE INDEX messages_session ON messages(session_uuid, created_at);
+  CREATE INDEX messages_session ON messages(session_uuid, id);
   CREATE INDEX messages_activity ON messages(chatbot_uuid, created_at, uuid)
     INCLUDE (session_uuid, covered, rating, escalated, failed, query_norm);
   CREATE INDEX messages_chatbot_rating ON messages(chatbot_uuid, rating, created_at, uuid);

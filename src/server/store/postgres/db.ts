@@ -1,0 +1,102 @@
+import type pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+export const json = (value: unknown) => JSON.stringify(value);
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+/** bigint columns and counts arrive as strings (int8 may exceed a double); ours never do. */
+export const num = (value: unknown) => Number(value ?? 0);
+
+/** What a write tells the other instances (see notify.ts), `from` and channel aside. */
+export type Change = { kind: 'chunks'; chatbotUuid: string } | { kind: 'rows' } | { kind: 'jobs' };
+
+export const CHANNEL = 'chatbot_store';
+
+/** What most writes announce: a row a cache may hold changed. */
+export const ROWS: readonly Change[] = [{ kind: 'rows' }];
+
+/** The queries of a pool, or of one connection inside a transaction. */
+export interface Sql {
+  all(text: string, ...params: unknown[]): Promise<Row[]>;
+  one(text: string, ...params: unknown[]): Promise<Row | undefined>;
+  /** Answers the number of rows the statement changed. */
+  run(text: string, ...params: unknown[]): Promise<number>;
+  /**
+   * Runs `work` in one transaction on one connection, committed when it resolves and rolled back
+   * when it throws. Inside a transaction already, it joins that one.
+   */
+  tx<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Tells the other instances about a change, with pg_notify: inside a transaction it is
+   * delivered at commit and never if it rolls back.
+   */
+  notify(...changes: Change[]): Promise<void>;
+  /** One statement and the changes it makes, in one transaction. */
+  write(changes: readonly Change[], text: string, ...params: unknown[]): Promise<number>;
+}
+
+/**
+ * Statements are prepared once per connection, under a name given per text; texts built on the
+ * fly (more than this many) run unnamed rather than filling every connection's statement cache.
+ */
+const MAX_NAMED = 500;
+
+export function pgSql(pool: pg.Pool, instanceId: string): Sql {
+  const names = new Map<string, string>();
+  const config = (text: string, values: unknown[]): pg.QueryConfig => {
+    let name = names.get(text);
+    if (!name && names.size < MAX_NAMED) {
+      name = `s${names.size}`;
+      names.set(text, name);
+    }
+    return name ? { name, text, values } : { text, values };
+  };
+
+  const bound = (client: pg.Pool | pg.PoolClient, inTx: boolean): Sql => {
+    const query = (text: string, params: unknown[]) => client.query(config(text, params));
+    const sql: Sql = {
+      all: async (text, ...params) => (await query(text, params)).rows as Row[],
+      one: async (text, ...params) => (await query(text, params)).rows[0] as Row | undefined,
+      run: async (text, ...params) => (await query(text, params)).rowCount ?? 0,
+      tx: (work) => (inTx ? work(sql) : transaction(work)),
+      async notify(...changes) {
+        for (const change of changes) {
+          await query('SELECT pg_notify($1, $2)', [
+            CHANNEL,
+            JSON.stringify({ from: instanceId, ...change }),
+          ]);
+        }
+      },
+      write: (changes, text, ...params) =>
+        sql.tx(async (t) => {
+          const count = await t.run(text, ...params);
+          await t.notify(...changes);
+          return count;
+        }),
+    };
+    return sql;
+  };
+
+  const transaction = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        const result = await work(bound(client, true));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollback: Error) => {
+          broken = rollback;
+        });
+        throw error;
+      }
+    } finally {
+      // A connection that could not even roll back is dropped rather than handed out again.
+      client.release(broken);
+    }
+  };
+
+  return bound(pool, false);
+}

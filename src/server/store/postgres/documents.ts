@@ -1,0 +1,71 @@
+import type { Store } from '../types.js';
+import type { Sql } from './db.js';
+import { document } from './rows.js';
+
+export type DocumentQueries = Pick<
+  Store,
+  | 'createSessionDocument'
+  | 'getSessionDocument'
+  | 'listSessionDocuments'
+  | 'bindSessionDocuments'
+  | 'pruneSessionDocuments'
+>;
+
+const DOCUMENT_COLUMNS = `uuid, user_id, chatbot_uuid, session_uuid, filename, content_type, size,
+  markdown, tokens, text, created_at`;
+
+/**
+ * Documents visitors attach to questions. Deleting a session, a chatbot or a user deletes theirs
+ * by cascade; those never sent with a message are pruned by age. No cache holds them, so their
+ * writes tell the other instances nothing.
+ */
+export function documentQueries(sql: Sql): DocumentQueries {
+  return {
+    async createSessionDocument(row) {
+      await sql.run(
+        `INSERT INTO session_documents (${DOCUMENT_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        row.uuid,
+        row.userId,
+        row.chatbotUuid,
+        row.sessionUuid,
+        row.filename,
+        row.content_type,
+        row.size,
+        row.markdown,
+        row.tokens,
+        row.text,
+        row.created_at,
+      );
+    },
+    async getSessionDocument(uuid) {
+      const r = await sql.one(
+        `SELECT ${DOCUMENT_COLUMNS} FROM session_documents WHERE uuid = $1`,
+        uuid,
+      );
+      return r ? document(r) : undefined;
+    },
+    async listSessionDocuments(sessionUuid) {
+      const rows = await sql.all(
+        `SELECT ${DOCUMENT_COLUMNS} FROM session_documents WHERE session_uuid = $1
+          ORDER BY created_at, seq`,
+        sessionUuid,
+      );
+      return rows.map(document);
+    },
+    async bindSessionDocuments(uuids, sessionUuid) {
+      await sql.run(
+        `UPDATE session_documents SET session_uuid = $1
+          WHERE uuid = ANY($2) AND session_uuid IS NULL`,
+        sessionUuid,
+        uuids,
+      );
+    },
+    async pruneSessionDocuments(before) {
+      await sql.run(
+        'DELETE FROM session_documents WHERE session_uuid IS NULL AND created_at < $1',
+        before,
+      );
+    },
+  };
+}

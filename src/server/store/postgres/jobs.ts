@@ -1,0 +1,101 @@
+import type { Store } from '../types.js';
+import { num, type Sql } from './db.js';
+
+export type JobQueries = Pick<
+  Store,
+  'enqueueJob' | 'claimJob' | 'renewJob' | 'finishJob' | 'releaseJobs' | 'takeRateLimit'
+>;
+
+/**
+ * The ingestion queue and the rate-limit windows, shared by every instance through their tables.
+ * Times are ms since the epoch, as the callers pass them.
+ */
+export function jobQueries(sql: Sql): JobQueries {
+  return {
+    async enqueueJob(sourceUuid, now) {
+      // Queued and unheld: nothing to do. Held: the holder is reading an older version, so the
+      // job runs once more after it. A source deleted meanwhile is not queued at all.
+      await sql.write(
+        [{ kind: 'jobs' }],
+        `INSERT INTO ingest_jobs (source_uuid, queued_at)
+           SELECT uuid, $2 FROM data_sources WHERE uuid = $1
+         ON CONFLICT (source_uuid) DO UPDATE SET again = true
+           WHERE ingest_jobs.worker IS NOT NULL`,
+        sourceUuid,
+        Math.floor(now),
+      );
+    },
+    async claimJob(worker, leaseMs, now) {
+      // SKIP LOCKED: instances claiming at once each take a different job instead of waiting.
+      const r = await sql.one(
+        `UPDATE ingest_jobs SET worker = $1, lease_until = $2 + $3
+          WHERE source_uuid = (
+            SELECT source_uuid FROM ingest_jobs
+              WHERE worker IS NULL OR lease_until < $2
+              ORDER BY queued_at, source_uuid
+              FOR UPDATE SKIP LOCKED LIMIT 1)
+          RETURNING source_uuid`,
+        worker,
+        Math.floor(now),
+        Math.ceil(leaseMs),
+      );
+      return r ? String(r.source_uuid) : null;
+    },
+    async renewJob(sourceUuid, worker, leaseMs, now) {
+      const renewed = await sql.run(
+        'UPDATE ingest_jobs SET lease_until = $3 WHERE source_uuid = $1 AND worker = $2',
+        sourceUuid,
+        worker,
+        Math.floor(now) + Math.ceil(leaseMs),
+      );
+      return renewed > 0;
+    },
+    async finishJob(sourceUuid, worker) {
+      const done = await sql.run(
+        'DELETE FROM ingest_jobs WHERE source_uuid = $1 AND worker = $2 AND NOT again',
+        sourceUuid,
+        worker,
+      );
+      if (done > 0) return;
+      // Changed while held: back in the queue, behind what was queued meanwhile.
+      await sql.run(
+        `UPDATE ingest_jobs SET worker = NULL, lease_until = NULL, again = false,
+            queued_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+          WHERE source_uuid = $1 AND worker = $2`,
+        sourceUuid,
+        worker,
+      );
+    },
+    async releaseJobs() {
+      await sql.run(
+        'UPDATE ingest_jobs SET worker = NULL, lease_until = NULL WHERE worker IS NOT NULL',
+      );
+    },
+
+    takeRateLimit: (sessionUuid, [limit, seconds], now) =>
+      sql.tx(async (t) => {
+        // One session's takers queue here; other sessions' go on in parallel.
+        await t.one('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', sessionUuid);
+        const windowMs = seconds * 1000;
+        await t.run(
+          'DELETE FROM rate_hits WHERE session_uuid = $1 AND at <= $2',
+          sessionUuid,
+          Math.floor(now - windowMs),
+        );
+        const r = await t.one(
+          'SELECT count(*) AS n, min(at) AS oldest FROM rate_hits WHERE session_uuid = $1',
+          sessionUuid,
+        );
+        if (num(r?.n) >= limit) {
+          const oldest = num(r?.oldest);
+          return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+        }
+        await t.run(
+          'INSERT INTO rate_hits (session_uuid, at) VALUES ($1, $2)',
+          sessionUuid,
+          Math.floor(now),
+        );
+        return null;
+      }),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Rows as the store hands them out, read from PostgreSQL's columns (named as SQLite's are): the
+ * same objects, member for member, as the SQLite store's.
+ */
+import type {
+  AgentRow,
+  ChatbotRow,
+  MessageRow,
+  SessionDocumentRow,
+  SessionRow,
+  SourceRow,
+} from '../types.js';
+import { num, parse, type Row } from './db.js';
+
+export const chatbot = (r: Row): ChatbotRow => ({
+  uuid: String(r.uuid),
+  userId: num(r.user_id),
+  name: String(r.name),
+  ...parse<Omit<ChatbotRow, 'uuid' | 'userId' | 'name' | 'created_at' | 'modified_at'>>(
+    r.settings_json,
+  ),
+  created_at: String(r.created_at),
+  modified_at: String(r.modified_at),
+});
+
+export const agent = (r: Row): AgentRow => ({
+  uuid: String(r.uuid),
+  chatbotUuid: String(r.chatbot_uuid),
+  name: String(r.name),
+  type: String(r.type) as AgentRow['type'],
+  description: String(r.description),
+  prompt: String(r.prompt),
+  enabled: r.enabled === true,
+  meta: parse(r.meta_json),
+  data_source_uuids: parse(r.data_source_uuids_json),
+  human_escalation_settings: r.human_escalation_json ? parse(r.human_escalation_json) : null,
+  variables: parse(r.variables_json),
+  created_at: String(r.created_at),
+  modified_at: String(r.modified_at),
+});
+
+export const SOURCE_COLUMNS = `uuid, chatbot_uuid, title, type, status, file_name, file_size, tokens,
+  meta_json, created_at, modified_at`;
+
+export const source = (r: Row): SourceRow => ({
+  uuid: String(r.uuid),
+  chatbotUuid: String(r.chatbot_uuid),
+  title: String(r.title),
+  type: String(r.type) as SourceRow['type'],
+  status: String(r.status),
+  file_name: String(r.file_name),
+  file_size: num(r.file_size),
+  tokens: num(r.tokens),
+  meta: parse(r.meta_json),
+  created_at: String(r.created_at),
+  modified_at: String(r.modified_at),
+});
+
+export const session = (r: Row): SessionRow => ({
+  uuid: String(r.uuid),
+  chatbotUuid: String(r.chatbot_uuid),
+  meta: r.meta_json == null ? null : parse(r.meta_json),
+  created_at: String(r.created_at),
+  modified_at: String(r.modified_at),
+});
+
+/** The columns `message` reads: never the search vector, which is as long as the text again. */
+export const MESSAGE_COLUMNS = `uuid, session_uuid, query, response, finish_reason, cite_data_json,
+  meta_json, error_message, feedback_json, created_at, modified_at`;
+
+export const message = (r: Row): MessageRow => ({
+  uuid: String(r.uuid),
+  sessionUuid: String(r.session_uuid),
+  query: String(r.query),
+  response: String(r.response),
+  finish_reason: String(r.finish_reason),
+  cite_data: parse(r.cite_data_json),
+  meta: parse(r.meta_json),
+  error_message: String(r.error_message),
+  feedback: r.feedback_json ? parse(r.feedback_json) : null,
+  created_at: String(r.created_at),
+  modified_at: String(r.modified_at),
+});
+
+export const document = (r: Row): SessionDocumentRow => ({
+  uuid: String(r.uuid),
+  userId: num(r.user_id),
+  chatbotUuid: r.chatbot_uuid == null ? null : String(r.chatbot_uuid),
+  sessionUuid: r.session_uuid == null ? null : String(r.session_uuid),
+  filename: String(r.filename),
+  content_type: String(r.content_type),
+  size: num(r.size),
+  markdown: r.markdown === true,
+  tokens: num(r.tokens),
+  text: String(r.text),
+  created_at: String(r.created_at),
+});

@@ -1,0 +1,117 @@
+import { answerMeta, normalizeQuestion } from '../facts.js';
+import type { Store } from '../types.js';
+import { json, ROWS, type Sql } from './db.js';
+import { MESSAGE_COLUMNS, message, session } from './rows.js';
+
+export type SessionQueries = Pick<
+  Store,
+  | 'createSession'
+  | 'getSession'
+  | 'listSessions'
+  | 'deleteSession'
+  | 'touchSession'
+  | 'createMessage'
+  | 'getMessage'
+  | 'listMessages'
+  | 'recentMessages'
+  | 'deleteMessages'
+  | 'setFeedback'
+>;
+
+const SESSION_COLUMNS = 'uuid, chatbot_uuid, meta_json, created_at, modified_at';
+
+/**
+ * Chat sessions and their messages. Messages, their ratings and a session's time are written on
+ * every exchange and held in no cache, so they tell the other instances nothing.
+ */
+export function sessionQueries(sql: Sql): SessionQueries {
+  return {
+    async createSession(row) {
+      await sql.write(
+        ROWS,
+        `INSERT INTO sessions (uuid, chatbot_uuid, meta_json, created_at, modified_at)
+         VALUES ($1, $2, $3, $4, $5)`,
+        row.uuid,
+        row.chatbotUuid,
+        row.meta == null ? null : json(row.meta),
+        row.created_at,
+        row.modified_at,
+      );
+    },
+    async getSession(uuid) {
+      const r = await sql.one(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE uuid = $1`, uuid);
+      return r ? session(r) : undefined;
+    },
+    async listSessions(chatbotUuid) {
+      const rows = await sql.all(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE chatbot_uuid = $1 ORDER BY seq`,
+        chatbotUuid,
+      );
+      return rows.map(session);
+    },
+    async deleteSession(uuid) {
+      await sql.write(ROWS, 'DELETE FROM sessions WHERE uuid = $1', uuid);
+    },
+    async touchSession(uuid, now) {
+      await sql.run('UPDATE sessions SET modified_at = $1 WHERE uuid = $2', now, uuid);
+    },
+
+    async createMessage(row) {
+      const meta = answerMeta(row.meta, row.cite_data);
+      await sql.run(
+        `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+          finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
+          covered, escalated, created_at, modified_at)
+         VALUES ($1, $2, (SELECT chatbot_uuid FROM sessions WHERE uuid = $2), $3, $4, $5, $6, $7,
+          $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+        row.uuid,
+        row.sessionUuid,
+        row.query,
+        normalizeQuestion(row.query),
+        row.response,
+        row.finish_reason,
+        json(row.cite_data),
+        json(meta),
+        row.error_message,
+        Boolean(row.error_message),
+        row.feedback ? json(row.feedback) : '',
+        row.feedback?.rating ?? null,
+        Boolean(meta.covered),
+        Boolean(meta.escalated),
+        row.created_at,
+        row.modified_at,
+      );
+    },
+    async getMessage(uuid) {
+      const r = await sql.one(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE uuid = $1`, uuid);
+      return r ? message(r) : undefined;
+    },
+    async listMessages(sessionUuid) {
+      const rows = await sql.all(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_uuid = $1 ORDER BY id`,
+        sessionUuid,
+      );
+      return rows.map(message);
+    },
+    async recentMessages(sessionUuid, limit) {
+      const rows = await sql.all(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE session_uuid = $1 ORDER BY id DESC LIMIT $2`,
+        sessionUuid,
+        limit,
+      );
+      return rows.map(message).reverse();
+    },
+    async deleteMessages(uuids) {
+      await sql.run('DELETE FROM messages WHERE uuid = ANY($1)', uuids);
+    },
+    async setFeedback(uuid, feedback, now) {
+      await sql.run(
+        'UPDATE messages SET feedback_json = $1, rating = $2, modified_at = $3 WHERE uuid = $4',
+        feedback ? json(feedback) : '',
+        feedback?.rating ?? null,
+        now,
+        uuid,
+      );
+    },
+  };
+}
