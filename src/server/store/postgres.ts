@@ -6,6 +6,7 @@ import { pgSql } from './postgres/db.js';
 import { documentQueries } from './postgres/documents.js';
 import { jobQueries } from './postgres/jobs.js';
 import { listenForChanges } from './postgres/notify.js';
+import { reviewQueries } from './postgres/review.js';
 import { migrate } from './postgres/schema.js';
 import { sessionQueries } from './postgres/sessions.js';
 import { sourceQueries } from './postgres/sources.js';
@@ -66,7 +67,6 @@ export async function openPostgresStore(
 
   const sql = pgSql(pool, instanceId);
   let closing: Promise<void> | undefined;
-  const notYet = () => Promise.reject(new Error('not yet'));
   return {
     kind: 'postgres',
     shared: true,
@@ -104,9 +104,6 @@ export async function openPostgresStore(
     ...tagQueries(sql),
     ...sessionQueries(sql),
     ...documentQueries(sql),
-    findMessages: notYet,
-    countMessages: notYet,
-    findConversations: notYet,
-    insights: notYet,
+    ...reviewQueries(sql),
   };
 }

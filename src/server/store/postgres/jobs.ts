@@ -32,7 +32,7 @@ export function jobQueries(sql: Sql): JobQueries {
           WHERE source_uuid = (
             SELECT source_uuid FROM ingest_jobs
               WHERE worker IS NULL OR lease_until < $2
-              ORDER BY queued_at, source_uuid
+              ORDER BY queued_at, seq
               FOR UPDATE SKIP LOCKED LIMIT 1)
           RETURNING source_uuid`,
         worker,
@@ -60,10 +60,11 @@ export function jobQueries(sql: Sql): JobQueries {
       // Changed while held: back in the queue, behind what was queued meanwhile.
       await sql.run(
         `UPDATE ingest_jobs SET worker = NULL, lease_until = NULL, again = false,
-            queued_at = (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+            queued_at = $3
           WHERE source_uuid = $1 AND worker = $2`,
         sourceUuid,
         worker,
+        Date.now(),
       );
     },
     async releaseJobs() {
@@ -87,11 +88,12 @@ export function jobQueries(sql: Sql): JobQueries {
           sessionUuid,
         );
         if (num(r?.n) >= limit) {
-          const oldest = num(r?.oldest);
+          const oldest = r?.oldest == null ? now : num(r.oldest);
           return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
         }
+        // A session deleted meanwhile has no window left to count in.
         await t.run(
-          'INSERT INTO rate_hits (session_uuid, at) VALUES ($1, $2)',
+          'INSERT INTO rate_hits (session_uuid, at) SELECT uuid, $2 FROM sessions WHERE uuid = $1',
           sessionUuid,
           Math.floor(now),
         );

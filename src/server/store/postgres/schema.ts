@@ -216,13 +216,14 @@ export const MIGRATIONS: string[] = [
   -- The ingestion queue, shared by every instance: times in ms since the epoch. A held job whose
   -- lease ran out is taken over; again: its source changed while held, so it runs once more.
   CREATE TABLE ingest_jobs (
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
     source_uuid ${text} PRIMARY KEY REFERENCES data_sources(uuid) ON DELETE CASCADE,
     queued_at bigint NOT NULL,
     worker ${text},
     lease_until bigint,
     again boolean NOT NULL DEFAULT false
   );
-  CREATE INDEX ingest_jobs_queued ON ingest_jobs(queued_at);
+  CREATE INDEX ingest_jobs_queued ON ingest_jobs(queued_at, seq);
 
   -- Each session's recent messages, for rate limits that hold across instances and restarts.
   CREATE TABLE rate_hits (
