@@ -1,0 +1,266 @@
+/**
+ * What only the PostgreSQL store does: migrate once when instances start together, tell other
+ * instances about changes (and only them), and keep listening when its connection is cut. The
+ * rows themselves are checked on both stores by store-contract.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { MIGRATIONS, openPostgresStore } from '../../src/server/store/postgres.js';
+import type { Store, StoreChange } from '../../src/server/store/types.js';
+import { freshDatabase, type TestDatabase } from './stores.js';
+
+const skip = !process.env.CHATBOT_TEST_DATABASE_URL
+  ? 'needs PostgreSQL: CHATBOT_TEST_DATABASE_URL is unset (test/run-node-tests.mjs sets it)'
+  : process.env.CHATBOT_TEST_STORE === 'sqlite'
+    ? 'runs in the PostgreSQL pass'
+    : false;
+
+const at = (s: number) => `2026-11-24T10:00:${String(s).padStart(2, '0')}Z`;
+
+/** Answers once `check` holds, polling; fails after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function query(url: string, text: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every change a store hears, in order. */
+function recorder(store: Store) {
+  const heard: StoreChange[] = [];
+  store.onChange((change) => heard.push(change));
+  return heard;
+}
+
+describe('the PostgreSQL store', { skip }, () => {
+  test('should migrate once when two instances open a fresh database at once', async () => {
+    const database = await freshDatabase();
+    const logs: string[][] = [[], [], []];
+    try {
+      const stores = await Promise.all(
+        [0, 1].map((i) => openPostgresStore(database.url, { log: (line) => logs[i]!.push(line) })),
+      );
+      const third = await openPostgresStore(database.url, { log: (line) => logs[2]!.push(line) });
+      await Promise.all([...stores, third].map((store) => store.close()));
+
+      const rows = await query(database.url, 'SELECT version FROM schema_migrations ORDER BY 1');
+      assert.deepEqual(
+        rows.map((r) => r.version),
+        MIGRATIONS.map((_, i) => i + 1),
+      );
+      const migrated = `migrated the PostgreSQL database to version ${MIGRATIONS.length}`;
+      assert.deepEqual(logs.flat(), [migrated], 'exactly one instance applied and said so');
+      assert.deepEqual(logs[2], [], 'a later start finds nothing to do');
+    } finally {
+      await database.drop();
+    }
+  });
+
+  describe('two instances on one database', () => {
+    let database: TestDatabase;
+    let a: Store;
+    let b: Store;
+    let heardByA: StoreChange[];
+    let heardByB: StoreChange[];
+    before(async () => {
+      database = await freshDatabase();
+      a = await openPostgresStore(database.url);
+      b = await openPostgresStore(database.url);
+      heardByA = recorder(a);
+      heardByB = recorder(b);
+    });
+    after(async () => {
+      await a?.close();
+      await b?.close();
+      await database?.drop();
+    });
+
+    test('should tell the other instance about a write, and not the writer', async () => {
+      const user = await a.ensureUser('alice');
+      await a.createChatbot({
+        uuid: 'bot',
+        userId: user.id,
+        name: 'Bot',
+        rate_limit: [3, 60],
+        rate_limit_message: 'Slow down',
+        show_citations: true,
+        visibility: 'private',
+        allowed_origins: [],
+        created_at: at(0),
+        modified_at: at(0),
+      });
+      const source = {
+        uuid: 'src',
+        chatbotUuid: 'bot',
+        title: 'Doc',
+        type: 'file' as const,
+        status: 'await',
+        file_name: 'doc.md',
+        file_size: 3,
+        tokens: 1,
+        meta: {},
+        created_at: at(1),
+        modified_at: at(1),
+      };
+      await a.createSource(source, new Uint8Array([1, 2, 3]));
+      await a.replaceChunks('src', ['one', { text: 'two', heading: 'H' }]);
+      await a.enqueueJob('src', Date.now());
+      await a.createSession({
+        uuid: 'ses',
+        chatbotUuid: 'bot',
+        meta: null,
+        created_at: at(2),
+        modified_at: at(2),
+      });
+      // Writes no cache holds say nothing: a message, its rating, the session's time.
+      await a.createMessage({
+        uuid: 'msg',
+        sessionUuid: 'ses',
+        query: 'q',
+        response: 'r',
+        finish_reason: 'stop',
+        cite_data: {},
+        meta: {},
+        error_message: '',
+        feedback: null,
+        created_at: at(3),
+        modified_at: at(3),
+      });
+      await a.setFeedback('msg', { rating: 'up' } as never, at(4));
+      await a.touchSession('ses', at(5));
+      assert.equal(await a.takeRateLimit('ses', [3, 60], Date.now()), null);
+      await a.deleteSources(['src'], at(6));
+
+      const expected: StoreChange[] = [
+        { kind: 'rows' }, // ensureUser
+        { kind: 'rows' }, // createChatbot
+        { kind: 'rows' }, // createSource
+        { kind: 'chunks', chatbotUuid: 'bot' },
+        { kind: 'jobs' },
+        { kind: 'rows' }, // createSession
+        { kind: 'rows' }, // deleteSources
+        { kind: 'chunks', chatbotUuid: 'bot' },
+      ];
+      await until(() => heardByB.length >= expected.length, 'B to hear every change');
+      assert.deepEqual(heardByB, expected);
+      assert.deepEqual(heardByA, [], 'a store does not hear itself');
+    });
+
+    test('should say nothing about a write that rolled back', async () => {
+      heardByB.length = 0;
+      // No such user: the insert fails, and its notification is rolled back with it.
+      await assert.rejects(a.addKey({ hash: 'k', userId: 999_999, chatOnly: null }));
+      await a.deleteAgent('none');
+      await until(() => heardByB.length >= 1, "B to hear A's next write");
+      assert.deepEqual(heardByB, [{ kind: 'rows' }]);
+    });
+
+    test('should let exactly N messages through when instances take the last places at once', async () => {
+      await a.createSession({
+        uuid: 'busy',
+        chatbotUuid: 'bot',
+        meta: null,
+        created_at: at(7),
+        modified_at: at(7),
+      });
+      const now = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).takeRateLimit('busy', [3, 60], now + i),
+        ),
+      );
+      assert.equal(answers.filter((answer) => answer === null).length, 3);
+      for (const answer of answers.filter((answer) => answer !== null)) {
+        assert.equal(answer.retryAfter, 60);
+      }
+    });
+
+    test('should give each job to one instance, and an expired lease to another', async () => {
+      for (const uuid of ['j1', 'j2']) {
+        await a.createSource(
+          {
+            uuid,
+            chatbotUuid: 'bot',
+            title: uuid,
+            type: 'qa',
+            status: 'await',
+            file_name: '',
+            file_size: 0,
+            tokens: 0,
+            meta: {},
+            created_at: at(8),
+            modified_at: at(8),
+          },
+          null,
+        );
+        await b.enqueueJob(uuid, 1_000);
+      }
+      const claimed = await Promise.all([
+        a.claimJob('worker-a', 30_000, 2_000),
+        b.claimJob('worker-b', 30_000, 2_000),
+      ]);
+      assert.deepEqual([...claimed].sort(), ['j1', 'j2']);
+      assert.equal(await a.claimJob('worker-c', 30_000, 2_000), null, 'both are held');
+
+      // worker-a died; worker-b lives on and renews. Once worker-a's lease ran out, another
+      // instance takes its job over.
+      const [abandoned, kept] = claimed as [string, string];
+      assert.equal(await b.renewJob(kept, 'worker-b', 30_000, 20_000), true);
+      assert.equal(await b.claimJob('worker-b2', 30_000, 32_001), abandoned);
+      assert.equal(await a.renewJob(abandoned, 'worker-a', 30_000, 32_002), false);
+      await a.finishJob(abandoned, 'worker-a');
+      assert.equal(await b.renewJob(abandoned, 'worker-b2', 30_000, 32_003), true);
+      await b.finishJob(abandoned, 'worker-b2');
+      await b.finishJob(kept, 'worker-b');
+      assert.equal(await a.claimJob('worker-c', 30_000, 99_000), null, 'the queue is empty');
+    });
+
+    test('should emit reset after its listening connection is cut, and hear again', async () => {
+      heardByB.length = 0;
+      const pids = await query(
+        database.url,
+        `SELECT pid FROM pg_stat_activity
+          WHERE application_name = 'chatbot-store-listener' AND datname = current_database()`,
+      );
+      assert.equal(pids.length, 2, 'one listening connection per store');
+      // Which one is B's: the one that is not A's. Cut both, and watch B.
+      await query(database.url, 'SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) pid', [
+        pids.map((r) => r.pid),
+      ]);
+      await until(() => heardByB.some((c) => c.kind === 'reset'), 'B to emit reset');
+      await until(() => heardByA.some((c) => c.kind === 'reset'), 'A to emit reset');
+      heardByB.length = 0;
+      await a.deleteChatbot('bot');
+      await until(() => heardByB.length >= 2, 'B to hear A after reconnecting');
+      assert.deepEqual(heardByB, [{ kind: 'rows' }, { kind: 'chunks', chatbotUuid: 'bot' }]);
+    });
+
+    test('should close its listener and its pool', async () => {
+      const c = await openPostgresStore(database.url);
+      const count = async () =>
+        (
+          await query(
+            database.url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE application_name LIKE 'chatbot-store%' AND datname = current_database()`,
+          )
+        )[0]!.n as number;
+      const before = await count();
+      await c.ping();
+      await c.close();
+      await until(async () => (await count()) <= before - 2, "C's connections to close");
+    });
+  });
+});
