@@ -79,21 +79,26 @@ export function pgSql(pool: pg.Pool, instanceId: string): Sql {
 
   const transaction = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // A connection that failed outside the work (BEGIN, COMMIT, ROLLBACK) is dropped rather than
+    // handed out again.
     let broken: Error | undefined;
+    const control = (text: string) =>
+      client.query(text).catch((error: Error) => {
+        broken = error;
+        throw error;
+      });
     try {
-      await client.query('BEGIN');
+      await control('BEGIN');
+      let result: T;
       try {
-        const result = await work(bound(client, true));
-        await client.query('COMMIT');
-        return result;
+        result = await work(bound(client, true));
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollback: Error) => {
-          broken = rollback;
-        });
+        await control('ROLLBACK').catch(() => {});
         throw error;
       }
+      await control('COMMIT');
+      return result;
     } finally {
-      // A connection that could not even roll back is dropped rather than handed out again.
       client.release(broken);
     }
   };

@@ -73,31 +73,18 @@ export function jobQueries(sql: Sql): JobQueries {
       );
     },
 
-    takeRateLimit: (sessionUuid, [limit, seconds], now) =>
-      sql.tx(async (t) => {
-        // One session's takers queue here; other sessions' go on in parallel.
-        await t.one('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', sessionUuid);
-        const windowMs = seconds * 1000;
-        await t.run(
-          'DELETE FROM rate_hits WHERE session_uuid = $1 AND at <= $2',
-          sessionUuid,
-          Math.floor(now - windowMs),
-        );
-        const r = await t.one(
-          'SELECT count(*) AS n, min(at) AS oldest FROM rate_hits WHERE session_uuid = $1',
-          sessionUuid,
-        );
-        if (num(r?.n) >= limit) {
-          const oldest = r?.oldest == null ? now : num(r.oldest);
-          return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
-        }
-        // A session deleted meanwhile has no window left to count in.
-        await t.run(
-          'INSERT INTO rate_hits (session_uuid, at) SELECT uuid, $2 FROM sessions WHERE uuid = $1',
-          sessionUuid,
-          Math.floor(now),
-        );
-        return null;
-      }),
+    async takeRateLimit(sessionUuid, [limit, seconds], now) {
+      const windowMs = seconds * 1000;
+      const r = await sql.one(
+        'SELECT hits, oldest FROM take_rate_limit($1, $2, $3, $4)',
+        sessionUuid,
+        limit,
+        Math.floor(now - windowMs),
+        Math.floor(now),
+      );
+      if (num(r?.hits) < limit) return null;
+      const oldest = r?.oldest == null ? now : num(r.oldest);
+      return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+    },
   };
 }

@@ -231,6 +231,20 @@ export const MIGRATIONS: string[] = [
     at bigint NOT NULL
   );
   CREATE INDEX rate_hits_session ON rate_hits(session_uuid, at);
+  -- One session's window, counted and taken in one round trip: the lock queues that session's
+  -- takers (others go on in parallel), and each statement after it sees what they committed.
+  CREATE FUNCTION take_rate_limit(sid text, lim double precision, since bigint, taken bigint,
+      OUT hits bigint, OUT oldest bigint) LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(sid, 0));
+    DELETE FROM rate_hits r WHERE r.session_uuid = sid AND r.at <= since;
+    SELECT count(*), min(r.at) INTO hits, oldest FROM rate_hits r WHERE r.session_uuid = sid;
+    IF hits < lim THEN
+      -- A session deleted meanwhile has no window left to count in.
+      INSERT INTO rate_hits (session_uuid, at) SELECT s.uuid, taken FROM sessions s
+        WHERE s.uuid = sid;
+    END IF;
+  END $$;
   `,
 ];
 
