@@ -1,0 +1,294 @@
+/**
+ * Several real server processes (the CLI, as `npm run server` starts it) on one PostgreSQL
+ * database: what one instance does, the others see; the queue and the rate limits are shared; an
+ * instance killed mid-ingestion leaves its job to another. PostgreSQL pass only.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { type ChatbotClient, createClient } from '../../src/api/client.js';
+import { MIGRATIONS } from '../../src/server/store/postgres.js';
+import { ADMIN_KEY, ask } from './helpers.js';
+import { freePort, startCli } from './spawn-server.js';
+import { freshDatabase, postgresOnly, type TestDatabase } from './stores.js';
+
+interface Instance {
+  url: string;
+  child: ChildProcess;
+  api: ChatbotClient;
+  raw(path: string, init?: RequestInit): Promise<Response>;
+  /** SIGTERM, and the exit it leads to (SIGKILL after 10 s). */
+  stop(): Promise<void>;
+}
+
+const LEASE_SECONDS = 2;
+
+/** Starts one server process on `databaseUrl`; every instance is stopped by `stopAll`. */
+const instances = new Set<Instance>();
+async function instance(databaseUrl: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const { child, line } = await startCli({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    CHATBOT_API_KEYS: `alice:${ADMIN_KEY}`,
+    CHATBOT_ALLOW_PRIVATE_URLS: '1',
+    CHATBOT_INGEST_LEASE_SECONDS: String(LEASE_SECONDS),
+    ...env,
+  });
+  const url = line.slice(line.indexOf('http')).trim();
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const started: Instance = {
+    url,
+    child,
+    api: createClient({ baseUrl: url, apiKey: ADMIN_KEY, retry: false }),
+    raw(path, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set('Authorization', `Bearer ${ADMIN_KEY}`);
+      return fetch(url + path, { ...init, headers });
+    },
+    async stop() {
+      instances.delete(started);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  instances.add(started);
+  return started;
+}
+
+const stopAll = () => Promise.all([...instances].map((i) => i.stop()));
+
+/** Polls `probe` every 20 ms until it answers true; fails after `ms`. */
+async function within(ms: number, what: string, probe: () => Promise<boolean>) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function sourceStatus(api: ChatbotClient, chatbotUuid: string, sourceUuid: string) {
+  return (await api.sources.list(chatbotUuid)).find((s) => s.uuid === sourceUuid)?.status;
+}
+
+const cites = async (api: ChatbotClient, session: string, query: string, source: string) =>
+  ((await ask(api, session, query)).citations ?? []).some((c) => c.data_source_uuid === source);
+
+async function query(databaseUrl: string, text: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe(
+  'several server instances on one PostgreSQL database',
+  postgresOnly('needs PostgreSQL'),
+  () => {
+    after(stopAll);
+
+    describe('two instances, A and B', () => {
+      let database: TestDatabase;
+      let a: Instance;
+      let b: Instance;
+      before(async () => {
+        database = await freshDatabase();
+        [a, b] = await Promise.all([instance(database.url), instance(database.url)]);
+      });
+      after(async () => {
+        await stopAll();
+        await database?.drop();
+      });
+
+      it('should list on B a chatbot made on A', async () => {
+        const before = await b.api.chatbots.list();
+        const made = await a.api.chatbots.create({ name: 'Made on A' });
+        await within(1_000, 'B lists it', async () =>
+          (await b.api.chatbots.list()).some((bot) => bot.uuid === made.uuid),
+        );
+        assert.equal((await b.api.chatbots.list()).length, before.length + 1);
+        assert.equal((await b.api.chatbots.get(made.uuid)).name, 'Made on A');
+      });
+
+      it('should answer through B from a source ingested through A, and stop within 1 s of its deletion through A', async () => {
+        const bot = await a.api.chatbots.create({ name: 'Lighthouse' });
+        const session = await a.api.sessions.create(bot.uuid);
+        const question = 'What colour is the lighthouse?';
+        // B builds its index of the chatbot before the source exists, so it must hear of it.
+        await ask(b.api, session.uuid, question);
+        const source = await a.api.sources.createQa(bot.uuid, {
+          question,
+          answer: 'The lighthouse is painted red and white.',
+        });
+        await within(15_000, 'ingested', async () => {
+          return (await sourceStatus(a.api, bot.uuid, source.uuid)) === 'success';
+        });
+        await within(1_000, 'B answers from it', () =>
+          cites(b.api, session.uuid, question, source.uuid),
+        );
+        assert.match((await ask(b.api, session.uuid, question)).text, /red and white/);
+        await a.api.sources.delete(source.uuid);
+        await within(1_000, 'B no longer answers from it', async () => {
+          return !(await cites(b.api, session.uuid, question, source.uuid));
+        });
+        assert.equal(await sourceStatus(b.api, bot.uuid, source.uuid), undefined);
+      });
+
+      it('should let exactly 3 of 8 messages through A and B together under rate_limit [3, 60]', async () => {
+        const bot = await a.api.chatbots.create({ name: 'Limited', rate_limit: [3, 60] });
+        const session = await b.api.sessions.create(bot.uuid);
+        const statuses = await Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            const response = await (i % 2 ? b : a).raw(
+              `/api/v1/session/${session.uuid}/message/stream`,
+              {
+                method: 'POST',
+                headers: { 'Content-Type': 'application/json' },
+                body: JSON.stringify({ query: `question ${i}` }),
+              },
+            );
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
+        assert.deepEqual(
+          [...statuses].sort(),
+          [200, 200, 200, 429, 429, 429, 429, 429],
+          JSON.stringify(statuses),
+        );
+        // Still full a moment later, on either instance.
+        await assert.rejects(a.api.messages.send(session.uuid, 'one more'), { status: 429 });
+        await assert.rejects(b.api.messages.send(session.uuid, 'one more'), { status: 429 });
+        assert.equal((await a.api.messages.list(session.uuid)).length, 3);
+      });
+    });
+
+    it('should finish on another instance the ingestion an instance killed with SIGKILL had claimed', async () => {
+      // The first request stalls (the instance that made it dies holding the job); later ones answer.
+      let requests = 0;
+      const held: ServerResponse[] = [];
+      let claimed!: () => void;
+      const firstRequest = new Promise<void>((resolve) => {
+        claimed = resolve;
+      });
+      const site = createServer((_req, res) => {
+        requests++;
+        if (requests === 1) {
+          held.push(res);
+          claimed();
+          return;
+        }
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.end('Tide notes: the ferry leaves at seven every morning.');
+      });
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      const database = await freshDatabase();
+      try {
+        const a = await instance(database.url);
+        const bot = await a.api.chatbots.create({ name: 'Ferry' });
+        const { port } = site.address() as AddressInfo;
+        const source = await a.api.sources.createUrl(bot.uuid, {
+          url: `http://127.0.0.1:${port}/tides.txt`,
+        });
+        // Only A runs: A claimed it.
+        await firstRequest;
+        const b = await instance(database.url);
+        a.child.kill('SIGKILL');
+        await a.stop();
+        // The lease runs out after 2 s; B looks for expired leases every second.
+        await within(15_000, 'finished by B', async () => {
+          return (await sourceStatus(b.api, bot.uuid, source.uuid)) === 'success';
+        });
+        assert.equal(requests, 2);
+        const session = await b.api.sessions.create(bot.uuid);
+        assert.ok(await cites(b.api, session.uuid, 'When does the ferry leave?', source.uuid));
+        const jobs = await query(database.url, 'SELECT count(*)::int AS n FROM ingest_jobs');
+        assert.deepEqual(jobs, [{ n: 0 }]);
+      } finally {
+        await stopAll();
+        for (const res of held) res.destroy();
+        site.closeAllConnections();
+        await new Promise((resolve) => site.close(resolve));
+        await database.drop();
+      }
+    });
+
+    it('should migrate a fresh database once when two instances start at once; both answer /healthz', async () => {
+      const database = await freshDatabase();
+      try {
+        const started = await Promise.all([instance(database.url), instance(database.url)]);
+        for (const i of started) {
+          const response = await fetch(`${i.url}/healthz`);
+          assert.equal(response.status, 200);
+          assert.deepEqual(await response.json(), { status: 'ok', store: 'postgres' });
+        }
+        const versions = await query(
+          database.url,
+          'SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version',
+        );
+        assert.deepEqual(
+          versions,
+          MIGRATIONS.map((_, i) => ({ version: i + 1, n: 1 })),
+        );
+      } finally {
+        await stopAll();
+        await database.drop();
+      }
+    });
+
+    it('should serve and answer /healthz with two workers (CHATBOT_WORKERS=2)', async () => {
+      const database = await freshDatabase();
+      try {
+        const primary = await instance(database.url, { CHATBOT_WORKERS: '2' });
+        const workers = execFileSync(
+          'ps',
+          ['-o', 'pid=,args=', '--ppid', String(primary.child.pid)],
+          {
+            encoding: 'utf8',
+          },
+        )
+          .split('\n')
+          .filter((line) => line.includes('cli.ts'))
+          .map((line) => Number.parseInt(line, 10));
+        assert.equal(workers.length, 2, 'two worker processes');
+        for (let i = 0; i < 4; i++) {
+          // A new connection each time, so that both workers may take one.
+          const response = await fetch(`${primary.url}/healthz`, {
+            headers: { Connection: 'close' },
+          });
+          assert.equal(response.status, 200);
+          assert.deepEqual(await response.json(), { status: 'ok', store: 'postgres' });
+        }
+        const made = await primary.api.chatbots.create({ name: 'Clustered' });
+        assert.ok((await primary.api.chatbots.list()).some((bot) => bot.uuid === made.uuid));
+        await primary.stop();
+        const alive = (pid: number) => {
+          try {
+            process.kill(pid, 0);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        await within(5_000, 'the workers stop with the primary', async () => !workers.some(alive));
+      } finally {
+        await stopAll();
+        await database.drop();
+      }
+    });
+  },
+);
