@@ -41,6 +41,19 @@ export interface Sql {
  */
 const MAX_NAMED = 500;
 
+/**
+ * PostgreSQL's text cannot hold U+0000 (SQLite's can): a NUL a visitor or a file sent is stored
+ * as U+FFFD, as an HTML parser would read it, rather than failing the write.
+ */
+const storable = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value.includes('\0')
+      ? value.replaceAll('\0', '\uFFFD')
+      : value
+    : Array.isArray(value)
+      ? value.map(storable)
+      : value;
+
 export function pgSql(pool: pg.Pool, instanceId: string): Sql {
   const names = new Map<string, string>();
   const config = (text: string, values: unknown[]): pg.QueryConfig => {
@@ -53,7 +66,8 @@ export function pgSql(pool: pg.Pool, instanceId: string): Sql {
   };
 
   const bound = (client: pg.Pool | pg.PoolClient, inTx: boolean): Sql => {
-    const query = (text: string, params: unknown[]) => client.query(config(text, params));
+    const query = (text: string, params: unknown[]) =>
+      client.query(config(text, params.map(storable)));
     const sql: Sql = {
       all: async (text, ...params) => (await query(text, params)).rows as Row[],
       one: async (text, ...params) => (await query(text, params)).rows[0] as Row | undefined,
