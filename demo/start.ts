@@ -108,9 +108,9 @@ function reset(db: string, configFile: string): void {
 
 async function seed(
   baseUrl: string,
-  createKey: (user: string, options?: { chatOnly?: string }) => string,
+  createKey: (user: string, options?: { chatOnly?: string }) => Promise<string>,
 ): Promise<DemoConfig> {
-  const adminKey = createKey('demo');
+  const adminKey = await createKey('demo');
   const client = createClient({ baseUrl, apiKey: adminKey });
   const bot = await client.chatbots.create({
     name: 'chatbot-elements guide',
@@ -128,7 +128,8 @@ async function seed(
       referenceSourceLink: 'https://www.npmjs.com/package/chatbot-elements',
     },
   );
-  return { chatbotUuid: bot.uuid, chatKey: createKey('demo', { chatOnly: bot.uuid }), adminKey };
+  const chatKey = await createKey('demo', { chatOnly: bot.uuid });
+  return { chatbotUuid: bot.uuid, chatKey, adminKey };
 }
 
 async function main(): Promise<void> {

@@ -14,28 +14,28 @@ export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8')
 export const generateKey = () => `cbk_${randomBytes(24).toString('base64url')}`;
 
 /** Creates a key for `user` (and the user if needed). A chat-only key must name the user's chatbot. */
-export function createKey(
+export async function createKey(
   store: Store,
   userName: string,
   opts: { chatOnly?: string; key?: string } = {},
-): string {
+): Promise<string> {
   if (!/^[\w.@-]{1,100}$/.test(userName)) {
     throw new Error('a user name is 1 to 100 letters, digits, and the characters . _ @ -');
   }
-  const user = store.ensureUser(userName);
+  const user = await store.ensureUser(userName);
   if (opts.chatOnly !== undefined) {
-    const chatbot = store.getChatbot(opts.chatOnly);
+    const chatbot = await store.getChatbot(opts.chatOnly);
     if (!chatbot || chatbot.userId !== user.id) {
       throw new Error(`user ${userName} has no chatbot ${opts.chatOnly}`);
     }
   }
   const key = opts.key ?? generateKey();
-  store.addKey({ hash: hashKey(key), userId: user.id, chatOnly: opts.chatOnly ?? null });
+  await store.addKey({ hash: hashKey(key), userId: user.id, chatOnly: opts.chatOnly ?? null });
   return key;
 }
 
 /** Parses `user:key,user:key` and makes sure each user and full-access key exists. */
-export function seedKeys(store: Store, spec: string | undefined): void {
+export async function seedKeys(store: Store, spec: string | undefined): Promise<void> {
   for (const entry of (spec ?? '').split(',')) {
     const trimmed = entry.trim();
     if (!trimmed) continue;
@@ -45,9 +45,9 @@ export function seedKeys(store: Store, spec: string | undefined): void {
     }
     const user = trimmed.slice(0, colon);
     const key = trimmed.slice(colon + 1);
-    const existing = store.findKey(hashKey(key));
+    const existing = await store.findKey(hashKey(key));
     if (existing) continue;
-    createKey(store, user, { key });
+    await createKey(store, user, { key });
   }
 }
 
@@ -90,7 +90,7 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
       throw new HttpError(401, 'unauthorized', 'missing API key: send Authorization: Bearer <key>');
     }
     const hash = knownHash(match[1]!);
-    const key = store.findKey(hash);
+    const key = await store.findKey(hash);
     // The lookup is by hash, so timing reveals nothing about the key; the constant-time compare
     // keeps it that way should the lookup ever become a scan.
     if (!key || !timingSafeEqual(Buffer.from(key.hash, 'hex'), Buffer.from(hash, 'hex'))) {
@@ -108,7 +108,7 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
         );
       }
     }
-    if (key.chatOnly !== null) checkOrigin(c, store, key.chatOnly);
+    if (key.chatOnly !== null) await checkOrigin(c, store, key.chatOnly);
     c.set('auth', { userId: key.userId, chatOnly: key.chatOnly });
     await next();
   };
@@ -120,8 +120,8 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
  * is a 403. A request without one is not from another site's page in a browser (a same-origin
  * GET, or a script, which could claim any origin anyway), and passes.
  */
-function checkOrigin(c: Context<AppEnv>, store: Store, chatbotUuid: string): void {
-  const allowed = store.getChatbot(chatbotUuid)?.allowed_origins ?? [];
+async function checkOrigin(c: Context<AppEnv>, store: Store, chatbotUuid: string): Promise<void> {
+  const allowed = (await store.getChatbot(chatbotUuid))?.allowed_origins ?? [];
   const origin = requestHeader(c, 'origin');
   if (allowed.length === 0 || origin === undefined) return;
   const listed = allowed.includes(origin);

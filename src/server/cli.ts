@@ -5,7 +5,7 @@
  */
 import { createKey } from './auth.js';
 import { DEFAULT_DB, startServer } from './main.js';
-import { openSqliteStore } from './store/sqlite.js';
+import { openStore } from './store/open.js';
 
 const env = process.env;
 const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -39,11 +39,11 @@ async function main(): Promise<void> {
     }
     if (db === ':memory:') fail('create-key needs a database file: CHATBOT_DB is :memory:');
     try {
-      const store = openSqliteStore(db);
+      const store = await openStore({ db });
       try {
-        console.log(createKey(store, user, { chatOnly }));
+        console.log(await createKey(store, user, { chatOnly }));
       } finally {
-        store.close();
+        await store.close();
       }
     } catch (error) {
       fail(explain(error, db));

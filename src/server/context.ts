@@ -33,79 +33,95 @@ export interface ServerContext {
  * Lookups that answer 404 both for a missing resource and for one that belongs to another user
  * (or, for a chat-only key, to another chatbot), so a caller learns nothing about others' data.
  */
-export function ownedChatbot(ctx: ServerContext, auth: Auth, uuid: string): ChatbotRow {
-  const chatbot = ctx.store.getChatbot(uuid);
+export async function ownedChatbot(
+  ctx: ServerContext,
+  auth: Auth,
+  uuid: string,
+): Promise<ChatbotRow> {
+  const chatbot = await ctx.store.getChatbot(uuid);
   if (!chatbot || chatbot.userId !== auth.userId) throw notFound('chatbot');
   if (auth.chatOnly !== null && auth.chatOnly !== chatbot.uuid) throw notFound('chatbot');
   return chatbot;
 }
 
-export function ownedAgent(ctx: ServerContext, auth: Auth, uuid: string): AgentRow {
-  const agent = ctx.store.getAgent(uuid);
-  if (!agent || !owns(ctx, auth, agent.chatbotUuid)) throw notFound('agent');
+export async function ownedAgent(ctx: ServerContext, auth: Auth, uuid: string): Promise<AgentRow> {
+  const agent = await ctx.store.getAgent(uuid);
+  if (!agent || !(await owns(ctx, auth, agent.chatbotUuid))) throw notFound('agent');
   return agent;
 }
 
-export function ownedSource(ctx: ServerContext, auth: Auth, uuid: string): SourceRow {
-  const source = findOwnedSource(ctx, auth, uuid);
+export async function ownedSource(
+  ctx: ServerContext,
+  auth: Auth,
+  uuid: string,
+): Promise<SourceRow> {
+  const source = await findOwnedSource(ctx, auth, uuid);
   if (!source) throw notFound('data source');
   return source;
 }
 
-export function findOwnedSource(
+export async function findOwnedSource(
   ctx: ServerContext,
   auth: Auth,
   uuid: string,
-): SourceRow | undefined {
-  const source = ctx.store.getSource(uuid);
-  return source && owns(ctx, auth, source.chatbotUuid) ? source : undefined;
+): Promise<SourceRow | undefined> {
+  const source = await ctx.store.getSource(uuid);
+  return source && (await owns(ctx, auth, source.chatbotUuid)) ? source : undefined;
 }
 
-export function ownedTag(ctx: ServerContext, auth: Auth, uuid: string): TagRow {
-  const tag = ctx.store.getTag(uuid);
-  if (!tag || !owns(ctx, auth, tag.chatbotUuid)) throw notFound('source tag');
+export async function ownedTag(ctx: ServerContext, auth: Auth, uuid: string): Promise<TagRow> {
+  const tag = await ctx.store.getTag(uuid);
+  if (!tag || !(await owns(ctx, auth, tag.chatbotUuid))) throw notFound('source tag');
   return tag;
 }
 
-export function ownedSession(ctx: ServerContext, auth: Auth, uuid: string): SessionRow {
-  const session = ctx.store.getSession(uuid);
-  if (!session || !owns(ctx, auth, session.chatbotUuid)) throw notFound('session');
+export async function ownedSession(
+  ctx: ServerContext,
+  auth: Auth,
+  uuid: string,
+): Promise<SessionRow> {
+  const session = await ctx.store.getSession(uuid);
+  if (!session || !(await owns(ctx, auth, session.chatbotUuid))) throw notFound('session');
   return session;
 }
 
-export function ownedMessage(ctx: ServerContext, auth: Auth, uuid: string): MessageRow {
-  const message = findOwnedMessage(ctx, auth, uuid);
+export async function ownedMessage(
+  ctx: ServerContext,
+  auth: Auth,
+  uuid: string,
+): Promise<MessageRow> {
+  const message = await findOwnedMessage(ctx, auth, uuid);
   if (!message) throw notFound('message');
   return message;
 }
 
-export function findOwnedMessage(
+export async function findOwnedMessage(
   ctx: ServerContext,
   auth: Auth,
   uuid: string,
-): MessageRow | undefined {
-  const message = ctx.store.getMessage(uuid);
+): Promise<MessageRow | undefined> {
+  const message = await ctx.store.getMessage(uuid);
   if (!message) return undefined;
-  const session = ctx.store.getSession(message.sessionUuid);
-  return session && owns(ctx, auth, session.chatbotUuid) ? message : undefined;
+  const session = await ctx.store.getSession(message.sessionUuid);
+  return session && (await owns(ctx, auth, session.chatbotUuid)) ? message : undefined;
 }
 
-function owns(ctx: ServerContext, auth: Auth, chatbotUuid: string): boolean {
+async function owns(ctx: ServerContext, auth: Auth, chatbotUuid: string): Promise<boolean> {
   if (auth.chatOnly !== null && auth.chatOnly !== chatbotUuid) return false;
-  return ctx.store.getChatbot(chatbotUuid)?.userId === auth.userId;
+  return (await ctx.store.getChatbot(chatbotUuid))?.userId === auth.userId;
 }
 
 /**
  * `data_source_uuids` of an agent or tag, checked to be sources of the chatbot (a 400 names the
  * first that is not), without repeats; undefined stays undefined (the member was not sent).
  */
-export function ownSourceUuids(
+export async function ownSourceUuids(
   ctx: ServerContext,
   chatbotUuid: string,
   uuids: string[] | undefined,
-): string[] | undefined {
+): Promise<string[] | undefined> {
   if (!uuids) return undefined;
-  const own = new Set(ctx.store.listSources(chatbotUuid).map((s) => s.uuid));
+  const own = new Set((await ctx.store.listSources(chatbotUuid)).map((s) => s.uuid));
   uuids.forEach((u, i) => {
     if (!own.has(u)) throw badInput(`data_source_uuids[${i}] is not a data source of this chatbot`);
   });

@@ -17,7 +17,7 @@ export interface CorsOptions {
    * chatbot lists passes the preflight even when the server-wide list leaves it out, and the
    * request itself is checked once its key is known (auth.ts).
    */
-  chatbotOrigins(c: Context): readonly string[];
+  chatbotOrigins(c: Context): Promise<readonly string[]>;
 }
 
 /**
@@ -30,9 +30,11 @@ export interface CorsOptions {
 export function corsHeaders(options: CorsOptions): MiddlewareHandler<AppEnv> {
   const { origins } = options;
   const preflight = cors({
-    origin: (origin, c) => {
+    origin: async (origin, c) => {
       if (origins === '*') return '*';
-      if (origins.includes(origin) || options.chatbotOrigins(c).includes(origin)) return origin;
+      if (origins.includes(origin) || (await options.chatbotOrigins(c)).includes(origin)) {
+        return origin;
+      }
       return null;
     },
     allowMethods: options.allowMethods,

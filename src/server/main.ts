@@ -9,7 +9,7 @@ import type { LlmOptions } from './knowledge/llm.js';
 import { RateLimiter } from './rate-limit.js';
 import type { StaticDir } from './static.js';
 import { cachedStore } from './store/cached.js';
-import { openSqliteStore } from './store/sqlite.js';
+import { DEFAULT_DB, openStore } from './store/open.js';
 import type { Store } from './store/types.js';
 
 export interface ServerOptions {
@@ -17,8 +17,12 @@ export interface ServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** SQLite file, or `:memory:`. Default `data/chatbot.sqlite`. */
+  /** SQLite file, or `:memory:`. Default `data/chatbot.sqlite`. Unused with `databaseUrl`. */
   db?: string;
+  /** `postgres://…`: the store is that PostgreSQL database, which several instances may share. */
+  databaseUrl?: string;
+  /** PostgreSQL connections this instance keeps open at most. Default 10. */
+  poolSize?: number;
   /** `user:key,user:key`: users and full-access keys created at start when missing. */
   apiKeys?: string;
   /** Let URL sources reach loopback and private addresses (local use and tests). Default false. */
@@ -44,20 +48,29 @@ export interface RunningServer {
   port: number;
   close(): Promise<void>;
   /** Prints nothing: returns a new key for `user` (created if missing). */
-  createKey(user: string, opts?: { chatOnly?: string }): string;
+  createKey(user: string, opts?: { chatOnly?: string }): Promise<string>;
+  /** `sqlite` or `postgres`. */
+  storeKind: Store['kind'];
   /** Resolves when background ingestion has nothing left to do. */
   idle(): Promise<void>;
 }
 
-export const DEFAULT_DB = 'data/chatbot.sqlite';
+export { DEFAULT_DB };
 
 /** Everything but the socket: for `app.request()` tests and for embedding the server. */
-export function createServerApp(options: ServerOptions = {}) {
-  const store: Store = cachedStore(openSqliteStore(options.db ?? DEFAULT_DB));
+export async function createServerApp(options: ServerOptions = {}) {
+  const store: Store = cachedStore(
+    await openStore({
+      db: options.db,
+      databaseUrl: options.databaseUrl,
+      poolSize: options.poolSize,
+      log: options.log === false ? undefined : (line) => console.log(line),
+    }),
+  );
   try {
-    seedKeys(store, options.apiKeys);
+    await seedKeys(store, options.apiKeys);
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const knowledge = new Knowledge(store, {
@@ -78,7 +91,7 @@ export function createServerApp(options: ServerOptions = {}) {
     log: options.log ?? true,
     staticDirs: options.staticDirs ?? [],
   });
-  knowledge.recover();
+  await knowledge.recover();
   knowledge.warm();
   return {
     app,
@@ -86,7 +99,7 @@ export function createServerApp(options: ServerOptions = {}) {
     createKey: (user: string, opts: { chatOnly?: string } = {}) => createKey(store, user, opts),
     async close() {
       await knowledge.close();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -95,7 +108,7 @@ export { createServerApp as createApp };
 
 /** Starts the server and resolves once it is listening. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const built = createServerApp(options);
+  const built = await createServerApp(options);
   const host = options.host ?? '127.0.0.1';
   let server: ServerType;
   try {
@@ -116,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${shownHost}:${port}`,
     port,
     createKey: built.createKey,
+    storeKind: built.ctx.store.kind,
     idle: () => built.ctx.knowledge.idle(),
     close() {
       closing ??= (async () => {

@@ -21,13 +21,13 @@ export function parseOrigin(entry: string): string | null {
  * The chatbot a chat route's path names, directly or through its session or message; undefined
  * for other paths. A preflight carries no key, so this is all it can go by.
  */
-export function chatbotOfPath(store: Store, path: string): ChatbotRow | undefined {
+export async function chatbotOfPath(store: Store, path: string): Promise<ChatbotRow | undefined> {
   const [, kind, uuid] = /^\/api\/v1\/(chatbot|session|message)\/([^/]+)(?:\/|$)/.exec(path) ?? [];
   if (!uuid) return undefined;
-  if (kind === 'chatbot') return store.getChatbot(uuid);
-  const sessionUuid = kind === 'session' ? uuid : store.getMessage(uuid)?.sessionUuid;
-  const session = sessionUuid === undefined ? undefined : store.getSession(sessionUuid);
-  return session ? store.getChatbot(session.chatbotUuid) : undefined;
+  if (kind === 'chatbot') return await store.getChatbot(uuid);
+  const sessionUuid = kind === 'session' ? uuid : (await store.getMessage(uuid))?.sessionUuid;
+  const session = sessionUuid === undefined ? undefined : await store.getSession(sessionUuid);
+  return session ? await store.getChatbot(session.chatbotUuid) : undefined;
 }
 
 /**
@@ -35,7 +35,7 @@ export function chatbotOfPath(store: Store, path: string): ChatbotRow | undefine
  * upload names no chatbot, so any chatbot's listed origin passes it; the upload itself is checked
  * against its key's chatbot (auth.ts).
  */
-export function preflightOrigins(store: Store, path: string): readonly string[] {
-  if (path === '/api/v1/session-document/upload') return store.listedOrigins();
-  return chatbotOfPath(store, path)?.allowed_origins ?? [];
+export async function preflightOrigins(store: Store, path: string): Promise<readonly string[]> {
+  if (path === '/api/v1/session-document/upload') return await store.listedOrigins();
+  return (await chatbotOfPath(store, path))?.allowed_origins ?? [];
 }

@@ -61,8 +61,11 @@ export interface StreamOptions {
   gate: BurstGate;
   /** The CORS origins are a list, so a response varies by Origin. */
   varyOrigin: boolean;
-  /** Called once, when the body is over: what was sent, and whether the pieces ran to their end. */
-  onEnd(sent: string, finished: boolean): void;
+  /**
+   * Called once, when the body is over: what was sent, and whether the pieces ran to their end.
+   * The body's end waits for it, so a client that read to the end finds what it stored.
+   */
+  onEnd(sent: string, finished: boolean): void | Promise<void>;
   /**
    * A piece failed once the status was sent, so it cannot say so any more: the body ends, and
    * onEnd follows.
@@ -75,8 +78,8 @@ interface Run {
   readonly controller: AbortController;
   readonly pieces: AsyncIterator<string>;
   sent: string;
-  finish(finished: boolean): void;
-  failed(error: unknown): void;
+  finish(finished: boolean): Promise<void>;
+  failed(error: unknown): Promise<void>;
 }
 
 /**
@@ -90,19 +93,18 @@ export function streamPieces<E extends AppEnv>(
   options: StreamOptions,
 ): Response {
   const controller = new AbortController();
-  let ended = false;
+  let ended: Promise<void> | undefined;
   const run: Run = {
     controller,
     pieces: text(controller.signal)[Symbol.asyncIterator](),
     sent: '',
     finish(finished) {
-      if (ended) return;
-      ended = true;
-      options.onEnd(run.sent, finished);
+      ended ??= Promise.resolve(options.onEnd(run.sent, finished));
+      return ended;
     },
     failed(error) {
       options.onError(error);
-      run.finish(false);
+      return run.finish(false);
     },
   };
   const headers = {
@@ -136,7 +138,7 @@ function toNode<E extends AppEnv>(
   const stop = () => {
     if (outgoing.writableFinished) return;
     controller.abort();
-    run.finish(false);
+    void run.finish(false);
     void pieces.return?.(undefined);
   };
   outgoing.once('close', stop);
@@ -159,9 +161,9 @@ function toNode<E extends AppEnv>(
           await once(outgoing, 'drain', { signal: controller.signal });
         }
       }
-      run.finish(!controller.signal.aborted);
+      await run.finish(!controller.signal.aborted);
     } catch (error) {
-      if (!controller.signal.aborted) run.failed(error);
+      if (!controller.signal.aborted) await run.failed(error);
     }
     if (!outgoing.writableEnded) outgoing.end();
   })();
@@ -184,7 +186,7 @@ function toWeb<E extends AppEnv>(
   const stop = () => {
     controller.abort();
     clientGone.removeEventListener('abort', stop);
-    run.finish(false);
+    void run.finish(false);
   };
   clientGone.addEventListener('abort', stop, { once: true });
   const body = new ReadableStream<Uint8Array>({
@@ -193,7 +195,7 @@ function toWeb<E extends AppEnv>(
         const next = await pieces.next();
         if (next.done || controller.signal.aborted) {
           clientGone.removeEventListener('abort', stop);
-          run.finish(!controller.signal.aborted);
+          await run.finish(!controller.signal.aborted);
           out.close();
           return;
         }
@@ -201,7 +203,7 @@ function toWeb<E extends AppEnv>(
         out.enqueue(encoder.encode(next.value));
       } catch (error) {
         clientGone.removeEventListener('abort', stop);
-        run.failed(error);
+        await run.failed(error);
         out.close();
       }
     },

@@ -213,7 +213,7 @@ async function main() {
       `  seeded in ${seeded.seconds.toFixed(1)} s (one transaction, the store's own insert)\n`,
     );
 
-    const server = createServerApp({ db: path, apiKeys: `bench:${KEY}`, log: false });
+    const server = await createServerApp({ db: path, apiKeys: `bench:${KEY}`, log: false });
     const headers = { Authorization: `Bearer ${KEY}` };
     const base = `/api/v1/chatbot/${CHATBOT}`;
     const request = async (path: string) => {

@@ -273,7 +273,7 @@ const report = (value: unknown) => process.stdout.write(`${JSON.stringify(value)
 
 /** The reference server in its own process: ingests the corpus, measures retrieval, then serves. */
 async function serverChild() {
-  const built = createServerApp({ db: ':memory:', apiKeys: `bench:${KEY}`, log: false });
+  const built = await createServerApp({ db: ':memory:', apiKeys: `bench:${KEY}`, log: false });
   const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -295,7 +295,7 @@ async function serverChild() {
   }
   await built.ctx.knowledge.idle();
   const ingestSeconds = (performance.now() - ingestStart) / 1000;
-  const chunks = built.ctx.store.listChunks(bot.uuid).length;
+  const chunks = (await built.ctx.store.listChunks(bot.uuid)).length;
   const statuses = new Set((await api.sources.list(bot.uuid)).map((s) => s.status));
   if (statuses.size !== 1 || !statuses.has('success'))
     throw new Error(`ingestion ended in ${[...statuses]}`);
@@ -306,7 +306,7 @@ async function serverChild() {
   for (let i = 0; i < RETRIEVAL_QUERIES + 200; i++) {
     const q = query();
     const t0 = performance.now();
-    index.search(bot.uuid, q, { limit: 12 });
+    await index.search(bot.uuid, q, { limit: 12 });
     if (i >= 200) retrieval.push(performance.now() - t0); // the first 200 warm the JIT up
   }
   // The searches held the event loop; let keep-alive sockets that expired meanwhile close.

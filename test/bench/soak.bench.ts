@@ -93,7 +93,7 @@ type ToParent = { ready: { url: string; bot: string; chunks: number } } | { rss:
 
 async function serverChild(chunks: number, rateLimit: [number, number]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-soak-'));
-  const built = createServerApp({
+  const built = await createServerApp({
     db: join(dir, 'soak.sqlite'),
     apiKeys: `soak:${KEY}`,
     log: false,
@@ -111,7 +111,7 @@ async function serverChild(chunks: number, rateLimit: [number, number]): Promise
   }
   await built.ctx.knowledge.idle();
   const send = (message: ToParent) => process.send!(message);
-  const count = built.ctx.store.listChunks(bot.uuid).length;
+  const count = (await built.ctx.store.listChunks(bot.uuid)).length;
   process.on('message', (message) => {
     if (message === 'rss') {
       (globalThis as { gc?: () => void }).gc?.();

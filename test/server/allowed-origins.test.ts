@@ -98,7 +98,7 @@ describe('allowed origins of a chatbot', () => {
     before(async () => {
       bot = (await h.api.chatbots.create({ name: 'Shop bot', allowed_origins: [SHOP] })).uuid;
       session = (await h.api.sessions.create(bot)).uuid;
-      chatKey = h.server.createKey('alice', { chatOnly: bot });
+      chatKey = await h.server.createKey('alice', { chatOnly: bot });
     });
 
     const chat = (origin: string | null, key = chatKey) => {
@@ -151,7 +151,7 @@ describe('allowed origins of a chatbot', () => {
       assert.equal(admin.status, 200);
       assert.equal(admin.headers.get('access-control-allow-origin'), '*');
       const open = await h.api.chatbots.create({ name: 'Open' });
-      const openKey = h.server.createKey('alice', { chatOnly: open.uuid });
+      const openKey = await h.server.createKey('alice', { chatOnly: open.uuid });
       const anywhere = await h.raw(`/api/v1/chatbot/${open.uuid}/session/create`, {
         method: 'POST',
         key: openKey,
@@ -231,10 +231,10 @@ describe('the allowed origins migration', sqliteOnly('a SQLite migration'), () =
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-origins-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('should give the chatbots of a version-5 store an empty list: any origin, as before', () => {
+  it('should give the chatbots of a version-5 store an empty list: any origin, as before', async () => {
     const path = join(dir, 'v5.sqlite');
     // A current store set back to version 5, its chatbot written as version 5 wrote it.
-    openSqliteStore(path).close();
+    await openSqliteStore(path).close();
     const db = new Database(path);
     db.prepare("INSERT INTO users (id, name) VALUES (1, 'alice')").run();
     db.prepare(
@@ -245,9 +245,9 @@ describe('the allowed origins migration', sqliteOnly('a SQLite migration'), () =
     db.close();
     const store = openSqliteStore(path);
     try {
-      assert.deepEqual(store.getChatbot('bot')?.allowed_origins, []);
+      assert.deepEqual((await store.getChatbot('bot'))?.allowed_origins, []);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -152,7 +152,7 @@ describe('retrieval by section', () => {
       chatbotsWithChunks: () => ['bot'],
     } as unknown as Store);
     await index.ready('bot');
-    const { hits } = index.search('bot', 'How are retries handled?');
+    const { hits } = await index.search('bot', 'How are retries handled?');
     assert.match(hits[0]!.text, /\*\*Retries\*\* are for idempotent commands/);
     assert.equal(hits[0]!.heading, 'The lamp module › Errors');
   });
@@ -277,12 +277,12 @@ describe('re-chunking an old store', sqliteOnly('edits an old SQLite file'), () 
     }
     const store = openSqliteStore(db);
     try {
-      const chunks = store.listChunks(bot);
+      const chunks = await store.listChunks(bot);
       assert.ok(chunks.length > 3);
       assert.ok(chunks.every((c) => !c.text.includes('<!--')));
       assert.ok(chunks.some((c) => c.heading === 'The lamp module › Errors'));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -24,7 +24,7 @@ const error = (status: number, code: string, message: string) => ({
 });
 
 describe('the app through app.request() (no port, in-memory SQLite)', () => {
-  let server: ReturnType<typeof createServerApp>;
+  let server: Awaited<ReturnType<typeof createServerApp>>;
   let bot: string;
   let session: string;
 
@@ -44,7 +44,7 @@ describe('the app through app.request() (no port, in-memory SQLite)', () => {
     ((await (await call('/api/v1/chatbots')).json()) as Array<{ name: string }>).map((b) => b.name);
 
   before(async () => {
-    server = createServerApp({
+    server = await createServerApp({
       db: ':memory:',
       apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
       log: false,
@@ -84,7 +84,7 @@ describe('the app through app.request() (no port, in-memory SQLite)', () => {
     });
 
     it('should refuse a chat-only key on an admin route with 403, and let it chat', async () => {
-      const chatKey = server.createKey('alice', { chatOnly: bot });
+      const chatKey = await server.createKey('alice', { chatOnly: bot });
       const refused = error(
         403,
         'forbidden',

@@ -40,8 +40,8 @@ describe('authentication and isolation', () => {
       session: session.uuid,
       message: message.messageUuid!,
     };
-    chatKey = h.server.createKey('alice', { chatOnly: bot.uuid });
-    otherBotChatKey = h.server.createKey('alice', { chatOnly: second.uuid });
+    chatKey = await h.server.createKey('alice', { chatOnly: bot.uuid });
+    otherBotChatKey = await h.server.createKey('alice', { chatOnly: second.uuid });
     routes = [
       { method: 'GET', path: '/api/v1/chatbots' },
       { method: 'POST', path: '/api/v1/chatbot/create', body: { name: 'X' } },

@@ -297,7 +297,11 @@ describe('refusals before the body is read still reach the client', () => {
 describe('a body over the limit is not held', () => {
   it('should stop reading a chunked JSON body once it passes 1 MiB, whatever its length', async () => {
     const { createServerApp } = await import('../../src/server/main.js');
-    const server = createServerApp({ db: ':memory:', apiKeys: `alice:${ADMIN_KEY}`, log: false });
+    const server = await createServerApp({
+      db: ':memory:',
+      apiKeys: `alice:${ADMIN_KEY}`,
+      log: false,
+    });
     try {
       let pulled = 0;
       const piece = new Uint8Array(64 * 1024).fill(0x20);

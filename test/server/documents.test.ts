@@ -187,8 +187,8 @@ describe('session documents', sqliteOnly('asserts what the SQLite file holds'), 
     });
 
     it('a chat-only key uploads for its own chatbot, and no other chatbot’s session may use it', async () => {
-      const own = h.clientFor(h.server.createKey('alice', { chatOnly: bot }));
-      const otherBot = h.clientFor(h.server.createKey('alice', { chatOnly: second }));
+      const own = h.clientFor(await h.server.createKey('alice', { chatOnly: bot }));
+      const otherBot = h.clientFor(await h.server.createKey('alice', { chatOnly: second }));
       const document = await own.sessions.uploadDocument(file(ZEPHYR, 'zephyr.md'));
       const foreign = await otherBot.sessions.create(second);
       await assert.rejects(askWith(otherBot, foreign.uuid, 'Flight time?', [document.uuid]), {
@@ -229,7 +229,7 @@ describe('session documents', sqliteOnly('asserts what the SQLite file holds'), 
 
     it('deletes a chatbot’s documents with it, sent or not', async () => {
       const doomed = (await h.api.chatbots.create({ name: 'Doomed' })).uuid;
-      const chat = h.clientFor(h.server.createKey('alice', { chatOnly: doomed }));
+      const chat = h.clientFor(await h.server.createKey('alice', { chatOnly: doomed }));
       const sent = await chat.sessions.uploadDocument(file(ZEPHYR, 'zephyr.md'));
       const unsent = await chat.sessions.uploadDocument(file(ZEPHYR, 'zephyr.md'));
       const session = await chat.sessions.create(doomed);

@@ -43,11 +43,11 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
   };
 
   before(async () => {
-    s = reviewServer();
+    s = await reviewServer();
     bot = await s.chatbot('Exported');
-    session = s.session(bot, 0);
-    AWKWARD.forEach((m, i) => {
-      s.put(session, {
+    session = await s.session(bot, 0);
+    AWKWARD.forEach(async (m, i) => {
+      await s.put(session, {
         at: 10 + i,
         ...m,
         cites:
@@ -166,10 +166,10 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
 
   it('should export every row exactly once across many batches', async () => {
     const big = await s.chatbot('Big');
-    const sessions = Array.from({ length: 40 }, (_, i) => s.session(big, i));
+    const sessions = await Promise.all(Array.from({ length: 40 }, (_, i) => s.session(big, i)));
     const n = 1234;
     for (let i = 0; i < n; i++) {
-      s.put(sessions[i % 40]!, { at: 100 + Math.floor(i / 4), query: `question ${i}` });
+      await s.put(sessions[i % 40]!, { at: 100 + Math.floor(i / 4), query: `question ${i}` });
     }
     const response = await s.call(`/api/v1/chatbot/${big}/messages/export?format=json`);
     assert.equal(response.headers.get('x-total-count'), String(n));

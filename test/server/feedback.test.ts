@@ -93,12 +93,12 @@ describe('POST /api/v1/message/{uuid}/feedback', () => {
 
   it('should let a chat-only key rate its own chatbot’s answers, and no other chatbot’s', async () => {
     const message = await answer('Do you ship abroad?');
-    const visitor = h.clientFor(h.server.createKey('alice', { chatOnly: bot }));
+    const visitor = h.clientFor(await h.server.createKey('alice', { chatOnly: bot }));
     const rated = await visitor.messages.feedback(message.uuid, { rating: 'up' });
     assert.equal(JSON.parse(rated.feedback_json!).rating, 'up');
 
     const elsewhere = (await h.api.chatbots.create({ name: 'Elsewhere' })).uuid;
-    const stranger = h.server.createKey('alice', { chatOnly: elsewhere });
+    const stranger = await h.server.createKey('alice', { chatOnly: elsewhere });
     assert.deepEqual(await error(await rate(message.uuid, { rating: 'down' }, stranger)), {
       status: 404,
       body: { error: { code: 'not_found', message: 'message not found' } },

@@ -125,7 +125,7 @@ describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
       second: second.uuid,
       link: link.uuid,
     };
-    chatKeyOfSecond = h.server.createKey('alice', { chatOnly: second.uuid });
+    chatKeyOfSecond = await h.server.createKey('alice', { chatOnly: second.uuid });
     secrets = [SECRET, bot.uuid, agent.uuid, source.uuid, tag.uuid, session.uuid, ids.message];
     await h.server.idle();
     db = new Database(path, { readonly: true });

@@ -19,7 +19,7 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
   const src: Record<string, DataSource> = {};
 
   before(async () => {
-    s = reviewServer();
+    s = await reviewServer();
     bot = await s.chatbot('Measured');
     for (const [name, question] of [
       ['a', 'How long is shipping?'],
@@ -35,30 +35,30 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
     }
     const cite = (...names: string[]) =>
       names.map((n) => [src[n]!.uuid, src[n]!.title] as [string, string]);
-    const sA = s.session(bot, 0);
-    const sB = s.session(bot, 0);
-    const sC = s.session(bot, 2 * DAY);
-    const sX = s.session(bot, -DAY);
+    const sA = await s.session(bot, 0);
+    const sB = await s.session(bot, 0);
+    const sC = await s.session(bot, 2 * DAY);
+    const sX = await s.session(bot, -DAY);
     // 2026-03-10
-    s.put(sA, { at: 100, query: 'How long is shipping?', cites: cite('a'), rating: 'up' });
-    s.put(sA, { at: 200, query: 'What does it cost?', rating: 'down', reason: 'wrong' });
-    s.put(sB, { at: 300, query: 'what does it cost', response: 'Not known.' });
-    s.put(sB, { at: 400, query: 'Talk to a human', escalated: true });
+    await s.put(sA, { at: 100, query: 'How long is shipping?', cites: cite('a'), rating: 'up' });
+    await s.put(sA, { at: 200, query: 'What does it cost?', rating: 'down', reason: 'wrong' });
+    await s.put(sB, { at: 300, query: 'what does it cost', response: 'Not known.' });
+    await s.put(sB, { at: 400, query: 'Talk to a human', escalated: true });
     // 2026-03-11: nothing. 2026-03-12:
-    s.put(sC, { at: 2 * DAY + 100, query: 'What does it COST??' });
-    s.put(sC, {
+    await s.put(sC, { at: 2 * DAY + 100, query: 'What does it COST??' });
+    await s.put(sC, {
       at: 2 * DAY + 200,
       query: 'Returns?',
       cites: cite('b', 'a'),
       rating: 'down',
       reason: 'incomplete',
     });
-    s.put(sC, { at: 2 * DAY + 300, query: 'error q', error: 'the answer failed: boom' });
-    s.put(sA, { at: 2 * DAY + 400, query: 'How long is shipping', cites: cite('a') });
-    s.put(sC, { at: 2 * DAY + 500, query: 'Old doc?', cites: cite('d') });
+    await s.put(sC, { at: 2 * DAY + 300, query: 'error q', error: 'the answer failed: boom' });
+    await s.put(sA, { at: 2 * DAY + 400, query: 'How long is shipping', cites: cite('a') });
+    await s.put(sC, { at: 2 * DAY + 500, query: 'Old doc?', cites: cite('d') });
     // Outside the period, on both sides.
-    s.put(sX, { at: -100, query: 'What does it cost?' });
-    s.put(sX, { at: 3 * DAY + 10, query: 'What does it cost?', cites: cite('c') });
+    await s.put(sX, { at: -100, query: 'What does it cost?' });
+    await s.put(sX, { at: 3 * DAY + 10, query: 'What does it cost?', cites: cite('c') });
     await s.call(`/api/v1/data-source/${src.d!.uuid}/delete`, { method: 'POST' });
   });
   after(() => s.close());
@@ -123,9 +123,9 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
   });
 
   it('should default to the last 30 days, today included', async () => {
-    const session = s.session(bot, 0);
+    const session = await s.session(bot, 0);
     const today = new Date().toISOString().slice(0, 10);
-    s.store.createMessage({
+    await s.store.createMessage({
       uuid: crypto.randomUUID(),
       sessionUuid: session,
       query: 'asked today',

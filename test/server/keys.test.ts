@@ -17,8 +17,8 @@ describe('API keys', () => {
     const db = join(dir, 'keys.sqlite');
     const h = await startHarness({ db });
     const bot = await h.api.chatbots.create({ name: 'Keys' });
-    const chatKey = h.server.createKey('alice', { chatOnly: bot.uuid });
-    const made = h.server.createKey('carol');
+    const chatKey = await h.server.createKey('alice', { chatOnly: bot.uuid });
+    const made = await h.server.createKey('carol');
     assert.equal((await h.clientFor(made).chatbots.list()).length, 0);
     await h.close();
 
@@ -29,9 +29,9 @@ describe('API keys', () => {
     }
     const store = openSqliteStore(db);
     try {
-      for (const key of keys) assert.ok(store.findKey(sha256(key)), `the hash of ${key}`);
+      for (const key of keys) assert.ok(await store.findKey(sha256(key)), `the hash of ${key}`);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

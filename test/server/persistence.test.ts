@@ -33,7 +33,7 @@ describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
     });
     const session = await first.api.sessions.create(bot.uuid, { page: 'home' });
     const exchange = await ask(first.api, session.uuid, 'What did Alice talk about?');
-    const chatKey = first.server.createKey('alice', { chatOnly: bot.uuid });
+    const chatKey = await first.server.createKey('alice', { chatOnly: bot.uuid });
     const before = {
       bots: await first.api.chatbots.list(),
       agents: await first.api.agents.list(bot.uuid),
@@ -87,9 +87,9 @@ describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
 
     // As if the process had died mid-ingestion.
     const store = openSqliteStore(db);
-    store.updateSource(file.uuid, { status: 'chunking' }, '2026-01-01T00:00:00Z');
-    store.updateSource(qa.uuid, { status: 'await' }, '2026-01-01T00:00:00Z');
-    store.close();
+    await store.updateSource(file.uuid, { status: 'chunking' }, '2026-01-01T00:00:00Z');
+    await store.updateSource(qa.uuid, { status: 'await' }, '2026-01-01T00:00:00Z');
+    await store.close();
 
     const second = await startHarness({ db, apiKeys: `alice:${ADMIN_KEY}` });
     try {
@@ -127,13 +127,13 @@ describe('migrations', sqliteOnly('the SQLite migrations'), () => {
 
     const store = openSqliteStore(path);
     try {
-      assert.equal(new TextDecoder().decode(store.getSourceContent('src')!), 'hello');
+      assert.equal(new TextDecoder().decode((await store.getSourceContent('src'))!), 'hello');
       assert.deepEqual(
-        store.listSources('bot').map((s) => s.title),
+        (await store.listSources('bot')).map((s) => s.title),
         ['a.txt'],
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -32,8 +32,8 @@ export const iso = (seconds: number) =>
   new Date(BASE + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 export const DAY = 86_400;
 
-export function reviewServer(options: ServerOptions = {}) {
-  const server = createServerApp({
+export async function reviewServer(options: ServerOptions = {}) {
+  const server = await createServerApp({
     db: ':memory:',
     apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
     log: false,
@@ -76,9 +76,9 @@ export function reviewServer(options: ServerOptions = {}) {
       return created.body.uuid;
     },
 
-    session(chatbotUuid: string, at = 0): string {
+    async session(chatbotUuid: string, at = 0): Promise<string> {
       const uuid = randomUUID();
-      store.createSession({
+      await store.createSession({
         uuid,
         chatbotUuid,
         meta: null,
@@ -89,7 +89,7 @@ export function reviewServer(options: ServerOptions = {}) {
     },
 
     /** Stores one exchange as the answer path would; returns its uuid. */
-    put(sessionUuid: string, m: PutMessage): string {
+    async put(sessionUuid: string, m: PutMessage): Promise<string> {
       const uuid = randomUUID();
       const citeData: CiteData = {};
       (m.cites ?? []).forEach(([source, title], i) => {
@@ -101,7 +101,7 @@ export function reviewServer(options: ServerOptions = {}) {
           type: 'qa',
         };
       });
-      store.createMessage({
+      await store.createMessage({
         uuid,
         sessionUuid,
         query: m.query ?? `question at ${m.at}`,
@@ -130,13 +130,13 @@ export function reviewServer(options: ServerOptions = {}) {
   };
 }
 
-export type ReviewServer = ReturnType<typeof reviewServer>;
+export type ReviewServer = Awaited<ReturnType<typeof reviewServer>>;
 
 /** Every page of a list, following next_cursor; `between` runs before each next page. */
 export async function allPages<T>(
   s: ReviewServer,
   path: string,
-  between: (page: number) => void = () => {},
+  between: (page: number) => void | Promise<void> = () => {},
 ): Promise<T[]> {
   const rows: T[] = [];
   let cursor: string | null = null;
@@ -148,7 +148,7 @@ export async function allPages<T>(
     if (status !== 200) throw new Error(`${url} answered ${status}: ${JSON.stringify(body)}`);
     rows.push(...body.data);
     cursor = body.next_cursor;
-    if (cursor) between(++page);
+    if (cursor) await between(++page);
   } while (cursor);
   return rows;
 }

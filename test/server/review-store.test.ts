@@ -39,21 +39,21 @@ function ftsInStep(path: string) {
   }
 }
 
-const words = (store: Store, chatbot: string, ...w: string[]) =>
-  store.findMessages(chatbot, { words: w }, null, 100).map((m) => m.uuid);
+const words = async (store: Store, chatbot: string, ...w: string[]) =>
+  (await store.findMessages(chatbot, { words: w }, null, 100)).map((m) => m.uuid);
 
 const SQLITE_ONLY = sqliteOnly('the SQLite schema and its FTS5 index');
 describe('the review columns and the full-text index in the SQLite store', SQLITE_ONLY, () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-review-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('should keep the index in step through inserts, deletes and cascades of sessions and chatbots', () => {
+  it('should keep the index in step through inserts, deletes and cascades of sessions and chatbots', async () => {
     const path = join(dir, 'step.sqlite');
     const store = openSqliteStore(path);
     try {
-      const user = store.ensureUser('alice');
+      const user = await store.ensureUser('alice');
       for (const bot of ['bot-a', 'bot-b']) {
-        store.createChatbot({
+        await store.createChatbot({
           uuid: bot,
           userId: user.id,
           name: bot,
@@ -65,40 +65,40 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           modified_at: T,
         });
       }
-      const session = (uuid: string, chatbotUuid: string) =>
-        store.createSession({ uuid, chatbotUuid, meta: null, created_at: T, modified_at: T });
-      session('s1', 'bot-a');
-      session('s2', 'bot-a');
-      session('s3', 'bot-b');
-      store.createMessage(message('m1', 's1', 1, 'penguins on ice'));
-      store.createMessage(message('m2', 's1', 2, 'penguins in water'));
-      store.createMessage(message('m3', 's2', 3, 'penguins at night'));
-      store.createMessage(message('m4', 's3', 4, 'penguins of the other bot'));
+      const session = async (uuid: string, chatbotUuid: string) =>
+        await store.createSession({ uuid, chatbotUuid, meta: null, created_at: T, modified_at: T });
+      await session('s1', 'bot-a');
+      await session('s2', 'bot-a');
+      await session('s3', 'bot-b');
+      await store.createMessage(message('m1', 's1', 1, 'penguins on ice'));
+      await store.createMessage(message('m2', 's1', 2, 'penguins in water'));
+      await store.createMessage(message('m3', 's2', 3, 'penguins at night'));
+      await store.createMessage(message('m4', 's3', 4, 'penguins of the other bot'));
       ftsInStep(path);
-      assert.deepEqual(words(store, 'bot-a', 'penguins'), ['m3', 'm2', 'm1']);
+      assert.deepEqual(await words(store, 'bot-a', 'penguins'), ['m3', 'm2', 'm1']);
 
-      store.deleteMessages(['m2']);
+      await store.deleteMessages(['m2']);
       ftsInStep(path);
-      assert.deepEqual(words(store, 'bot-a', 'water'), []);
+      assert.deepEqual(await words(store, 'bot-a', 'water'), []);
 
-      store.deleteSession('s1');
+      await store.deleteSession('s1');
       ftsInStep(path);
-      assert.deepEqual(words(store, 'bot-a', 'penguins'), ['m3']);
+      assert.deepEqual(await words(store, 'bot-a', 'penguins'), ['m3']);
 
-      store.deleteChatbot('bot-b');
+      await store.deleteChatbot('bot-b');
       ftsInStep(path);
-      assert.deepEqual(words(store, 'bot-b', 'penguins'), []);
-      assert.equal(store.countMessages('bot-b', {}), 0);
+      assert.deepEqual(await words(store, 'bot-b', 'penguins'), []);
+      assert.equal(await store.countMessages('bot-b', {}), 0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('should find the same pages whether a search has few matches or very many', () => {
+  it('should find the same pages whether a search has few matches or very many', async () => {
     const store = openSqliteStore(':memory:');
     try {
-      const user = store.ensureUser('alice');
-      store.createChatbot({
+      const user = await store.ensureUser('alice');
+      await store.createChatbot({
         uuid: 'bot',
         userId: user.id,
         name: 'bot',
@@ -110,7 +110,7 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
         modified_at: T,
       });
       for (let s = 0; s < 60; s++) {
-        store.createSession({
+        await store.createSession({
           uuid: `s${s}`,
           chatbotUuid: 'bot',
           meta: null,
@@ -128,27 +128,29 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           10 + ((i * 7) % 1500),
           `common ${rare ? 'rare' : ''}`,
         );
-        store.createMessage(row);
+        await store.createMessage(row);
         all.push({ uuid: row.uuid, s: 10 + ((i * 7) % 1500), session: row.sessionUuid, rare });
       }
       const newest = (rows: typeof all) =>
         [...rows].sort((a, b) => b.s - a.s || (a.uuid < b.uuid ? 1 : -1)).map((r) => r.uuid);
-      const page = (w: string) =>
-        store.findMessages('bot', { words: [w] }, null, 40).map((m) => m.uuid);
-      assert.deepEqual(page('common'), newest(all).slice(0, 40));
-      assert.deepEqual(page('rare'), newest(all.filter((r) => r.rare)));
-      assert.equal(store.countMessages('bot', { words: ['common'] }), 1500);
-      const sessions = (w: string) =>
-        store.findConversations('bot', { words: [w] }, null, 100).map((c) => c.session_uuid);
-      assert.equal(sessions('common').length, 60);
+      const page = async (w: string) =>
+        (await store.findMessages('bot', { words: [w] }, null, 40)).map((m) => m.uuid);
+      assert.deepEqual(await page('common'), newest(all).slice(0, 40));
+      assert.deepEqual(await page('rare'), newest(all.filter((r) => r.rare)));
+      assert.equal(await store.countMessages('bot', { words: ['common'] }), 1500);
+      const sessions = async (w: string) =>
+        (await store.findConversations('bot', { words: [w] }, null, 100)).map(
+          (c) => c.session_uuid,
+        );
+      assert.equal((await sessions('common')).length, 60);
       assert.deepEqual(
-        new Set(sessions('rare')),
+        new Set(await sessions('rare')),
         new Set(all.filter((r) => r.rare).map((r) => r.session)),
       );
       // Pages of a many-match search follow on from each other.
-      const first = store.findMessages('bot', { words: ['common'] }, null, 700);
+      const first = await store.findMessages('bot', { words: ['common'] }, null, 700);
       const last = first.at(-1)!;
-      const next = store.findMessages(
+      const next = await store.findMessages(
         'bot',
         { words: ['common'] },
         { at: last.created_at, uuid: last.uuid },
@@ -159,15 +161,15 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
         newest(all),
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('should store a rating in the columns the filters read, and clear it', () => {
+  it('should store a rating in the columns the filters read, and clear it', async () => {
     const store = openSqliteStore(':memory:');
     try {
-      const user = store.ensureUser('alice');
-      store.createChatbot({
+      const user = await store.ensureUser('alice');
+      await store.createChatbot({
         uuid: 'bot',
         userId: user.id,
         name: 'bot',
@@ -178,31 +180,31 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
         created_at: T,
         modified_at: T,
       });
-      store.createSession({
+      await store.createSession({
         uuid: 's',
         chatbotUuid: 'bot',
         meta: null,
         created_at: T,
         modified_at: T,
       });
-      store.createMessage(message('m', 's', 1, 'hello'));
-      store.setFeedback('m', { rating: 'down', reason: 'other', at: at(5) }, at(5));
-      assert.deepEqual(store.getMessage('m')!.feedback, {
+      await store.createMessage(message('m', 's', 1, 'hello'));
+      await store.setFeedback('m', { rating: 'down', reason: 'other', at: at(5) }, at(5));
+      assert.deepEqual((await store.getMessage('m'))!.feedback, {
         rating: 'down',
         reason: 'other',
         at: at(5),
       });
-      assert.equal(store.getMessage('m')!.modified_at, at(5));
-      assert.equal(store.countMessages('bot', { rating: 'down' }), 1);
-      store.setFeedback('m', null, at(6));
-      assert.equal(store.getMessage('m')!.feedback, null);
-      assert.equal(store.countMessages('bot', { rating: 'none' }), 1);
+      assert.equal((await store.getMessage('m'))!.modified_at, at(5));
+      assert.equal(await store.countMessages('bot', { rating: 'down' }), 1);
+      await store.setFeedback('m', null, at(6));
+      assert.equal((await store.getMessage('m'))!.feedback, null);
+      assert.equal(await store.countMessages('bot', { rating: 'none' }), 1);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('should upgrade a version-3 store: old messages get covered, sources and escalated, and are searchable', () => {
+  it('should upgrade a version-3 store: old messages get covered, sources and escalated, and are searchable', async () => {
     const path = join(dir, 'v3.sqlite');
     const db = new Database(path);
     for (const step of MIGRATIONS.slice(0, 3)) db.exec(step);
@@ -243,7 +245,7 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
     const store = openSqliteStore(path);
     try {
       assert.deepEqual(
-        store.listMessages('s').map((m) => [m.uuid, m.meta, m.feedback]),
+        (await store.listMessages('s')).map((m) => [m.uuid, m.meta, m.feedback]),
         [
           ['old-1', { rule: 'passages', covered: true, sources: ['src'] }, null],
           [
@@ -254,10 +256,10 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           ['old-3', { rule: 'not-covered', covered: false, sources: [] }, null],
         ],
       );
-      assert.deepEqual(words(store, 'bot', 'install'), ['old-3', 'old-1']);
-      assert.equal(store.countMessages('bot', { escalated: true }), 1);
-      assert.equal(store.countMessages('bot', { error: true }), 1);
-      assert.deepEqual(store.findConversations('bot', {}, null, 10), [
+      assert.deepEqual(await words(store, 'bot', 'install'), ['old-3', 'old-1']);
+      assert.equal(await store.countMessages('bot', { escalated: true }), 1);
+      assert.equal(await store.countMessages('bot', { error: true }), 1);
+      assert.deepEqual(await store.findConversations('bot', {}, null, 10), [
         {
           session_uuid: 's',
           first_query: 'How do I install it?',
@@ -270,7 +272,7 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           errors: 1,
         },
       ]);
-      const insights = store.insights('bot', T, at(86_400), 10);
+      const insights = await store.insights('bot', T, at(86_400), 10);
       assert.deepEqual(insights.topQuestions[0], {
         question: 'how do I install it',
         count: 2,
@@ -278,22 +280,22 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
       });
       assert.deepEqual(insights.cited, [{ data_source_uuid: 'src', count: 1 }]);
     } finally {
-      store.close();
+      await store.close();
     }
     ftsInStep(path);
   });
 
-  it('should open a store whose version was set back by hand over tables it already has', () => {
+  it('should open a store whose version was set back by hand over tables it already has', async () => {
     const path = join(dir, 'rewound.sqlite');
-    openSqliteStore(path).close();
+    await openSqliteStore(path).close();
     const db = new Database(path);
     db.pragma('user_version = 3');
     db.close();
     const store = openSqliteStore(path);
     try {
-      assert.equal(store.countMessages('none', { words: ['anything'] }), 0);
+      assert.equal(await store.countMessages('none', { words: ['anything'] }), 0);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

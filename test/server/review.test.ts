@@ -42,47 +42,51 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
     s.get<ErrorBody>(path, init);
 
   before(async () => {
-    s = reviewServer();
+    s = await reviewServer();
     bot = await s.chatbot('Shop');
     other = await s.chatbot('Other bot of the same user');
-    sessions.s1 = s.session(bot, 0);
-    sessions.s2 = s.session(bot, DAY);
-    sessions.s3 = s.session(bot, 2 * DAY);
-    sessions.empty = s.session(bot, 2 * DAY);
-    m.m1 = s.put(sessions.s1, {
+    sessions.s1 = await s.session(bot, 0);
+    sessions.s2 = await s.session(bot, DAY);
+    sessions.s3 = await s.session(bot, 2 * DAY);
+    sessions.empty = await s.session(bot, 2 * DAY);
+    m.m1 = await s.put(sessions.s1, {
       at: 100,
       query: 'How do refunds work?',
       response: 'Refunds take five days.',
       cites: [['src-1', 'Refund policy']],
       rating: 'up',
     });
-    m.m2 = s.put(sessions.s1, {
+    m.m2 = await s.put(sessions.s1, {
       at: 200,
       query: 'Where is my parcel?',
       response: 'Sorry, I do not know.',
       rating: 'down',
       reason: 'wrong',
     });
-    m.m3 = s.put(sessions.s2, {
+    m.m3 = await s.put(sessions.s2, {
       at: DAY + 100,
       query: 'I want to talk to a human',
       response: 'Someone will join.',
       escalated: true,
     });
-    m.m4 = s.put(sessions.s2, {
+    m.m4 = await s.put(sessions.s2, {
       at: DAY + 200,
       query: 'Can I pay by invoice?',
       response: '',
       error: 'the answer failed: timeout',
     });
-    m.m5 = s.put(sessions.s3, {
+    m.m5 = await s.put(sessions.s3, {
       at: 2 * DAY + 50,
       query: 'refund policy?',
       response: 'See the refund page.',
       cites: [['src-1', 'Refund policy']],
     });
     // Another chatbot's message that matches the same words must not show up.
-    s.put(s.session(other, 0), { at: 300, query: 'refund please', cites: [['x', 'X']] });
+    await s.put(await s.session(other, 0), {
+      at: 300,
+      query: 'refund please',
+      cites: [['x', 'X']],
+    });
   });
   after(() => s.close());
 
@@ -283,7 +287,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
     });
 
     it('should refuse a chat-only key, even its own chatbot’s, with 403', async () => {
-      const key = s.chatKey(bot);
+      const key = await s.chatKey(bot);
       for (const path of routes(bot)) {
         assert.deepEqual(await failure(path, { key }), {
           status: 403,
@@ -361,9 +365,9 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
 
   describe('kept in step with changes', () => {
     it('should drop a deleted message from search and its conversation’s last activity', async () => {
-      const session = s.session(bot, 3 * DAY);
-      const kept = s.put(session, { at: 3 * DAY + 10, query: 'zebra crossing' });
-      const gone = s.put(session, { at: 3 * DAY + 20, query: 'zebra stripes' });
+      const session = await s.session(bot, 3 * DAY);
+      const kept = await s.put(session, { at: 3 * DAY + 10, query: 'zebra crossing' });
+      const gone = await s.put(session, { at: 3 * DAY + 20, query: 'zebra stripes' });
       assert.deepEqual(await listed('?q=zebra'), [gone, kept]);
       assert.equal(
         (await s.call(`/api/v1/message/${gone}/delete`, { method: 'POST' })).status,
@@ -390,24 +394,30 @@ describe('pages while messages arrive', () => {
   let s: ReviewServer;
   let bot: string;
   before(async () => {
-    s = reviewServer();
+    s = await reviewServer();
     bot = await s.chatbot('Busy');
   });
   after(() => s.close());
 
   it('should return every message once, with no duplicates or gaps, while new ones arrive', async () => {
-    const sessions = Array.from({ length: 10 }, (_, i) => s.session(bot, i));
+    const sessions = await Promise.all(Array.from({ length: 10 }, (_, i) => s.session(bot, i)));
     const original: string[] = [];
     // Three messages share each second, so the uuid decides their order within it.
     for (let i = 0; i < 60; i++) {
-      original.push(s.put(sessions[i % 10]!, { at: 1000 + Math.floor(i / 3), query: `q${i}` }));
+      original.push(
+        await s.put(sessions[i % 10]!, { at: 1000 + Math.floor(i / 3), query: `q${i}` }),
+      );
     }
     let arrived = 0;
-    const seen = await allPages<MessageRow>(s, `/api/v1/chatbot/${bot}/messages?limit=7`, () => {
-      // New answers, some in the very second the list's newest row has.
-      s.put(sessions[arrived % 10]!, { at: 1019 + arrived, query: `new ${arrived}` });
-      arrived++;
-    });
+    const seen = await allPages<MessageRow>(
+      s,
+      `/api/v1/chatbot/${bot}/messages?limit=7`,
+      async () => {
+        // New answers, some in the very second the list's newest row has.
+        await s.put(sessions[arrived % 10]!, { at: 1019 + arrived, query: `new ${arrived}` });
+        arrived++;
+      },
+    );
     const ids = seen.map((r) => r.uuid);
     assert.equal(new Set(ids).size, ids.length, 'no message twice');
     assert.deepEqual(new Set(ids.filter((id) => original.includes(id))), new Set(original));
@@ -426,9 +436,9 @@ describe('pages while messages arrive', () => {
     const seen = await allPages<ConversationSummary>(
       s,
       `/api/v1/chatbot/${bot}/conversations?limit=3`,
-      () => {
-        const session = s.session(bot, 5000 + started);
-        s.put(session, { at: 5000 + started, query: `new conversation ${started}` });
+      async () => {
+        const session = await s.session(bot, 5000 + started);
+        await s.put(session, { at: 5000 + started, query: `new conversation ${started}` });
         started++;
       },
     );

@@ -23,7 +23,7 @@ describe('the search index', () => {
     const index = new SearchIndex(storeWith(chunks));
     await index.warm(['bot']);
     for (const i of [0, 499, 999]) {
-      const { hits } = index.search('bot', `marker${i}`);
+      const { hits } = await index.search('bot', `marker${i}`);
       assert.equal(hits[0]?.chunkId, i + 1);
     }
   });
@@ -36,30 +36,30 @@ describe('the search index', () => {
     const ready = index.ready('bot');
     index.removeChunks('bot', [900]);
     await ready;
-    assert.deepEqual(index.search('bot', 'marker899').hits, []);
-    assert.equal(index.search('bot', 'marker898').hits[0]?.chunkId, 899);
+    assert.deepEqual((await index.search('bot', 'marker899')).hits, []);
+    assert.equal((await index.search('bot', 'marker898')).hits[0]?.chunkId, 899);
   });
 
-  it('matches other forms of a word and ignores stop words', () => {
+  it('matches other forms of a word and ignores stop words', async () => {
     const index = new SearchIndex(
       storeWith([chunk(1, 'Alice talked about pizza.'), chunk(2, 'Bob walks to work.')]),
     );
-    const { hits, terms } = index.search('bot', 'What did Alice talk about?');
+    const { hits, terms } = await index.search('bot', 'What did Alice talk about?');
     assert.deepEqual(terms, ['alic', 'talk']);
     assert.equal(hits[0]?.chunkId, 1);
-    assert.deepEqual(index.search('bot', 'what is it about').hits, []);
+    assert.deepEqual((await index.search('bot', 'what is it about')).hits, []);
   });
 
-  it('restricts results to the given sources', () => {
+  it('restricts results to the given sources', async () => {
     const index = new SearchIndex(storeWith([chunk(1, 'Cats purr.'), chunk(2, 'Cats hiss.')]));
-    const { hits } = index.search('bot', 'cats', { sources: new Set(['s2']) });
+    const { hits } = await index.search('bot', 'cats', { sources: new Set(['s2']) });
     assert.deepEqual(
       hits.map((h) => h.chunkId),
       [2],
     );
   });
 
-  it('on a large index, still ranks the chunk holding a rare and a common query word first', () => {
+  it('on a large index, still ranks the chunk holding a rare and a common query word first', async () => {
     const chunks = Array.from({ length: 400 }, (_, i) =>
       chunk(i + 1, `Report ${i}: the pizza oven was cleaned on day ${i}.`),
     );
@@ -68,11 +68,11 @@ describe('the search index', () => {
       chunk(402, 'Alice talked about pizza.'),
     );
     const index = new SearchIndex(storeWith(chunks));
-    const { hits } = index.search('bot', 'Alice pizza');
+    const { hits } = await index.search('bot', 'Alice pizza');
     assert.equal(hits[0]?.chunkId, 402);
   });
 
-  it('on a large index, a question whose only rare word is unknown still finds the passage', () => {
+  it('on a large index, a question whose only rare word is unknown still finds the passage', async () => {
     const chunks = Array.from({ length: 400 }, (_, i) =>
       chunk(i + 1, `Note ${i}: the server restarted at ${i} o'clock.`),
     );
@@ -82,7 +82,7 @@ describe('the search index', () => {
     });
     const index = new SearchIndex(storeWith(chunks));
     // "backend" is in no chunk: it used to be the whole search, and found nothing.
-    const { hits, terms, df } = index.search('bot', 'Which backend does the server have?', {
+    const { hits, terms, df } = await index.search('bot', 'Which backend does the server have?', {
       limit: 3,
     });
     assert.deepEqual(terms, ['backend', 'server']);
@@ -90,20 +90,20 @@ describe('the search index', () => {
     assert.equal(hits[0]?.chunkId, 401);
   });
 
-  it('on a large index, searches the common words too when the rarer ones find too few chunks', () => {
+  it('on a large index, searches the common words too when the rarer ones find too few chunks', async () => {
     const chunks = Array.from({ length: 300 }, (_, i) =>
       chunk(i + 1, `Guide page ${i} explains the widget setup, step ${i}.`),
     );
     chunks.push(chunk(301, 'Widget colours follow the theme.'));
     const index = new SearchIndex(storeWith(chunks));
     // "colour" finds one chunk; the twelve asked for are filled from "widget".
-    const { hits } = index.search('bot', 'widget colours', { limit: 12 });
+    const { hits } = await index.search('bot', 'widget colours', { limit: 12 });
     assert.equal(hits.length, 12);
     assert.equal(hits[0]?.chunkId, 301);
     assert.ok(hits.slice(1).every((h) => h.matched.includes('widget')));
   });
 
-  it('ranks and scores exactly as the MiniSearch search it replaced', () => {
+  it('ranks and scores exactly as the MiniSearch search it replaced', async () => {
     const { chunks, queries } = generated(1, 1500);
     // Chunks that are the same text score the same: ties must fall the same way.
     chunks.push({ ...chunks[10]!, id: 5001 }, { ...chunks[20]!, id: 5002, sourceUuid: 's4' });
@@ -118,7 +118,7 @@ describe('the search index', () => {
         sources: i % 4 === 0 ? new Set(['s1', 's3']) : undefined,
       };
       const expected = reference.find(query, opts);
-      const actual = index.search('bot', query, opts).hits;
+      const actual = (await index.search('bot', query, opts)).hits;
       assert.deepEqual(
         actual.map((h) => [h.chunkId, h.score, [...h.matched].sort()]),
         expected.map((h) => [h.chunkId, h.score, [...h.matched].sort()]),
@@ -151,7 +151,7 @@ describe('the search index', () => {
       hits.map((h) => `${h.chunkId} ${h.score.toFixed(9)}`).sort();
     for (const query of queries) {
       assert.deepEqual(
-        rounded(index.search('bot', query, { limit: 12 }).hits),
+        rounded((await index.search('bot', query, { limit: 12 })).hits),
         rounded(reference.find(query, { limit: 12 })),
         query,
       );

@@ -34,13 +34,13 @@ export async function prepareAnswer(
   query: string,
   documents: AnswerDocuments = { sent: [], earlier: [] },
 ): Promise<PreparedAnswer> {
-  const agents = deps.store.listAgents(chatbot.uuid).filter((a) => a.enabled);
+  const agents = (await deps.store.listAgents(chatbot.uuid)).filter((a) => a.enabled);
   const enabled = (type: AgentRow['type']) => agents.filter((a) => a.type === type);
   const fixed = (text: string, meta: AnswerMeta) => composed(deps, text, [], {}, meta);
 
   const spamAgent = enabled('spam-defense')[0];
   if (spamAgent) {
-    const previous = deps.store.recentMessages(session.uuid, 2).map((m) => m.query);
+    const previous = (await deps.store.recentMessages(session.uuid, 2)).map((m) => m.query);
     if (isSpam(query, previous)) {
       return fixed(
         spamAgent.meta.default_message ?? '',
@@ -70,7 +70,7 @@ export async function prepareAnswer(
   const agent = enabled('user-facing')[0];
   if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, []));
 
-  const scope = scopeOf(deps.store.listSources(chatbot.uuid), agent);
+  const scope = scopeOf(await deps.store.listSources(chatbot.uuid), agent);
   // The session's documents lead, ahead of the sources and of a Q&A pair (documents.ts).
   const { qa, hits, queryTerms, closeness, sources, leading } = withDocuments(
     await judge(deps, chatbot.uuid, query, scope),
@@ -166,8 +166,7 @@ async function judge(
   const { sources, allowed, qaSources } = scope;
   const none: Judged = { hits: [], queryTerms: new Set(), closeness: new Map() };
   if (allowed.size === 0) return none;
-  await deps.index.ready(chatbotUuid);
-  const found = deps.index.search(chatbotUuid, query, {
+  const found = await deps.index.search(chatbotUuid, query, {
     limit: SEARCHED,
     // Every source allowed: no filter to run over each result.
     sources: allowed.size === sources.size ? undefined : allowed,

@@ -44,19 +44,21 @@ export class Knowledge {
   }
 
   /** Re-queues whatever a previous run left half done, so nothing stays in a progress status. */
-  recover(): void {
-    for (const source of this.store.listSourcesWithStatus(IN_PROGRESS_STATUSES)) {
-      this.store.updateSource(source.uuid, { status: 'await' }, now());
+  async recover(): Promise<void> {
+    for (const source of await this.store.listSourcesWithStatus(IN_PROGRESS_STATUSES)) {
+      await this.store.updateSource(source.uuid, { status: 'await' }, now());
       this.enqueue(source.uuid);
     }
   }
 
   /** Builds the search indexes of stored chatbots in the background, so first answers are quick. */
   warm(): void {
-    const chatbots = this.store.chatbotsWithChunks();
-    setImmediate(() => {
-      if (!this.closed) this.index.warm(chatbots).catch(() => {});
-    });
+    this.store.chatbotsWithChunks().then(
+      (chatbots) => {
+        if (!this.closed) this.index.warm(chatbots).catch(() => {});
+      },
+      () => {},
+    );
   }
 
   enqueue(sourceUuid: string): void {
@@ -110,26 +112,26 @@ export class Knowledge {
   }
 
   private async process(uuid: string): Promise<void> {
-    const source = this.store.getSource(uuid);
+    const source = await this.store.getSource(uuid);
     if (!source) return;
-    const set = (patch: Partial<SourceRow>) => {
-      if (this.store.getSource(uuid)) this.store.updateSource(uuid, patch, now());
+    const set = async (patch: Partial<SourceRow>) => {
+      if (await this.store.getSource(uuid)) await this.store.updateSource(uuid, patch, now());
     };
     try {
       const { text, title, meta, markdown } = await this.extract(source, set);
-      if (this.closed || !this.store.getSource(uuid)) return;
-      set({ status: 'chunking' });
+      if (this.closed || !(await this.store.getSource(uuid))) return;
+      await set({ status: 'chunking' });
       const clean = cleanText(text, markdown === true);
       const chunks = chunksOf(clean, markdown === true);
       if (chunks.length === 0) throw new Error('no text could be extracted from this source');
-      set({ status: 'embedding' });
-      const oldIds = this.store.chunkIds(uuid);
-      const rows = this.store.replaceChunks(uuid, chunks);
+      await set({ status: 'embedding' });
+      const oldIds = await this.store.chunkIds(uuid);
+      const rows = await this.store.replaceChunks(uuid, chunks);
       this.index.setChunks(source.chatbotUuid, uuid, rows, oldIds);
-      const current = this.store.getSource(uuid);
+      const current = await this.store.getSource(uuid);
       if (!current) return;
       const { error: _previousError, ...kept } = current.meta;
-      set({
+      await set({
         status: 'success',
         tokens: countTokens(clean),
         // A title the owner set by hand survives re-processing.
@@ -138,15 +140,15 @@ export class Knowledge {
       });
     } catch (error) {
       if (this.closed) return;
-      const current = this.store.getSource(uuid);
+      const current = await this.store.getSource(uuid);
       if (!current) return;
-      set({ status: 'fail', meta: { ...current.meta, error: (error as Error).message } });
+      await set({ status: 'fail', meta: { ...current.meta, error: (error as Error).message } });
     }
   }
 
   private async extract(
     source: SourceRow,
-    set: (patch: Partial<SourceRow>) => void,
+    set: (patch: Partial<SourceRow>) => Promise<void>,
   ): Promise<{ text: string; title: string; meta: Record<string, unknown>; markdown?: boolean }> {
     switch (source.type) {
       case 'qa': {
@@ -159,8 +161,8 @@ export class Knowledge {
         };
       }
       case 'file': {
-        set({ status: 'extracting' });
-        const bytes = this.store.getSourceContent(source.uuid);
+        await set({ status: 'extracting' });
+        const bytes = await this.store.getSourceContent(source.uuid);
         if (!bytes) throw new Error('the uploaded file is missing');
         const { text, title, markdown } = await extractFile(source.file_name, bytes);
         // A data file's first row or member is no title; its name is. Nor is a Markdown
@@ -170,13 +172,13 @@ export class Knowledge {
         return { text, markdown, title: title || fallback, meta: {} };
       }
       case 'link': {
-        set({ status: 'downloading' });
+        await set({ status: 'downloading' });
         const site = await fetchSite(String(source.meta.url), {
           allowPrivate: this.options.allowPrivateUrls,
           signal: this.controller.signal,
           ...this.options.fetchLimits,
         });
-        set({ file_size: site.bytes });
+        await set({ file_size: site.bytes });
         return {
           text: site.pages
             .map((p) => (site.pages.length > 1 ? `# ${p.title}\n\n${p.text}` : p.text))

@@ -1,6 +1,6 @@
 import { type ChatbotIndex, type Postings, TEXT, TOPIC } from './postings.js';
 import type { Unit } from './quotable.js';
-import { terms } from './text.js';
+import { queryTerms } from './text.js';
 
 export interface Hit {
   chunkId: number;
@@ -137,7 +137,7 @@ export function rank(
   opts: { limit?: number; sources?: Set<string> },
 ): SearchResult {
   const { sources, limit = 5 } = opts;
-  const all = [...terms(query)];
+  const all = [...queryTerms(query)];
   const total = index.chunks.size;
   // Each term looked up once: the term map is large, and mostly not in cache.
   const known = new Map(all.map((t) => [t, index.terms.get(t)]));

@@ -1,6 +1,6 @@
 import type { AgentRow, SourceRow } from '../store/types.js';
 import type { Hit, SearchResult } from './search.js';
-import { terms } from './text.js';
+import { queryTerms, terms } from './text.js';
 
 /** What answering reads of a chatbot's sources, as its user-facing agent may use them. */
 export interface Scope {
@@ -41,7 +41,7 @@ export function scopeOf(rows: readonly SourceRow[], agent: AgentRow): Scope {
     const qaSources = [...allowed]
       .map((u) => sources.get(u)!)
       .filter((s) => s.type === 'qa')
-      .map((source) => ({ source, question: terms(String(source.meta.question ?? '')) }));
+      .map((source) => ({ source, question: queryTerms(String(source.meta.question ?? '')) }));
     const titles = new Map([...allowed].map((u) => [u, terms(sources.get(u)!.title)]));
     const names = new Map<string, string>();
     const shared = new Set<string>();

@@ -14,28 +14,58 @@ export type { Hit, SearchResult } from './ranking.js';
 const BUILD_BATCH = 200;
 
 /**
- * BM25 indexes, one per chatbot, built from SQLite (in the background after a start, or on first
- * use) and kept in step as sources are ingested and deleted. Building goes in small batches, so a
- * large knowledge base does not stall every other request for seconds. Chunk texts stay in memory
- * beside the index so a search never touches the database. The index itself is postings.ts; how
- * a query ranks chunks, ranking.ts.
+ * What happened to an index's chatbot while its chunks were being read: the read may have been
+ * answered before or after each change, so they are applied again to what it returned.
+ */
+interface Changes {
+  removed: Set<number>;
+  added: IndexedChunk[];
+}
+
+/**
+ * BM25 indexes, one per chatbot, built from the store (in the background after a start, or on
+ * first use) and kept in step as sources are ingested and deleted. Building goes in small
+ * batches, so a large knowledge base does not stall every other request for seconds. Chunk texts
+ * stay in memory beside the index so a search never touches the database. The index itself is
+ * postings.ts; how a query ranks chunks, ranking.ts.
  */
 export class SearchIndex {
   private readonly indexes = new Map<string, ChatbotIndex>();
+  /** Indexes whose chunks are still being read from the store. */
+  private readonly loading = new Map<ChatbotIndex, Changes>();
 
   constructor(private readonly store: Store) {}
 
   private index(chatbotUuid: string): ChatbotIndex {
     let index = this.indexes.get(chatbotUuid);
     if (!index) {
-      index = createIndex(this.store.listChunks(chatbotUuid));
-      index.built = this.build(index);
-      this.indexes.set(chatbotUuid, index);
+      const created = createIndex([]);
+      const changes: Changes = { removed: new Set(), added: [] };
+      this.loading.set(created, changes);
+      created.built = this.load(chatbotUuid, created, changes);
+      this.indexes.set(chatbotUuid, created);
+      index = created;
     }
     return index;
   }
 
-  private async build(index: ChatbotIndex): Promise<void> {
+  private async load(chatbotUuid: string, index: ChatbotIndex, changes: Changes): Promise<void> {
+    let chunks: IndexedChunk[];
+    try {
+      chunks = await this.store.listChunks(chatbotUuid);
+    } catch (error) {
+      // Read again on next use rather than answer from an empty index for good.
+      if (this.indexes.get(chatbotUuid) === index) this.indexes.delete(chatbotUuid);
+      throw error;
+    } finally {
+      // From here on, changes go to the index and its pending list directly.
+      this.loading.delete(index);
+    }
+    const added = new Set(changes.added.map((c) => c.id));
+    index.pending = [
+      ...chunks.filter((c) => !changes.removed.has(c.id) && !added.has(c.id)),
+      ...changes.added,
+    ];
     while (index.pending.length > 0) {
       indexChunks(index, index.pending.splice(0, BUILD_BATCH));
       await new Promise((resolve) => setImmediate(resolve));
@@ -61,31 +91,50 @@ export class SearchIndex {
   ): void {
     const index = this.indexes.get(chatbotUuid);
     if (!index) return; // built lazily from the store when first searched
+    const fresh = chunks.map((c) => ({ ...c, sourceUuid }));
+    const changes = this.loading.get(index);
+    if (changes) {
+      for (const id of oldIds) changes.removed.add(id);
+      const gone = new Set(oldIds);
+      changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...fresh];
+      return;
+    }
     unindexChunks(index, oldIds);
-    indexChunks(
-      index,
-      chunks.map((c) => ({ ...c, sourceUuid })),
-    );
+    indexChunks(index, fresh);
   }
 
   removeChunks(chatbotUuid: string, ids: number[]): void {
     const index = this.indexes.get(chatbotUuid);
-    if (index) unindexChunks(index, ids);
+    if (!index) return;
+    const changes = this.loading.get(index);
+    if (changes) {
+      for (const id of ids) changes.removed.add(id);
+      const gone = new Set(ids);
+      changes.added = changes.added.filter((c) => !gone.has(c.id));
+    }
+    unindexChunks(index, ids);
   }
 
   dropChatbot(chatbotUuid: string): void {
     this.indexes.delete(chatbotUuid);
   }
 
-  /** The best chunks for a query, restricted to `sources` when given. */
-  search(
+  /** Every index: the store says changes may have been missed, so each is read again on use. */
+  dropAll(): void {
+    this.indexes.clear();
+  }
+
+  /**
+   * The best chunks for a query, restricted to `sources` when given. Waits for the chatbot's
+   * index (reading its chunks first, if no index has them yet); then only memory is read.
+   */
+  async search(
     chatbotUuid: string,
     query: string,
     opts: { limit?: number; sources?: Set<string> } = {},
-  ): SearchResult {
+  ): Promise<SearchResult> {
     const index = this.index(chatbotUuid);
-    // Callers should await `ready`; one that did not still gets a complete answer.
-    if (index.pending.length > 0) indexChunks(index, index.pending.splice(0));
+    await index.built;
     return rank(index, query, opts);
   }
 }

@@ -114,6 +114,23 @@ export function terms(text: string): Set<string> {
 }
 
 /**
+ * Words that say how a question is asked rather than what it is about ("What happens when…",
+ * "Is it possible to…", "How do I make X work…", "Does it figure out…"), as stems. A passage need
+ * not hold them to answer, yet as rare words of the sources they weighed as much as the topic, so
+ * a paraphrase missing only them was refused. They are left out of questions only: an indexed
+ * passage keeps every word. Chosen as English framing words, then checked on the held-out half of
+ * bench:answers (README, Answers).
+ */
+const FRAMING = new Set(['make', 'made', 'happen', 'figur', 'turn', 'want', 'need', 'wai', 'possibl', 'abl']);
+
+/** The topic terms of a question: `terms` without the words that only frame it. */
+export function queryTerms(text: string): Set<string> {
+  const out = terms(text);
+  for (const term of FRAMING) out.delete(term);
+  return out;
+}
+
+/**
  * An approximation of a language model's token count (words and punctuation marks, about the
  * same as GPT tokenizers give for English prose); good enough for a size figure in the admin.
  */

@@ -74,8 +74,8 @@ function csvLine(row: ExportRow): string {
 const CSV_HEAD = `\uFEFF${EXPORT_COLUMNS.join(',')}\r\n`;
 
 /**
- * The export as a byte stream, newest first. `first` is the first batch, read in the same
- * synchronous step as the row count so that the two agree; later batches continue after it, so
+ * The export as a byte stream, newest first. `first` is the first batch, read together with the
+ * row count so that the two agree; later batches continue after it, so
  * messages arriving meanwhile (which sort before it) are not mixed in.
  */
 export function exportStream(
@@ -91,8 +91,8 @@ export function exportStream(
   let started = false;
   let written = 0;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const rows = batch ?? store.findMessages(chatbotUuid, filter, after, BATCH);
+    async pull(controller) {
+      const rows = batch ?? (await store.findMessages(chatbotUuid, filter, after, BATCH));
       batch = null;
       let text = started ? '' : format === 'csv' ? CSV_HEAD : '[';
       started = true;

@@ -43,10 +43,15 @@ export function datesOf(from: string, to: string): string[] {
 }
 
 /** The insights answer: the store's aggregates, with empty days and the sources' titles. */
-export function insights(store: Store, chatbotUuid: string, from: string, to: string): Insights {
-  const rows = store.insights(chatbotUuid, from, to, TOP);
+export async function insights(
+  store: Store,
+  chatbotUuid: string,
+  from: string,
+  to: string,
+): Promise<Insights> {
+  const rows = await store.insights(chatbotUuid, from, to, TOP);
   const byDate = new Map(rows.days.map((d) => [d.date, d]));
-  const sources = store.listSources(chatbotUuid);
+  const sources = await store.listSources(chatbotUuid);
   const titles = new Map(sources.map((s) => [s.uuid, s.title]));
   const cited = new Set(rows.cited.map((c) => c.data_source_uuid));
   return {

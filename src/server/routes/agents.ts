@@ -191,8 +191,8 @@ export function agentRoutes(ctx: ServerContext) {
   const { store } = ctx;
 
   return new Hono<AppEnv>()
-    .post('/api/v1/chatbot/:uuid/agent/create', jsonBody(createBody), (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/chatbot/:uuid/agent/create', jsonBody(createBody), async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const body = c.get('body');
       const base = agentDefaults(chatbot.uuid, body.type, now());
       const escalation =
@@ -207,17 +207,17 @@ export function agentRoutes(ctx: ServerContext) {
         meta: { ...base.meta, ...body.meta },
         human_escalation_settings: escalation ?? base.human_escalation_settings,
         variables: body.variables ?? [],
-        data_source_uuids: ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids) ?? [],
+        data_source_uuids: (await ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids)) ?? [],
       };
-      store.createAgent(row);
-      return c.json(agentRecord(store.getAgent(row.uuid)!, 'create'));
+      await store.createAgent(row);
+      return c.json(agentRecord((await store.getAgent(row.uuid))!, 'create'));
     })
-    .get('/api/v1/chatbot/:uuid/agents', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      return c.json(store.listAgents(chatbot.uuid).map((a) => agentRecord(a, 'list')));
+    .get('/api/v1/chatbot/:uuid/agents', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json((await store.listAgents(chatbot.uuid)).map((a) => agentRecord(a, 'list')));
     })
-    .post('/api/v1/agent/:uuid/update', jsonBody(updateBody), (c) => {
-      const agent = ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/agent/:uuid/update', jsonBody(updateBody), async (c) => {
+      const agent = await ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
       const fields = c.get('body');
       const patch: Partial<AgentRow> = {};
       const name = fields.string('name');
@@ -225,7 +225,11 @@ export function agentRoutes(ctx: ServerContext) {
       const prompt = fields.string('prompt');
       const enabled = fields.flag('enabled');
       const variables = parseVariables(fields);
-      const sources = ownSourceUuids(ctx, agent.chatbotUuid, fields.strings('data_source_uuids'));
+      const sources = await ownSourceUuids(
+        ctx,
+        agent.chatbotUuid,
+        fields.strings('data_source_uuids'),
+      );
       const escalation =
         agent.type === 'human-escalation' && agent.human_escalation_settings
           ? parseEscalation(fields, agent.human_escalation_settings)
@@ -238,12 +242,12 @@ export function agentRoutes(ctx: ServerContext) {
       if (sources !== undefined) patch.data_source_uuids = sources;
       if (escalation !== undefined) patch.human_escalation_settings = escalation;
       patch.meta = { ...agent.meta, ...parseMeta(fields, agent.type) };
-      store.updateAgent(agent.uuid, patch, now());
-      return c.json(agentRecord(store.getAgent(agent.uuid)!, 'update'));
+      await store.updateAgent(agent.uuid, patch, now());
+      return c.json(agentRecord((await store.getAgent(agent.uuid))!, 'update'));
     })
-    .on(['POST', 'DELETE'], '/api/v1/agent/:uuid/delete', (c) => {
-      const agent = ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
-      store.deleteAgent(agent.uuid);
+    .on(['POST', 'DELETE'], '/api/v1/agent/:uuid/delete', async (c) => {
+      const agent = await ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
+      await store.deleteAgent(agent.uuid);
       return c.json({ success: true });
     });
 }

@@ -62,14 +62,14 @@ const updateBody = (fields: Fields) => ({
 export function chatbotRoutes(ctx: ServerContext) {
   const { store } = ctx;
   return new Hono<AppEnv>()
-    .get('/api/v1/chatbots', (c) =>
-      c.json(store.listChatbots(c.get('auth').userId).map(chatbotRecord)),
+    .get('/api/v1/chatbots', async (c) =>
+      c.json((await store.listChatbots(c.get('auth').userId)).map(chatbotRecord)),
     )
-    .post('/api/v1/chatbot/create', jsonBody(createBody), (c) => {
+    .post('/api/v1/chatbot/create', jsonBody(createBody), async (c) => {
       const body = c.get('body');
       const t = now();
       const uuid = newUuid();
-      store.createChatbot({
+      await store.createChatbot({
         uuid,
         userId: c.get('auth').userId,
         name: body.name,
@@ -82,31 +82,32 @@ export function chatbotRoutes(ctx: ServerContext) {
         modified_at: t,
       });
       // Chatting works at once: every new chatbot starts with an enabled user-facing agent.
-      store.createAgent({
+      await store.createAgent({
         ...agentDefaults(uuid, 'user-facing', t),
         name: 'Assistant',
         description: 'Answers visitors from the chatbot’s sources.',
         enabled: true,
       });
-      return c.json(chatbotRecord(store.getChatbot(uuid)!));
+      return c.json(chatbotRecord((await store.getChatbot(uuid))!));
     })
-    .get('/api/v1/chatbot/:uuid', (c) =>
-      c.json(chatbotRecord(ownedChatbot(ctx, c.get('auth'), c.req.param('uuid')))),
+    .get('/api/v1/chatbot/:uuid', async (c) =>
+      c.json(chatbotRecord(await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid')))),
     )
-    .post('/api/v1/chatbot/:uuid/update', jsonBody(updateBody), (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/chatbot/:uuid/update', jsonBody(updateBody), async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { name, ...settings } = c.get('body');
-      store.updateChatbot(
+      await store.updateChatbot(
         chatbot.uuid,
         { ...(name !== undefined ? { name } : {}), ...settings },
         now(),
       );
-      return c.json(chatbotRecord(store.getChatbot(chatbot.uuid)!));
+      return c.json(chatbotRecord((await store.getChatbot(chatbot.uuid))!));
     })
-    .on(['POST', 'DELETE'], '/api/v1/chatbot/:uuid/delete', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      for (const session of store.listSessions(chatbot.uuid)) ctx.rateLimiter.forget(session.uuid);
-      store.deleteChatbot(chatbot.uuid);
+    .on(['POST', 'DELETE'], '/api/v1/chatbot/:uuid/delete', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      for (const session of await store.listSessions(chatbot.uuid))
+        ctx.rateLimiter.forget(session.uuid);
+      await store.deleteChatbot(chatbot.uuid);
       ctx.knowledge.forgetChatbot(chatbot.uuid);
       return c.json({ success: true });
     });

@@ -58,7 +58,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     refuseDeclaredLength(c, limit, 'the upload');
     const auth = c.get('auth');
     // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
-    if (auth.chatOnly !== null) ownedChatbot(ctx, auth, auth.chatOnly);
+    if (auth.chatOnly !== null) await ownedChatbot(ctx, auth, auth.chatOnly);
     const type = multipartType(requestHeader(c, 'content-type'));
     const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
     const { file } = form;
@@ -88,7 +88,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     if (!extracted.text) {
       throw new HttpError(422, 'unreadable_file', `no text could be extracted from ${filename}`);
     }
-    store.pruneSessionDocuments(timestamp(Date.now() - UNSENT_KEPT_MS));
+    await store.pruneSessionDocuments(timestamp(Date.now() - UNSENT_KEPT_MS));
     const row: SessionDocumentRow = {
       uuid: newUuid(),
       userId: auth.userId,
@@ -102,7 +102,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
       text: extracted.text,
       created_at: now(),
     };
-    store.createSessionDocument(row);
+    await store.createSessionDocument(row);
     return c.json(documentRecord(row));
   });
 }
@@ -123,14 +123,15 @@ export function sessionDocumentUuids(fields: Fields): string[] {
  * the session's chatbot), and either not sent yet or already this session's. Any other is a 404,
  * as an unknown one is, so a uuid says nothing about another session's documents.
  */
-export function sentDocuments(
+export async function sentDocuments(
   store: Store,
   auth: Auth,
   session: SessionRow,
   uuids: readonly string[],
-): SessionDocumentRow[] {
-  return uuids.map((uuid) => {
-    const document = store.getSessionDocument(uuid);
+): Promise<SessionDocumentRow[]> {
+  const documents: SessionDocumentRow[] = [];
+  for (const uuid of uuids) {
+    const document = await store.getSessionDocument(uuid);
     if (
       !document ||
       document.userId !== auth.userId ||
@@ -139,23 +140,24 @@ export function sentDocuments(
     ) {
       throw new HttpError(404, 'not_found', `session document not found: ${uuid}`);
     }
-    return document;
-  });
+    documents.push(document);
+  }
+  return documents;
 }
 
 /**
  * What the answer to a message reads of the session's documents, binding the message's own to the
  * session; or the "too long" reply, and then nothing is bound: the session goes on as it was.
  */
-export function attachDocuments(
+export async function attachDocuments(
   store: Store,
   session: SessionRow,
   sent: readonly SessionDocumentRow[],
   contextTokens: number,
-): AnswerDocuments | { tooLong: string } {
-  const read = documentsToRead(sent, store.listSessionDocuments(session.uuid), contextTokens);
+): Promise<AnswerDocuments | { tooLong: string }> {
+  const read = documentsToRead(sent, await store.listSessionDocuments(session.uuid), contextTokens);
   if ('tooLong' in read) return read;
   const unbound = sent.filter((d) => d.sessionUuid === null).map((d) => d.uuid);
-  if (unbound.length > 0) store.bindSessionDocuments(unbound, session.uuid);
+  if (unbound.length > 0) await store.bindSessionDocuments(unbound, session.uuid);
   return read;
 }

@@ -65,16 +65,16 @@ export function messageRoutes(
 
   /** Checks access and the rate limit, then plans the answer; everything before the first byte. */
   const begin = async (auth: Auth, sessionUuid: string, { query, documentUuids }: QueryBody) => {
-    const session = ownedSession(ctx, auth, sessionUuid);
-    const chatbot = ownedChatbot(ctx, auth, session.chatbotUuid);
-    const sent = sentDocuments(store, auth, session, documentUuids);
+    const session = await ownedSession(ctx, auth, sessionUuid);
+    const chatbot = await ownedChatbot(ctx, auth, session.chatbotUuid);
+    const sent = await sentDocuments(store, auth, session, documentUuids);
     const limited = ctx.rateLimiter.take(session.uuid, chatbot.rate_limit);
     if (limited) {
       throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
         'Retry-After': String(limited.retryAfter),
       });
     }
-    const read = attachDocuments(store, session, sent, options.documents.contextTokens);
+    const read = await attachDocuments(store, session, sent, options.documents.contextTokens);
     const answer =
       'tooLong' in read
         ? tooLongAnswer(ctx.knowledge.answerDeps, read.tooLong)
@@ -82,7 +82,7 @@ export function messageRoutes(
     return { session, answer, uuid: newUuid(), startedAt: now(), documents: sent.map(documentRef) };
   };
 
-  const save = (
+  const save = async (
     started: Awaited<ReturnType<typeof begin>>,
     query: string,
     response: string,
@@ -90,8 +90,8 @@ export function messageRoutes(
   ) => {
     const t = now();
     try {
-      if (!store.getSession(started.session.uuid)) return; // deleted while answering
-      store.createMessage({
+      if (!(await store.getSession(started.session.uuid))) return; // deleted while answering
+      await store.createMessage({
         uuid: started.uuid,
         sessionUuid: started.session.uuid,
         query,
@@ -108,7 +108,7 @@ export function messageRoutes(
         created_at: started.startedAt,
         modified_at: t,
       });
-      store.touchSession(started.session.uuid, t);
+      await store.touchSession(started.session.uuid, t);
     } catch (error) {
       // Called from stream callbacks, where a throw would reach no one: say it here.
       console.error(`could not store message ${started.uuid}:`, error);
@@ -119,9 +119,9 @@ export function messageRoutes(
   const gate = new BurstGate();
 
   return new Hono<AppEnv>()
-    .get('/api/v1/session/:uuid/messages', (c) => {
-      const session = ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
-      return c.json(store.listMessages(session.uuid).map(messageRecord));
+    .get('/api/v1/session/:uuid/messages', async (c) => {
+      const session = await ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json((await store.listMessages(session.uuid)).map(messageRecord));
     })
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
       gate.started();
@@ -161,24 +161,32 @@ export function messageRoutes(
         for await (const piece of started.answer.text(controller.signal, false)) response += piece;
       } finally {
         clientGone.removeEventListener('abort', stop);
-        save(started, query, response, !controller.signal.aborted && !started.answer.cutShort);
+        await save(
+          started,
+          query,
+          response,
+          !controller.signal.aborted && !started.answer.cutShort,
+        );
       }
       return c.json({ response });
     })
-    .on(['POST', 'DELETE'], '/api/v1/message/:uuid/delete', (c) => {
-      const message = ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
-      store.deleteMessages([message.uuid]);
+    .on(['POST', 'DELETE'], '/api/v1/message/:uuid/delete', async (c) => {
+      const message = await ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
+      await store.deleteMessages([message.uuid]);
       return c.json({ success: true });
     })
-    .post('/api/v1/message/:uuid/feedback', jsonBody(feedbackBody), (c) => {
-      const message = ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/message/:uuid/feedback', jsonBody(feedbackBody), async (c) => {
+      const message = await ownedMessage(ctx, c.get('auth'), c.req.param('uuid'));
       const t = now();
-      store.setFeedback(message.uuid, c.get('body')(t), t);
-      return c.json(messageRecord(store.getMessage(message.uuid)!));
+      await store.setFeedback(message.uuid, c.get('body')(t), t);
+      return c.json(messageRecord((await store.getMessage(message.uuid))!));
     })
-    .on(['POST', 'DELETE'], '/api/v1/messages/delete', jsonBody(uuidsBody), (c) => {
-      const messages = c.get('body').uuids.map((u) => ownedMessage(ctx, c.get('auth'), u));
-      store.deleteMessages(messages.map((m) => m.uuid));
+    .on(['POST', 'DELETE'], '/api/v1/messages/delete', jsonBody(uuidsBody), async (c) => {
+      const messages = [];
+      for (const uuid of c.get('body').uuids) {
+        messages.push(await ownedMessage(ctx, c.get('auth'), uuid));
+      }
+      await store.deleteMessages(messages.map((m) => m.uuid));
       return c.json({ success: true });
     });
 }

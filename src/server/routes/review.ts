@@ -43,28 +43,31 @@ function listQuery(c: Context, kind: 'm' | 'c') {
 export function reviewRoutes(ctx: ServerContext) {
   const { store } = ctx;
   return new Hono<AppEnv>()
-    .get('/api/v1/chatbot/:uuid/messages', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .get('/api/v1/chatbot/:uuid/messages', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { filter, after, limit } = listQuery(c, 'm');
-      const rows = store.findMessages(chatbot.uuid, filter, after, limit + 1);
+      const rows = await store.findMessages(chatbot.uuid, filter, after, limit + 1);
       const { data, next_cursor } = page(rows, limit, 'm', (m) => [m.created_at, m.uuid]);
       return c.json({ data: data.map(messageListItem), next_cursor });
     })
-    .get('/api/v1/chatbot/:uuid/conversations', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .get('/api/v1/chatbot/:uuid/conversations', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { filter, after, limit } = listQuery(c, 'c');
-      const rows = store.findConversations(chatbot.uuid, filter, after, limit + 1);
+      const rows = await store.findConversations(chatbot.uuid, filter, after, limit + 1);
       return c.json(page(rows, limit, 'c', (s) => [s.last_activity, s.session_uuid]));
     })
-    .get('/api/v1/chatbot/:uuid/messages/export', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .get('/api/v1/chatbot/:uuid/messages/export', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const params = readParams(c, [...FILTER_PARAMS, 'format']);
       const format = params.format;
       if (format !== 'csv' && format !== 'json') throw badInput('format must be "csv" or "json"');
       const filter = parseFilter(params);
-      // Counted and first read in one synchronous step, so no message lands between the two.
-      const total = store.countMessages(chatbot.uuid, filter);
-      const first = firstBatch(store, chatbot.uuid, filter);
+      // Counted and first read together (on SQLite in one synchronous step), so that no message
+      // lands between the two.
+      const [total, first] = await Promise.all([
+        store.countMessages(chatbot.uuid, filter),
+        firstBatch(store, chatbot.uuid, filter),
+      ]);
       return c.body(exportStream(store, chatbot.uuid, filter, format as ExportFormat, first), 200, {
         'Content-Type':
           format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
@@ -73,9 +76,9 @@ export function reviewRoutes(ctx: ServerContext) {
         'X-Total-Count': String(total),
       });
     })
-    .get('/api/v1/chatbot/:uuid/insights', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .get('/api/v1/chatbot/:uuid/insights', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { from, to } = insightsPeriod(readParams(c, ['from', 'to']));
-      return c.json(insights(store, chatbot.uuid, from, to));
+      return c.json(await insights(store, chatbot.uuid, from, to));
     });
 }

@@ -28,26 +28,32 @@ export function sessionRoutes(ctx: ServerContext) {
   const { store } = ctx;
   return new Hono<AppEnv>()
     .post('/api/v1/chatbot/:uuid/session/create', async (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       // Public clients send a bare POST; only a body makes the response carry the stored data.
       const body = await readJsonBody(c);
       const meta = body === undefined ? null : parseSessionData(body);
       const t = now();
       const uuid = newUuid();
-      store.createSession({ uuid, chatbotUuid: chatbot.uuid, meta, created_at: t, modified_at: t });
-      const row = store.getSession(uuid)!;
+      await store.createSession({
+        uuid,
+        chatbotUuid: chatbot.uuid,
+        meta,
+        created_at: t,
+        modified_at: t,
+      });
+      const row = (await store.getSession(uuid))!;
       return c.json(meta === null ? sessionSummary(row) : sessionRecord(row));
     })
-    .get('/api/v1/session/:uuid', (c) =>
-      c.json(sessionRecord(ownedSession(ctx, c.get('auth'), c.req.param('uuid')))),
+    .get('/api/v1/session/:uuid', async (c) =>
+      c.json(sessionRecord(await ownedSession(ctx, c.get('auth'), c.req.param('uuid')))),
     )
-    .get('/api/v1/chatbot/:uuid/sessions', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      return c.json(store.listSessions(chatbot.uuid).map(sessionSummary));
+    .get('/api/v1/chatbot/:uuid/sessions', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json((await store.listSessions(chatbot.uuid)).map(sessionSummary));
     })
-    .on(['POST', 'DELETE'], '/api/v1/session/:uuid/delete', (c) => {
-      const session = ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
-      store.deleteSession(session.uuid);
+    .on(['POST', 'DELETE'], '/api/v1/session/:uuid/delete', async (c) => {
+      const session = await ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
+      await store.deleteSession(session.uuid);
       ctx.rateLimiter.forget(session.uuid);
       return c.json({ success: true });
     });

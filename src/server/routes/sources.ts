@@ -45,14 +45,17 @@ const urlBody = (fields: Fields) => {
 export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boolean }) {
   const { store, knowledge } = ctx;
 
-  const create = (
+  const create = async (
     row: Omit<SourceRow, 'uuid' | 'status' | 'created_at' | 'modified_at'>,
     content: Uint8Array | null,
   ) => {
     const t = now();
     const uuid = newUuid();
-    store.createSource({ ...row, uuid, status: 'await', created_at: t, modified_at: t }, content);
-    const record = sourceRecord(store.getSource(uuid)!);
+    await store.createSource(
+      { ...row, uuid, status: 'await', created_at: t, modified_at: t },
+      content,
+    );
+    const record = sourceRecord((await store.getSource(uuid))!);
     knowledge.enqueue(uuid);
     return record;
   };
@@ -76,27 +79,27 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
     }
   };
 
-  const deleteSources = (uuids: string[]) => {
+  const deleteSources = async (uuids: string[]) => {
     const byChatbot = new Map<string, number[]>();
     for (const uuid of uuids) {
-      const source = store.getSource(uuid);
+      const source = await store.getSource(uuid);
       if (!source) continue;
       const ids = byChatbot.get(source.chatbotUuid) ?? [];
-      ids.push(...store.chunkIds(uuid));
+      ids.push(...(await store.chunkIds(uuid)));
       byChatbot.set(source.chatbotUuid, ids);
     }
-    store.deleteSources(uuids, now());
+    await store.deleteSources(uuids, now());
     for (const [chatbotUuid, ids] of byChatbot) knowledge.forgetChunks(chatbotUuid, ids);
   };
 
   return new Hono<AppEnv>()
-    .get('/api/v1/chatbot/:uuid/data-sources', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      return c.json(store.listSources(chatbot.uuid).map(sourceRecord));
+    .get('/api/v1/chatbot/:uuid/data-sources', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json((await store.listSources(chatbot.uuid)).map(sourceRecord));
     })
     .post('/api/v1/chatbot/:uuid/data-source/upload', async (c) => {
       refuseDeclaredLength(c, ctx.uploadLimitBytes, 'the upload');
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const type = multipartType(c.req.header('content-type'));
       const { file, reference_source_link: link } = await readUploadForm(
         type,
@@ -110,7 +113,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       if (file.size === 0) throw badInput('file is empty');
       const bytes = new Uint8Array(await file.arrayBuffer());
       return c.json(
-        create(
+        await create(
           {
             chatbotUuid: chatbot.uuid,
             title: name,
@@ -124,13 +127,13 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
         ),
       );
     })
-    .post('/api/v1/chatbot/:uuid/data-source/qa', jsonBody(qaBody), (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/chatbot/:uuid/data-source/qa', jsonBody(qaBody), async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { question, answer, reference_source_link } = c.get('body');
       if (!answer.trim()) throw badInput('answer must not be empty');
       const text = `${question}\n\n${answer}`;
       return c.json(
-        create(
+        await create(
           {
             chatbotUuid: chatbot.uuid,
             title: titleFrom(question, 'Question'),
@@ -145,11 +148,11 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       );
     })
     .post('/api/v1/chatbot/:uuid/data-source/url', jsonBody(urlBody), async (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const { url, reference_source_link } = c.get('body');
       await refusePrivate(url);
       return c.json(
-        create(
+        await create(
           {
             chatbotUuid: chatbot.uuid,
             title: url,
@@ -166,47 +169,56 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
     .post(
       '/api/v1/data-source/:uuid/update',
       jsonBody((f) => ({ title: f.string('title', { required: true, max: 500 }) })),
-      (c) => {
-        const source = ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
+      async (c) => {
+        const source = await ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
         const { title } = c.get('body');
-        store.updateSource(
+        await store.updateSource(
           source.uuid,
           { title: title.trim(), meta: { ...source.meta, title_set_by_user: true } },
           now(),
         );
-        return c.json(sourceRecord(store.getSource(source.uuid)!));
+        return c.json(sourceRecord((await store.getSource(source.uuid))!));
       },
     )
-    .on(['POST', 'DELETE'], '/api/v1/data-source/:uuid/delete', (c) => {
-      const source = ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
-      deleteSources([source.uuid]);
+    .on(['POST', 'DELETE'], '/api/v1/data-source/:uuid/delete', async (c) => {
+      const source = await ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
+      await deleteSources([source.uuid]);
       return c.json({ success: true });
     })
-    .on(['POST', 'DELETE'], '/api/v1/data-sources/delete', jsonBody(uuidsBody), (c) => {
+    .on(['POST', 'DELETE'], '/api/v1/data-sources/delete', jsonBody(uuidsBody), async (c) => {
       const { uuids } = c.get('body');
       // All or nothing: one unknown uuid deletes none, so a typo cannot half-apply.
-      const sources = uuids.map((u) => ownedSource(ctx, c.get('auth'), u));
-      deleteSources(sources.map((s) => s.uuid));
+      const sources = [];
+      for (const uuid of uuids) sources.push(await ownedSource(ctx, c.get('auth'), uuid));
+      await deleteSources(sources.map((s) => s.uuid));
       return c.json({ success: true });
     })
-    .post('/api/v1/data-sources/url/re-scrape', jsonBody(uuidsBody), (c) => {
-      const results: RescrapeResult[] = c.get('body').uuids.map((uuid) => {
-        const source = findOwnedSource(ctx, c.get('auth'), uuid);
-        if (!source || source.type !== 'link') return { uuid, error: 'invalid data source' };
-        store.updateSource(uuid, { status: 'await' }, now());
+    .post('/api/v1/data-sources/url/re-scrape', jsonBody(uuidsBody), async (c) => {
+      const results: RescrapeResult[] = [];
+      for (const uuid of c.get('body').uuids) {
+        const source = await findOwnedSource(ctx, c.get('auth'), uuid);
+        if (!source || source.type !== 'link') {
+          results.push({ uuid, error: 'invalid data source' });
+          continue;
+        }
+        await store.updateSource(uuid, { status: 'await' }, now());
         knowledge.enqueue(uuid);
-        return { uuid, status: 'restarted scraping' };
-      });
+        results.push({ uuid, status: 'restarted scraping' });
+      }
       return c.json(results);
     })
-    .post('/api/data-sources/restart', jsonBody(uuidsBody), (c) => {
-      const results: RescrapeResult[] = c.get('body').uuids.map((uuid) => {
-        const source = findOwnedSource(ctx, c.get('auth'), uuid);
-        if (!source) return { uuid, error: 'invalid data source' };
-        store.updateSource(uuid, { status: 'await' }, now());
+    .post('/api/data-sources/restart', jsonBody(uuidsBody), async (c) => {
+      const results: RescrapeResult[] = [];
+      for (const uuid of c.get('body').uuids) {
+        const source = await findOwnedSource(ctx, c.get('auth'), uuid);
+        if (!source) {
+          results.push({ uuid, error: 'invalid data source' });
+          continue;
+        }
+        await store.updateSource(uuid, { status: 'await' }, now());
         knowledge.enqueue(uuid);
-        return { uuid, status: 'restarted processing' };
-      });
+        results.push({ uuid, status: 'restarted processing' });
+      }
       return c.json(results);
     });
 }

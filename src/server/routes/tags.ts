@@ -25,31 +25,31 @@ export function tagRoutes(ctx: ServerContext) {
   const { store } = ctx;
 
   return new Hono<AppEnv>()
-    .get('/api/v1/chatbot/:uuid/source-tags', (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      return c.json(store.listTags(chatbot.uuid).map(tagRecord));
+    .get('/api/v1/chatbot/:uuid/source-tags', async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      return c.json((await store.listTags(chatbot.uuid)).map(tagRecord));
     })
-    .post('/api/v1/chatbot/:uuid/source-tag/create', jsonBody(createBody), (c) => {
-      const chatbot = ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/chatbot/:uuid/source-tag/create', jsonBody(createBody), async (c) => {
+      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const body = c.get('body');
       const t = now();
       const uuid = newUuid();
-      store.createTag({
+      await store.createTag({
         uuid,
         chatbotUuid: chatbot.uuid,
         name: body.name,
         color: body.color,
-        data_source_uuids: ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids) ?? [],
+        data_source_uuids: (await ownSourceUuids(ctx, chatbot.uuid, body.data_source_uuids)) ?? [],
         created_at: t,
         modified_at: t,
       });
-      return c.json(tagRecord(store.getTag(uuid)!));
+      return c.json(tagRecord((await store.getTag(uuid))!));
     })
-    .post('/api/v1/source-tag/:uuid/update', jsonBody(updateBody), (c) => {
-      const tag = ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
+    .post('/api/v1/source-tag/:uuid/update', jsonBody(updateBody), async (c) => {
+      const tag = await ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
       const body = c.get('body');
-      const sources = ownSourceUuids(ctx, tag.chatbotUuid, body.data_source_uuids);
-      store.updateTag(
+      const sources = await ownSourceUuids(ctx, tag.chatbotUuid, body.data_source_uuids);
+      await store.updateTag(
         tag.uuid,
         {
           ...(body.name !== undefined ? { name: body.name } : {}),
@@ -58,11 +58,11 @@ export function tagRoutes(ctx: ServerContext) {
         },
         now(),
       );
-      return c.json(tagRecord(store.getTag(tag.uuid)!));
+      return c.json(tagRecord((await store.getTag(tag.uuid))!));
     })
-    .on(['POST', 'DELETE'], '/api/v1/source-tag/:uuid/delete', (c) => {
-      const tag = ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
-      store.deleteTag(tag.uuid);
+    .on(['POST', 'DELETE'], '/api/v1/source-tag/:uuid/delete', async (c) => {
+      const tag = await ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
+      await store.deleteTag(tag.uuid);
       return c.json({ success: true });
     });
 }

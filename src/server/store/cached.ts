@@ -1,4 +1,4 @@
-import type { ChatbotRow, KeyRow, SessionRow, Store } from './types.js';
+import type { AgentRow, ChatbotRow, KeyRow, SessionRow, SourceRow, Store } from './types.js';
 
 /**
  * A store that remembers what every chat message reads before its first byte: the key, the
@@ -6,11 +6,12 @@ import type { ChatbotRow, KeyRow, SessionRow, Store } from './types.js';
  * message, they cost about as much as the whole no-work request does; answering 200 questions
  * at once made that the difference between a quick and a slow first byte.
  *
- * It relies on this process being the only writer of those tables (the `create-key` command of
- * another process only adds users and keys, and only found keys are remembered, never misses; no
- * key is ever removed). Any write other than a message's forgets everything, which is simple and
- * cannot go stale; messages are written once per answer (and rated) and only touch their
- * session's time. Nothing about messages is remembered, so the review reads are never stale.
+ * It relies on seeing every write to those tables: this process's own, and other instances' as
+ * the store reports them (`onChange`; the `create-key` command of another process only adds users
+ * and keys, and only found keys are remembered, never misses; no key is ever removed). Any write
+ * other than a message's forgets everything, which is simple and cannot go stale; messages are
+ * written once per answer (and rated) and only touch their session's time. Nothing about
+ * messages is remembered, so the review reads are never stale.
  *
  * Remembered rows are frozen, so code that changed a row it was given (and so, silently, every
  * later reader's copy) fails loudly in tests instead.
@@ -19,28 +20,45 @@ export function cachedStore(store: Store): Store {
   const keys = new Map<string, KeyRow>();
   const chatbots = new Map<string, ChatbotRow | undefined>();
   const sessions = new Map<string, SessionRow | undefined>();
-  const agents = new Map<string, ReturnType<Store['listAgents']>>();
-  const sources = new Map<string, ReturnType<Store['listSources']>>();
+  const agents = new Map<string, AgentRow[]>();
+  const sources = new Map<string, SourceRow[]>();
+  // Bumped by every forget: a read that began before one must not store what it read.
+  let generation = 0;
   const forget = () => {
+    generation++;
     keys.clear();
     chatbots.clear();
     sessions.clear();
     agents.clear();
     sources.clear();
   };
-  const remember = <K, V>(map: Map<K, V>, key: K, read: () => V): V => {
-    if (map.has(key)) return map.get(key) as V;
-    const value = deepFreeze(read());
+  const keep = <K, V>(map: Map<K, V>, key: K, value: V, readAt: number) => {
+    if (generation !== readAt) return;
     // Bounded: a store with very many sessions or chatbots must not grow without end.
     if (map.size >= 10_000) map.clear();
     map.set(key, value);
+  };
+  const remember = async <K, V>(map: Map<K, V>, key: K, read: () => Promise<V>): Promise<V> => {
+    if (map.has(key)) return map.get(key) as V;
+    const readAt = generation;
+    const value = deepFreeze(await read());
+    keep(map, key, value, readAt);
     return value;
   };
 
-  const cached: Store = { ...store };
+  const cached = { ...methodsOf(store), kind: store.kind, shared: store.shared } as Store;
   // Every method that writes forgets all; the reads below and the message writes are the exceptions.
   const READS = new Set<keyof Store>([
     'close',
+    'ping',
+    'onChange',
+    // The queue and the rate-limit windows: nothing remembered reads them.
+    'enqueueJob',
+    'claimJob',
+    'renewJob',
+    'finishJob',
+    'releaseJobs',
+    'takeRateLimit',
     'findUser',
     'findKey',
     'getChatbot',
@@ -77,23 +95,28 @@ export function cachedStore(store: Store): Store {
     'findConversations',
     'insights',
   ]);
-  for (const name of Object.keys(store) as Array<keyof Store>) {
-    if (READS.has(name)) continue;
-    const write = store[name] as (...args: unknown[]) => unknown;
-    (cached as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
+  for (const [name, write] of Object.entries(methodsOf(store))) {
+    if (READS.has(name as keyof Store)) continue;
+    (cached as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
       try {
-        return write(...args);
+        return await write(...args);
       } finally {
         forget();
       }
     };
   }
+  // Another instance's writes: the same as ours for what is remembered here.
+  store.onChange((change) => {
+    if (change.kind !== 'jobs') forget();
+  });
 
-  cached.findKey = (hash) => {
+  cached.findKey = async (hash) => {
     const hit = keys.get(hash);
     if (hit) return hit;
-    const key = store.findKey(hash);
-    if (key) remember(keys, hash, () => key);
+    const readAt = generation;
+    const key = await store.findKey(hash);
+    // Only found keys are remembered: anyone can send made-up ones.
+    if (key) keep(keys, hash, deepFreeze(key), readAt);
     return key;
   };
   cached.getChatbot = (uuid) => remember(chatbots, uuid, () => store.getChatbot(uuid));
@@ -103,12 +126,32 @@ export function cachedStore(store: Store): Store {
   cached.listSources = (chatbotUuid) =>
     remember(sources, chatbotUuid, () => store.listSources(chatbotUuid));
   // Every answer touches its session: keep the entry, or each next message would read it again.
-  cached.touchSession = (uuid, now) => {
-    store.touchSession(uuid, now);
+  cached.touchSession = async (uuid, now) => {
+    await store.touchSession(uuid, now);
     const session = sessions.get(uuid);
     if (session) sessions.set(uuid, deepFreeze({ ...session, modified_at: now }));
   };
   return cached;
+}
+
+/**
+ * A store's methods, bound to it, whether it is a plain object of functions or a class instance
+ * (whose methods live on its prototype, where a spread does not reach).
+ */
+function methodsOf(store: Store): Record<string, (...args: unknown[]) => Promise<unknown>> {
+  const methods: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (
+    let level: object | null = store;
+    level && level !== Object.prototype;
+    level = Object.getPrototypeOf(level)
+  ) {
+    for (const name of Object.getOwnPropertyNames(level)) {
+      const value = (store as unknown as Record<string, unknown>)[name];
+      if (name === 'constructor' || name in methods || typeof value !== 'function') continue;
+      methods[name] = (value as (...args: unknown[]) => Promise<unknown>).bind(store);
+    }
+  }
+  return methods;
 }
 
 /** Without recursion: a stored value is never too deep to be remembered. */

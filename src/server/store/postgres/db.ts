@@ -31,7 +31,7 @@ export interface Sql {
    * delivered at commit and never if it rolls back.
    */
   notify(...changes: Change[]): Promise<void>;
-  /** One statement and the changes it makes, in one transaction. */
+  /** One INSERT, UPDATE or DELETE and the changes it makes, in one transaction. */
   write(changes: readonly Change[], text: string, ...params: unknown[]): Promise<number>;
 }
 
@@ -55,6 +55,7 @@ const storable = (value: unknown): unknown =>
       : value;
 
 export function pgSql(pool: pg.Pool, instanceId: string): Sql {
+  const payload = (change: Change) => JSON.stringify({ from: instanceId, ...change });
   const names = new Map<string, string>();
   const config = (text: string, values: unknown[]): pg.QueryConfig => {
     let name = names.get(text);
@@ -75,18 +76,21 @@ export function pgSql(pool: pg.Pool, instanceId: string): Sql {
       tx: (work) => (inTx ? work(sql) : transaction(work)),
       async notify(...changes) {
         for (const change of changes) {
-          await query('SELECT pg_notify($1, $2)', [
-            CHANNEL,
-            JSON.stringify({ from: instanceId, ...change }),
-          ]);
+          await query('SELECT pg_notify($1, $2)', [CHANNEL, payload(change)]);
         }
       },
-      write: (changes, text, ...params) =>
-        sql.tx(async (t) => {
-          const count = await t.run(text, ...params);
-          await t.notify(...changes);
-          return count;
-        }),
+      // One statement is a transaction of its own: the notifications ride along in it.
+      async write(changes, text, ...params) {
+        const n = params.length;
+        const notes = changes.map((_, i) => `, pg_notify($${n + 1}, $${n + 2 + i})`).join('');
+        const r = await sql.one(
+          `WITH w AS (${text} RETURNING 1) SELECT (SELECT count(*) FROM w) AS n${notes}`,
+          ...params,
+          CHANNEL,
+          ...changes.map(payload),
+        );
+        return num(r?.n);
+      },
     };
     return sql;
   };

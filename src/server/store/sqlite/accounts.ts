@@ -1,7 +1,9 @@
 import type { KeyRow, Store, UserRow } from '../types.js';
-import type { Sql } from './db.js';
+import type { Immediate, Sql } from './db.js';
 
-export type AccountQueries = Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey'>;
+export type AccountQueries = Immediate<
+  Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey'>
+>;
 
 /** Users and their API keys. */
 export function accountQueries(sql: Sql): AccountQueries {

@@ -1,19 +1,21 @@
 import type { AgentRow, ChatbotRow, Store } from '../types.js';
-import { json, parse, type Row, type Sql } from './db.js';
+import { type Immediate, json, parse, type Row, type Sql } from './db.js';
 
-export type ChatbotQueries = Pick<
-  Store,
-  | 'createChatbot'
-  | 'getChatbot'
-  | 'listChatbots'
-  | 'listedOrigins'
-  | 'updateChatbot'
-  | 'deleteChatbot'
-  | 'createAgent'
-  | 'getAgent'
-  | 'listAgents'
-  | 'updateAgent'
-  | 'deleteAgent'
+export type ChatbotQueries = Immediate<
+  Pick<
+    Store,
+    | 'createChatbot'
+    | 'getChatbot'
+    | 'listChatbots'
+    | 'listedOrigins'
+    | 'updateChatbot'
+    | 'deleteChatbot'
+    | 'createAgent'
+    | 'getAgent'
+    | 'listAgents'
+    | 'updateAgent'
+    | 'deleteAgent'
+  >
 >;
 
 const chatbot = (r: Row): ChatbotRow => ({

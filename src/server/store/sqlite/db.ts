@@ -2,6 +2,15 @@ import type Database from 'better-sqlite3';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * Store methods as better-sqlite3 runs them: the same, with the answer at once rather than a
+ * promise. The query groups are written this way (and call each other so); `sqlite.ts` turns
+ * them into the async interface once.
+ */
+export type Immediate<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
 export const json = (value: unknown) => JSON.stringify(value);
 export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 

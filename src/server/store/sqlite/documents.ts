@@ -1,13 +1,15 @@
 import type { SessionDocumentRow, Store } from '../types.js';
-import type { Row, Sql } from './db.js';
+import type { Immediate, Row, Sql } from './db.js';
 
-export type DocumentQueries = Pick<
-  Store,
-  | 'createSessionDocument'
-  | 'getSessionDocument'
-  | 'listSessionDocuments'
-  | 'bindSessionDocuments'
-  | 'pruneSessionDocuments'
+export type DocumentQueries = Immediate<
+  Pick<
+    Store,
+    | 'createSessionDocument'
+    | 'getSessionDocument'
+    | 'listSessionDocuments'
+    | 'bindSessionDocuments'
+    | 'pruneSessionDocuments'
+  >
 >;
 
 const document = (r: Row): SessionDocumentRow => ({

@@ -1,10 +1,9 @@
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
-import type { Row, Sql } from './db.js';
+import type { Immediate, Row, Sql } from './db.js';
 import { message } from './sessions.js';
 
-export type ReviewQueries = Pick<
-  Store,
-  'findMessages' | 'countMessages' | 'findConversations' | 'insights'
+export type ReviewQueries = Immediate<
+  Pick<Store, 'findMessages' | 'countMessages' | 'findConversations' | 'insights'>
 >;
 
 /**

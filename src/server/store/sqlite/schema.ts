@@ -257,6 +257,25 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX session_documents_unbound ON session_documents(created_at)
     WHERE session_uuid IS NULL;
   `,
+  // Work and limits that several server processes share move from memory into the database: the
+  // ingestion queue (times in ms since the epoch), and each session's recent messages, counted
+  // against its chatbot's rate limit, so that a restart no longer forgives.
+  `
+  CREATE TABLE ingest_jobs (
+    source_uuid TEXT PRIMARY KEY REFERENCES data_sources(uuid) ON DELETE CASCADE,
+    queued_at INTEGER NOT NULL,
+    worker TEXT,
+    lease_until INTEGER,
+    -- the source changed while a worker held it: it runs once more when that worker finishes
+    again INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX ingest_jobs_queued ON ingest_jobs(queued_at);
+  CREATE TABLE rate_hits (
+    session_uuid TEXT NOT NULL REFERENCES sessions(uuid) ON DELETE CASCADE,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX rate_hits_session ON rate_hits(session_uuid, at);
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
@@ -278,6 +297,7 @@ const APPLIED: Record<number, string> = {
   3: "SELECT 1 FROM pragma_table_info('messages') WHERE name = 'chatbot_uuid'",
   4: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'message_sources'",
   6: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_documents'",
+  7: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ingest_jobs'",
 };
 
 /** Brings the schema to the last version, one transaction per step. */

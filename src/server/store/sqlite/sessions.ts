@@ -1,20 +1,22 @@
 import { answerMeta, normalizeQuestion } from '../facts.js';
 import type { MessageRow, SessionRow, Store } from '../types.js';
-import { json, parse, type Row, type Sql } from './db.js';
+import { type Immediate, json, parse, type Row, type Sql } from './db.js';
 
-export type SessionQueries = Pick<
-  Store,
-  | 'createSession'
-  | 'getSession'
-  | 'listSessions'
-  | 'deleteSession'
-  | 'touchSession'
-  | 'createMessage'
-  | 'getMessage'
-  | 'listMessages'
-  | 'recentMessages'
-  | 'deleteMessages'
-  | 'setFeedback'
+export type SessionQueries = Immediate<
+  Pick<
+    Store,
+    | 'createSession'
+    | 'getSession'
+    | 'listSessions'
+    | 'deleteSession'
+    | 'touchSession'
+    | 'createMessage'
+    | 'getMessage'
+    | 'listMessages'
+    | 'recentMessages'
+    | 'deleteMessages'
+    | 'setFeedback'
+  >
 >;
 
 const session = (r: Row): SessionRow => ({

@@ -1,24 +1,26 @@
 import type { ChunkRow, SourceRow, Store, TagRow } from '../types.js';
-import { json, parse, type Row, type Sql } from './db.js';
+import { type Immediate, json, parse, type Row, type Sql } from './db.js';
 
-export type SourceQueries = Pick<
-  Store,
-  | 'createSource'
-  | 'getSource'
-  | 'getSourceContent'
-  | 'listSources'
-  | 'listSourcesWithStatus'
-  | 'updateSource'
-  | 'deleteSources'
-  | 'replaceChunks'
-  | 'listChunks'
-  | 'chatbotsWithChunks'
-  | 'chunkIds'
-  | 'createTag'
-  | 'getTag'
-  | 'listTags'
-  | 'updateTag'
-  | 'deleteTag'
+export type SourceQueries = Immediate<
+  Pick<
+    Store,
+    | 'createSource'
+    | 'getSource'
+    | 'getSourceContent'
+    | 'listSources'
+    | 'listSourcesWithStatus'
+    | 'updateSource'
+    | 'deleteSources'
+    | 'replaceChunks'
+    | 'listChunks'
+    | 'chatbotsWithChunks'
+    | 'chunkIds'
+    | 'createTag'
+    | 'getTag'
+    | 'listTags'
+    | 'updateTag'
+    | 'deleteTag'
+  >
 >;
 
 const source = (r: Row): SourceRow => ({
@@ -41,7 +43,7 @@ const source = (r: Row): SourceRow => ({
  */
 export function sourceQueries(
   sql: Sql,
-  agents: Pick<Store, 'listAgents' | 'updateAgent'>,
+  agents: Immediate<Pick<Store, 'listAgents' | 'updateAgent'>>,
 ): SourceQueries {
   const { db, all, one, run } = sql;
   const tag = (r: Row): TagRow => ({
