@@ -27,7 +27,7 @@ before(async () => {
     answer: 'The bakery is open from 7 am to 6 pm, Monday to Saturday.',
   });
   await h.server.idle();
-  const key = h.server.createKey('e2e', { chatOnly: chatbot.uuid });
+  const key = await h.server.createKey('e2e', { chatOnly: chatbot.uuid });
   url = h.page(
     'attachments.html',
     testPage(

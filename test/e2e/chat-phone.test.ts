@@ -34,7 +34,7 @@ before(async () => {
   });
   await h.server.idle();
   chatbotUuid = chatbot.uuid;
-  chatKey = h.server.createKey('e2e', { chatOnly: chatbot.uuid });
+  chatKey = await h.server.createKey('e2e', { chatOnly: chatbot.uuid });
 });
 
 after(async () => {

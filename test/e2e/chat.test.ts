@@ -41,7 +41,10 @@ async function bot(
     answer,
   });
   await h.server.idle();
-  return { uuid: chatbot.uuid, chatKey: h.server.createKey('e2e', { chatOnly: chatbot.uuid }) };
+  return {
+    uuid: chatbot.uuid,
+    chatKey: await h.server.createKey('e2e', { chatOnly: chatbot.uuid }),
+  };
 }
 
 let pageCount = 0;

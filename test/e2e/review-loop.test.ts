@@ -32,7 +32,7 @@ before(async () => {
     answer: 'The bakery is open 7 am to 6 pm, Monday to Saturday.',
   });
   await h.server.idle();
-  chatKey = h.server.createKey('e2e', { chatOnly: chatbotUuid });
+  chatKey = await h.server.createKey('e2e', { chatOnly: chatbotUuid });
 });
 
 after(async () => {
