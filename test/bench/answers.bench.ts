@@ -15,7 +15,7 @@
  * Budgets are printed beside the figures. It exits 0 whatever they say (it is a report), and 1
  * only when the harness itself fails.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_QA } from '../../demo/seed.js';
@@ -28,6 +28,12 @@ const fixtures = join(root, 'test/fixtures/answers');
 const KEY = 'bench-answers-key';
 const BUDGETS = { wrong: 5, refusedCovered: 15, offTopicAnswered: 5 };
 const SHOWN_CHARS = 120;
+/**
+ * The set's two halves: methods are tuned on A and checked on B (held out), so a change that
+ * only fits these questions shows as a gain on A alone. Fixed seed, split within each corpus and
+ * kind of question so both halves hold as many of each.
+ */
+const SPLIT_SEED = 14;
 
 type CorpusName = 'demo' | 'packages';
 
@@ -128,6 +134,35 @@ function loadQuestions(): Question[] {
     if (!q.covered && !q.kind) throw new Error(`questions.json: ${q.id} needs a kind`);
   }
   return questions;
+}
+
+/** A small seeded PRNG (mulberry32): the same split on every run and machine. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Which half each question is in, by id: shuffled with SPLIT_SEED, then dealt per stratum. */
+function halves(questions: Question[]): Map<string, 'A' | 'B'> {
+  const next = random(SPLIT_SEED);
+  const shuffled = questions
+    .map((q) => ({ q, key: next() }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ q }) => q);
+  const dealt = new Map<string, number>();
+  const half = new Map<string, 'A' | 'B'>();
+  for (const q of shuffled) {
+    const stratum = `${q.corpus}/${q.phrasing ?? q.kind}`;
+    const n = dealt.get(stratum) ?? 0;
+    dealt.set(stratum, n + 1);
+    half.set(q.id, n % 2 === 0 ? 'A' : 'B');
+  }
+  return half;
 }
 
 /**
@@ -274,6 +309,14 @@ async function main(): Promise<void> {
   const separate = runs.slice(0, 2).flatMap((r) => r.results);
   printTable('overall (demo + packages)', separate);
   printCombined(runs[2]!.label, runs[2]!.results, separate);
+  printHalves(halves(questions), separate, runs[2]!.results);
+  if (process.env.BENCH_ANSWERS_OUT) {
+    // Per question and bot, for comparing two runs of a change question by question.
+    const rows = runs.flatMap(({ label, results }) =>
+      results.map((r) => ({ bot: label, id: r.question.id, outcome: r.outcome, cited: r.cited })),
+    );
+    writeFileSync(process.env.BENCH_ANSWERS_OUT, `${JSON.stringify(rows, null, 1)}\n`);
+  }
   const times = runs.flatMap((r) => r.results.map((x) => x.ms)).sort((a, b) => a - b);
   console.log(
     `\nElapsed: ${((performance.now() - began) / 1000).toFixed(1)} s for ${times.length} answers` +
@@ -388,6 +431,31 @@ function printCombined(label: string, results: Result[], separate: Result[]) {
     console.log(
       `${detail(r)}\n           alone: ${OUTCOME_NAMES[before.get(r.question.id)!.outcome]}`,
     );
+  }
+}
+
+/** The budgeted shares of each half: tuned on A, held out B. */
+function printHalves(half: Map<string, 'A' | 'B'>, separate: Result[], combined: Result[]) {
+  console.log(
+    `\nBy half (seed ${SPLIT_SEED}; tune on A, check on B)      right    wrong  refused  off-topic answered`,
+  );
+  for (const [label, results] of [
+    ['separate bots', separate],
+    ['both in one chatbot', combined],
+  ] as const) {
+    for (const h of ['A', 'B'] as const) {
+      const of = results.filter((r) => half.get(r.question.id) === h);
+      const covered = of.filter((r) => r.question.covered);
+      const uncovered = of.filter((r) => !r.question.covered);
+      const share = (n: number, all: number) => pct(n, all).padStart(8);
+      console.log(
+        `  ${`${label}, half ${h} (${covered.length} + ${uncovered.length})`.padEnd(44)}` +
+          share(count(covered, 'correct'), covered.length) +
+          share(count(covered, 'wrong'), covered.length) +
+          share(count(covered, 'refused'), covered.length) +
+          share(count(uncovered, 'answered'), uncovered.length),
+      );
+    }
   }
 }
 

@@ -15,7 +15,7 @@ import {
   termWeights,
 } from '../../src/server/knowledge/relevance.js';
 import { SearchIndex, type SearchResult } from '../../src/server/knowledge/search.js';
-import { terms, tokenize } from '../../src/server/knowledge/text.js';
+import { queryTerms, terms, tokenize } from '../../src/server/knowledge/text.js';
 import type { AgentRow, ChunkRow, SourceRow, Store } from '../../src/server/store/types.js';
 
 function indexOf(chunks: Array<Omit<ChunkRow, 'id'> | string>): SearchIndex {
@@ -197,6 +197,21 @@ describe('which passages answer a question', () => {
       df,
     );
     assert.deepEqual(kept(together, query), [1]);
+  });
+
+  it('words that only frame a question ("What happens if I want to make…") need not be in the answer', async () => {
+    const query = 'What happens if I want to make the launcher open by itself?';
+    assert.deepEqual([...queryTerms(query)], ['launcher', 'open']);
+    // Only questions lose them: a passage keeps every word.
+    assert.deepEqual([...terms('Make a backup')], ['make', 'backup']);
+    // The sources use the framing words once each, so as rare words they outweighed the topic.
+    const index = indexOf([
+      'The launcher opens by itself after 30 seconds on the page.',
+      'Make a backup before you upgrade: whatever happens, you want a copy.',
+    ]);
+    const found = await index.search('bot', query, { limit: 12 });
+    assert.deepEqual(found.terms, ['launcher', 'open']);
+    assert.deepEqual(kept(found, query), [1]);
   });
 
   it('a question whose topic word no passage holds is not answered from its commoner words', () => {

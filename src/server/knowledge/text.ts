@@ -121,7 +121,18 @@ export function terms(text: string): Set<string> {
  * passage keeps every word. Chosen as English framing words, then checked on the held-out half of
  * bench:answers (README, Answers).
  */
-const FRAMING = new Set(['make', 'made', 'happen', 'figur', 'turn', 'want', 'need', 'wai', 'possibl', 'abl']);
+const FRAMING = new Set([
+  'make',
+  'made',
+  'happen',
+  'figur',
+  'turn',
+  'want',
+  'need',
+  'wai',
+  'possibl',
+  'abl',
+]);
 
 /** The topic terms of a question: `terms` without the words that only frame it. */
 export function queryTerms(text: string): Set<string> {
