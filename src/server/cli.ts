@@ -60,6 +60,12 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT ${env.PORT} is not a port number`);
   const host = env.HOST || '127.0.0.1';
+  const leaseSeconds = Number(env.CHATBOT_INGEST_LEASE_SECONDS || 30);
+  if (!(leaseSeconds > 0)) {
+    fail(
+      `CHATBOT_INGEST_LEASE_SECONDS ${env.CHATBOT_INGEST_LEASE_SECONDS} is not a positive number`,
+    );
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
@@ -80,6 +86,7 @@ async function main(): Promise<void> {
       uploadLimitBytes: env.CHATBOT_UPLOAD_LIMIT_MB
         ? Number(env.CHATBOT_UPLOAD_LIMIT_MB) * 1024 * 1024
         : undefined,
+      ingestLeaseMs: leaseSeconds * 1000,
     });
   } catch (error) {
     fail(explain(error, db, port));

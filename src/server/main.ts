@@ -41,6 +41,11 @@ export interface ServerOptions {
   streamDelayMs?: number;
   /** Limits of URL fetching (timeout, size cap, pages). */
   fetchLimits?: Partial<FetchLimits>;
+  /**
+   * How long an instance holds a claimed ingestion job without renewing it, before another may
+   * take it over. Default 30 s.
+   */
+  ingestLeaseMs?: number;
 }
 
 export interface RunningServer {
@@ -78,6 +83,7 @@ export async function createServerApp(options: ServerOptions = {}) {
     llm: options.llm,
     fetchLimits: options.fetchLimits,
     streamDelayMs: options.streamDelayMs,
+    leaseMs: options.ingestLeaseMs,
   });
   const ctx: ServerContext = {
     store,

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { IN_PROGRESS_STATUSES } from '../../api/types.js';
 import { now } from '../http.js';
 import type { SourceRow, Store } from '../store/types.js';
@@ -14,21 +16,35 @@ export interface KnowledgeOptions {
   llm?: LlmOptions;
   fetchLimits?: Partial<FetchLimits>;
   streamDelayMs?: number;
+  /**
+   * How long a claimed ingestion job stays this process's without a renewal: another instance
+   * takes over a job whose holder died once its lease ran out. Default 30 s.
+   */
+  leaseMs?: number;
 }
 
+export const DEFAULT_LEASE_MS = 30_000;
+
 /**
- * Ingestion in the background of this process, one source at a time, and the search index the
- * answers read. Status moves `await` → (`downloading` for links) → `chunking` → `embedding` →
- * `success`, or `fail` with the reason in `meta_json.error`.
+ * Ingestion in the background, one source at a time, from the store's queue, which every
+ * instance on the same database shares; and the search index the answers read. Status moves
+ * `await` → (`downloading` for links) → `chunking` → `embedding` → `success`, or `fail` with the
+ * reason in `meta_json.error`.
  */
 export class Knowledge {
   readonly index: SearchIndex;
   readonly answerDeps: AnswerDeps;
-  private readonly queue: string[] = [];
+  /** This process's name in the queue: the holder of the jobs it claims. */
+  private readonly worker = `${hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  private readonly leaseMs: number;
   private running: Promise<void> | null = null;
+  /** Work may have been queued since the running loop last looked: it looks once more. */
+  private wanted = false;
   private readonly controller = new AbortController();
   private closed = false;
   private idleWaiters: Array<() => void> = [];
+  private readonly poller: NodeJS.Timeout;
+  private readonly stopListening: () => void;
 
   constructor(
     private readonly store: Store,
@@ -41,14 +57,31 @@ export class Knowledge {
       llm: options.llm,
       streamDelayMs: options.streamDelayMs ?? 10,
     };
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    // Another instance's work: its chunks make this index stale, its jobs may be ours to do.
+    this.stopListening = store.onChange((change) => {
+      if (change.kind === 'chunks') this.index.dropChatbot(change.chatbotUuid);
+      if (change.kind === 'reset') this.index.dropAll();
+      if (change.kind === 'jobs' || change.kind === 'reset') this.poll();
+    });
+    // A job whose holder died is nobody's news: look for expired leases now and then.
+    this.poller = setInterval(() => this.poll(), this.leaseMs / 2);
+    this.poller.unref();
   }
 
-  /** Re-queues whatever a previous run left half done, so nothing stays in a progress status. */
+  /**
+   * Queues whatever a previous run left half done, so nothing stays in a progress status. A store
+   * only this process uses holds no live claims at start: the ones there are a dead run's.
+   */
   async recover(): Promise<void> {
+    if (!this.store.shared) await this.store.releaseJobs();
     for (const source of await this.store.listSourcesWithStatus(IN_PROGRESS_STATUSES)) {
-      await this.store.updateSource(source.uuid, { status: 'await' }, now());
-      this.enqueue(source.uuid);
+      // On a shared store another instance may be processing it right now: its status stays.
+      if (!this.store.shared)
+        await this.store.updateSource(source.uuid, { status: 'await' }, now());
+      await this.store.enqueueJob(source.uuid, Date.now());
     }
+    this.poll();
   }
 
   /** Builds the search indexes of stored chatbots in the background, so first answers are quick. */
@@ -61,21 +94,16 @@ export class Knowledge {
     );
   }
 
-  enqueue(sourceUuid: string): void {
+  /** Queues a source (again, if it is being processed) and starts on it if this process is free. */
+  async enqueue(sourceUuid: string): Promise<void> {
     if (this.closed) return;
-    if (!this.queue.includes(sourceUuid)) this.queue.push(sourceUuid);
-    this.running ??= this.drain().finally(() => {
-      this.running = null;
-      // A source queued while the loop was finishing would otherwise wait for the next upload.
-      const next = this.queue.shift();
-      if (next !== undefined && !this.closed) this.enqueue(next);
-      else for (const resolve of this.idleWaiters.splice(0)) resolve();
-    });
+    await this.store.enqueueJob(sourceUuid, Date.now());
+    this.poll();
   }
 
-  /** Resolves once every queued source has been processed (tests and the benchmark use it). */
+  /** Resolves once this process has no ingestion left to do (tests and the benchmark use it). */
   idle(): Promise<void> {
-    if (!this.running && this.queue.length === 0) return Promise.resolve();
+    if (!this.running) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -90,24 +118,66 @@ export class Knowledge {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.queue.length = 0;
+    clearInterval(this.poller);
+    this.stopListening();
     this.controller.abort();
     await this.running?.catch(() => {});
+  }
+
+  /** Runs the claiming loop, or has the running one look once more before it stops. */
+  private poll(): void {
+    if (this.closed) return;
+    this.wanted = true;
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+      // Work queued while the loop was finishing would otherwise wait for the poller.
+      if (this.wanted && !this.closed) this.poll();
+      else for (const resolve of this.idleWaiters.splice(0)) resolve();
+    });
   }
 
   private async drain(): Promise<void> {
     // Start on a later turn, so the request that queued the source answers with `await` first.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.queue.length > 0 && !this.closed) {
-      const uuid = this.queue.shift()!;
-      try {
-        await this.process(uuid);
-      } catch (error) {
-        // Only the store itself failing lands here; the next source may still succeed.
-        if (!this.closed) console.error(`ingesting data source ${uuid} failed:`, error);
+    while (this.wanted && !this.closed) {
+      this.wanted = false;
+      for (;;) {
+        let uuid: string | null;
+        try {
+          uuid = await this.store.claimJob(this.worker, this.leaseMs, Date.now());
+        } catch (error) {
+          // The store is unreachable: the poller tries again.
+          if (!this.closed) console.error('claiming an ingestion job failed:', error);
+          return;
+        }
+        if (uuid === null || this.closed) break;
+        await this.run(uuid);
+        // Let requests in between sources: a large upload must not starve the chat.
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      // Let requests in between sources: a large upload must not starve the chat.
-      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Processes one claimed source, keeping its lease alive meanwhile. */
+  private async run(uuid: string): Promise<void> {
+    const renew = setInterval(() => {
+      this.store.renewJob(uuid, this.worker, this.leaseMs, Date.now()).catch(() => {});
+    }, this.leaseMs / 3);
+    renew.unref();
+    try {
+      await this.process(uuid);
+    } catch (error) {
+      // Only the store itself failing lands here; the next source may still succeed.
+      if (!this.closed) console.error(`ingesting data source ${uuid} failed:`, error);
+    } finally {
+      clearInterval(renew);
+    }
+    try {
+      // Stopped halfway by a shutdown: the job is left to whoever runs next, at once.
+      if (this.closed) await this.store.renewJob(uuid, this.worker, 0, Date.now());
+      else await this.store.finishJob(uuid, this.worker);
+    } catch (error) {
+      if (!this.closed) console.error(`finishing the ingestion of ${uuid} failed:`, error);
     }
   }
 

@@ -56,7 +56,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       content,
     );
     const record = sourceRecord((await store.getSource(uuid))!);
-    knowledge.enqueue(uuid);
+    await knowledge.enqueue(uuid);
     return record;
   };
 
@@ -202,7 +202,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
           continue;
         }
         await store.updateSource(uuid, { status: 'await' }, now());
-        knowledge.enqueue(uuid);
+        await knowledge.enqueue(uuid);
         results.push({ uuid, status: 'restarted scraping' });
       }
       return c.json(results);
@@ -216,7 +216,7 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
           continue;
         }
         await store.updateSource(uuid, { status: 'await' }, now());
-        knowledge.enqueue(uuid);
+        await knowledge.enqueue(uuid);
         results.push({ uuid, status: 'restarted processing' });
       }
       return c.json(results);
