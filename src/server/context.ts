@@ -1,6 +1,5 @@
 import { badInput, notFound } from './http.js';
 import type { Knowledge } from './knowledge/knowledge.js';
-import type { RateLimiter } from './rate-limit.js';
 import type {
   AgentRow,
   ChatbotRow,
@@ -25,7 +24,6 @@ export interface AppEnv {
 export interface ServerContext {
   store: Store;
   knowledge: Knowledge;
-  rateLimiter: RateLimiter;
   uploadLimitBytes: number;
 }
 

@@ -6,7 +6,6 @@ import type { ServerContext } from './context.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import type { LlmOptions } from './knowledge/llm.js';
-import { RateLimiter } from './rate-limit.js';
 import type { StaticDir } from './static.js';
 import { cachedStore } from './store/cached.js';
 import { DEFAULT_DB, openStore } from './store/open.js';
@@ -88,7 +87,6 @@ export async function createServerApp(options: ServerOptions = {}) {
   const ctx: ServerContext = {
     store,
     knowledge,
-    rateLimiter: new RateLimiter(),
     uploadLimitBytes: options.uploadLimitBytes ?? 20 * 1024 * 1024,
   };
   const app = buildApp(ctx, {

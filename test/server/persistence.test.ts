@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
-import { ADMIN_KEY, ask, startHarness } from './helpers.js';
+import { ADMIN_KEY, ask, type Harness, startHarness } from './helpers.js';
 import { sqliteOnly } from './stores.js';
 
 describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
@@ -85,8 +85,10 @@ describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
     await first.server.idle();
     await first.close();
 
-    // As if the process had died mid-ingestion.
+    // As if the process had died mid-ingestion, holding the file's job for another hour.
     const store = openSqliteStore(db);
+    await store.enqueueJob(file.uuid, Date.now());
+    assert.equal(await store.claimJob('the dead run', 3_600_000, Date.now()), file.uuid);
     await store.updateSource(file.uuid, { status: 'chunking' }, '2026-01-01T00:00:00Z');
     await store.updateSource(qa.uuid, { status: 'await' }, '2026-01-01T00:00:00Z');
     await store.close();
@@ -101,6 +103,30 @@ describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
         (await ask(second.api, session.uuid, 'What colour is the lighthouse?')).text,
         /white/i,
       );
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('keeps counting the rate limit across a restart', async () => {
+    const db = join(dir, 'limits.sqlite');
+    const send = (h: Harness, session: string) =>
+      h.raw(`/api/v1/session/${session}/message/non-stream`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: 'Hello?' }),
+      });
+    const first = await startHarness({ db });
+    const bot = await first.api.chatbots.create({ name: 'Limited', rate_limit: [3, 60] });
+    const session = (await first.api.sessions.create(bot.uuid)).uuid;
+    for (let i = 0; i < 3; i++) assert.equal((await send(first, session)).status, 200);
+    await first.close();
+
+    const second = await startHarness({ db });
+    try {
+      const refused = await send(second, session);
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     } finally {
       await second.close();
     }

@@ -105,8 +105,6 @@ export function chatbotRoutes(ctx: ServerContext) {
     })
     .on(['POST', 'DELETE'], '/api/v1/chatbot/:uuid/delete', async (c) => {
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      for (const session of await store.listSessions(chatbot.uuid))
-        ctx.rateLimiter.forget(session.uuid);
       await store.deleteChatbot(chatbot.uuid);
       ctx.knowledge.forgetChatbot(chatbot.uuid);
       return c.json({ success: true });

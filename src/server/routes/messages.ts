@@ -68,7 +68,8 @@ export function messageRoutes(
     const session = await ownedSession(ctx, auth, sessionUuid);
     const chatbot = await ownedChatbot(ctx, auth, session.chatbotUuid);
     const sent = await sentDocuments(store, auth, session, documentUuids);
-    const limited = ctx.rateLimiter.take(session.uuid, chatbot.rate_limit);
+    // Counted in the database: the limit holds across instances and restarts.
+    const limited = await store.takeRateLimit(session.uuid, chatbot.rate_limit, Date.now());
     if (limited) {
       throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
         'Retry-After': String(limited.retryAfter),

@@ -54,7 +54,6 @@ export function sessionRoutes(ctx: ServerContext) {
     .on(['POST', 'DELETE'], '/api/v1/session/:uuid/delete', async (c) => {
       const session = await ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
       await store.deleteSession(session.uuid);
-      ctx.rateLimiter.forget(session.uuid);
       return c.json({ success: true });
     });
 }
