@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { CiteData, Feedback } from '../../src/api/types.js';
 import { createServerApp, type ServerOptions } from '../../src/server/main.js';
 import { ADMIN_KEY, OTHER_KEY } from './helpers.js';
+import { testStoreOptions } from './stores.js';
 
 export interface ErrorBody {
   error: { code: string; message: string };
@@ -32,13 +33,18 @@ export const iso = (seconds: number) =>
   new Date(BASE + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 export const DAY = 86_400;
 
+/** On this pass's store (stores.ts), as startHarness; a test naming a SQLite file gets that file. */
 export async function reviewServer(options: ServerOptions = {}) {
+  const database = options.db ? null : await testStoreOptions();
   const server = await createServerApp({
-    db: ':memory:',
+    ...database?.options,
     apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
     log: false,
     streamDelayMs: 0,
     ...options,
+  }).catch(async (error: unknown) => {
+    await database?.drop();
+    throw error;
   });
   const { store } = server.ctx;
 
@@ -66,7 +72,10 @@ export async function reviewServer(options: ServerOptions = {}) {
     store,
     call,
     get,
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await database?.drop();
+    },
 
     async chatbot(name = 'Reviewed', key = ADMIN_KEY): Promise<string> {
       const created = await get<{ uuid: string }>('/api/v1/chatbot/create', {
