@@ -46,6 +46,19 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
     });
   }
 
+  // What a load balancer probes: no key, no CORS; 503 while the store does not answer.
+  app.get('/healthz', async (c) => {
+    const { kind } = ctx.store;
+    try {
+      await ctx.store.ping();
+    } catch (error) {
+      // The reason stays in the log: the probe is public, and may come from anywhere.
+      console.error(`GET /healthz: the ${kind} store does not answer:`, error);
+      return c.json(errorBody('unavailable', `the ${kind} store does not answer`), 503);
+    }
+    return c.json({ status: 'ok', store: kind });
+  });
+
   const origins = options.corsOrigins.trim();
   const allowed =
     origins === '*'
