@@ -118,8 +118,8 @@ export function terms(text: string): Set<string> {
  * "Is it possible to…", "How do I make X work…", "Does it figure out…"), as stems. A passage need
  * not hold them to answer, yet as rare words of the sources they weighed as much as the topic, so
  * a paraphrase missing only them was refused. They are left out of questions only: an indexed
- * passage keeps every word. Chosen as English framing words, then checked on the held-out half of
- * bench:answers (README, Answers).
+ * passage keeps every word. Picked from half A of bench:answers's questions as words that frame
+ * rather than name, and kept because half B, held out, gained too (README, Answers).
  */
 const FRAMING = new Set([
   'make',
