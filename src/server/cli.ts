@@ -10,51 +10,82 @@ import { openStore } from './store/open.js';
 const env = process.env;
 const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
 
+const USAGE = 'usage: npm run server [-- create-key <user> [--chat-only <chatbot-uuid>]]';
+
 function fail(message: string): never {
   console.error(`chatbot server: ${message}`);
   process.exit(1);
 }
 
-function explain(error: unknown, db: string, port?: number): string {
+/** The URL without its password, fit to print. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+function explain(error: unknown, store: { db: string; databaseUrl?: string }, port?: number) {
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') return `port ${port} is already in use; set PORT to a free port`;
   if (e.code === 'EACCES' && port !== undefined) return `no permission to listen on port ${port}`;
   if (e.code === 'EADDRNOTAVAIL') return `HOST ${env.HOST} is not an address of this machine`;
-  if (/SQLITE_CANTOPEN|SQLITE_READONLY|EACCES|EROFS|ENOTDIR/.test(`${e.code} ${e.message}`)) {
-    return `cannot open the database ${db} for writing (${e.message}); set CHATBOT_DB to a writable path`;
+  // Connection failures, and PostgreSQL's own (five-character SQLSTATE codes).
+  if (
+    store.databaseUrl &&
+    (/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EHOSTUNREACH)$/.test(e.code ?? '') ||
+      /^[0-9A-Z]{5}$/.test(e.code ?? '') ||
+      /connect|timeout/i.test(e.message ?? ''))
+  ) {
+    const reason = e.message || e.code || String(error);
+    return `cannot use the PostgreSQL database ${shownUrl(store.databaseUrl)} (${reason}); check DATABASE_URL`;
   }
-  return e.message ?? String(error);
+  if (/SQLITE_CANTOPEN|SQLITE_READONLY|EACCES|EROFS|ENOTDIR/.test(`${e.code} ${e.message}`)) {
+    return `cannot open the database ${store.db} for writing (${e.message}); set CHATBOT_DB to a writable path`;
+  }
+  return e.message || String(error);
+}
+
+/** A whole number from the environment (or a flag), at least `min`; `fallback` when unset. */
+function count(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    fail(`${name} ${value} is not a whole number of at least ${min}`);
+  return n;
+}
+
+async function createKeyCommand(args: string[], store: { db: string; databaseUrl?: string }) {
+  const user = args[1];
+  const flag = args.indexOf('--chat-only');
+  const chatOnly = flag === -1 ? undefined : args[flag + 1];
+  if (!user || user.startsWith('--') || (flag !== -1 && !chatOnly)) {
+    fail('usage: npm run server -- create-key <user> [--chat-only <chatbot-uuid>]');
+  }
+  if (!store.databaseUrl && store.db === ':memory:') {
+    fail('create-key needs a database file: CHATBOT_DB is :memory:');
+  }
+  try {
+    const opened = await openStore({ ...store, poolSize: 1 });
+    try {
+      console.log(await createKey(opened, user, { chatOnly }));
+    } finally {
+      await opened.close();
+    }
+  } catch (error) {
+    fail(explain(error, store));
+  }
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const db = env.CHATBOT_DB || DEFAULT_DB;
+  const store = { db: env.CHATBOT_DB || DEFAULT_DB, databaseUrl: env.DATABASE_URL || undefined };
 
-  if (args[0] === 'create-key') {
-    const user = args[1];
-    const flag = args.indexOf('--chat-only');
-    const chatOnly = flag === -1 ? undefined : args[flag + 1];
-    if (!user || user.startsWith('--') || (flag !== -1 && !chatOnly)) {
-      fail('usage: npm run server -- create-key <user> [--chat-only <chatbot-uuid>]');
-    }
-    if (db === ':memory:') fail('create-key needs a database file: CHATBOT_DB is :memory:');
-    try {
-      const store = await openStore({ db });
-      try {
-        console.log(await createKey(store, user, { chatOnly }));
-      } finally {
-        await store.close();
-      }
-    } catch (error) {
-      fail(explain(error, db));
-    }
-    return;
-  }
-  if (args.length > 0) {
-    fail(
-      `unknown command ${args[0]}; usage: npm run server [-- create-key <user> [--chat-only <chatbot-uuid>]]`,
-    );
-  }
+  if (args[0] === 'create-key') return createKeyCommand(args, store);
+  if (args.length > 0) fail(`unknown command ${args[0]}; ${USAGE}`);
 
   const port = env.PORT ? Number(env.PORT) : 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -66,12 +97,14 @@ async function main(): Promise<void> {
       `CHATBOT_INGEST_LEASE_SECONDS ${env.CHATBOT_INGEST_LEASE_SECONDS} is not a positive number`,
     );
   }
+  const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
       port,
       host,
-      db,
+      ...store,
+      poolSize,
       apiKeys: env.CHATBOT_API_KEYS,
       allowPrivateUrls: truthy(env.CHATBOT_ALLOW_PRIVATE_URLS),
       corsOrigins: env.CHATBOT_CORS_ORIGINS || '*',
@@ -89,11 +122,7 @@ async function main(): Promise<void> {
       ingestLeaseMs: leaseSeconds * 1000,
     });
   } catch (error) {
-    fail(explain(error, db, port));
-  }
-  console.log(`listening on ${server.url}`);
-  if (!env.CHATBOT_API_KEYS) {
-    console.log('no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"');
+    fail(explain(error, store, port));
   }
   const shutdown = () => {
     server.close().then(
@@ -101,8 +130,13 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  // SQLite, the default, keeps the line as it always was.
+  console.log(`listening on ${server.url}${store.databaseUrl ? ' (PostgreSQL)' : ''}`);
+  if (!env.CHATBOT_API_KEYS) {
+    console.log('no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"');
+  }
 }
 
 void main();

@@ -30,7 +30,7 @@ export interface ServerOptions {
   corsOrigins?: string;
   /** An OpenAI-compatible chat-completions provider; without it answers are composed from sources. */
   llm?: LlmOptions;
-  /** One log line per request. Default true. */
+  /** One log line per request, and what the store did at start (migrations). Default true. */
   log?: boolean;
   /** Directories served on the same origin; API routes take precedence. */
   staticDirs?: StaticDir[];
