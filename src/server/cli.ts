@@ -1,16 +1,20 @@
 /**
  * `npm run server` starts the reference server from the environment;
+ * `npm run server -- --workers N` starts N of them sharing the port (PostgreSQL only);
  * `npm run server -- create-key <user> [--chat-only <chatbot-uuid>]` prints a new key.
  * Failures the operator can fix are one line on stderr and exit code 1.
  */
+import cluster from 'node:cluster';
 import { createKey } from './auth.js';
 import { DEFAULT_DB, startServer } from './main.js';
 import { openStore } from './store/open.js';
+import { reportListening, runPrimary } from './workers.js';
 
 const env = process.env;
 const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
 
-const USAGE = 'usage: npm run server [-- create-key <user> [--chat-only <chatbot-uuid>]]';
+const USAGE =
+  'usage: npm run server [-- --workers <n>] | npm run server -- create-key <user> [--chat-only <chatbot-uuid>]';
 
 function fail(message: string): never {
   console.error(`chatbot server: ${message}`);
@@ -85,8 +89,23 @@ async function main(): Promise<void> {
   const store = { db: env.CHATBOT_DB || DEFAULT_DB, databaseUrl: env.DATABASE_URL || undefined };
 
   if (args[0] === 'create-key') return createKeyCommand(args, store);
+  let workersFlag: string | undefined;
+  if (args[0] === '--workers') {
+    workersFlag = args[1];
+    if (workersFlag === undefined) fail(USAGE);
+    args.splice(0, 2);
+  }
   if (args.length > 0) fail(`unknown command ${args[0]}; ${USAGE}`);
 
+  const workers =
+    workersFlag !== undefined
+      ? count('--workers', workersFlag, 1)
+      : count('CHATBOT_WORKERS', env.CHATBOT_WORKERS, 1);
+  if (workers > 1 && !store.databaseUrl) {
+    fail(
+      `${workers} workers need PostgreSQL: set DATABASE_URL=postgres://… (one SQLite file serves one process)`,
+    );
+  }
   const port = env.PORT ? Number(env.PORT) : 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT ${env.PORT} is not a port number`);
@@ -98,6 +117,16 @@ async function main(): Promise<void> {
     );
   }
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
+  const storeName = store.databaseUrl ? 'PostgreSQL' : 'SQLite';
+  if (workers > 1 && cluster.isPrimary) {
+    runPrimary(workers, `${workers} workers, ${storeName}`);
+    if (!env.CHATBOT_API_KEYS) {
+      console.log(
+        'no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"',
+      );
+    }
+    return;
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer({
@@ -131,6 +160,13 @@ async function main(): Promise<void> {
     );
   };
   process.once('SIGTERM', shutdown);
+  if (cluster.isWorker) {
+    // The primary says it once for all, and stops the workers itself (a terminal's Ctrl-C
+    // reaches every process of the group: the primary's SIGTERM follows).
+    process.on('SIGINT', () => {});
+    reportListening(server.url);
+    return;
+  }
   process.once('SIGINT', shutdown);
   // SQLite, the default, keeps the line as it always was.
   console.log(`listening on ${server.url}${store.databaseUrl ? ' (PostgreSQL)' : ''}`);

@@ -64,6 +64,22 @@ describe('the command line', SQLITE_ONLY, () => {
     assert.doesNotMatch(result.stderr, /\n\s+at /);
   });
 
+  it('refuses more than one worker without PostgreSQL, in one line, with code 1', () => {
+    for (const [args, extra] of [
+      [['--workers', '2'], {}],
+      [[], { CHATBOT_WORKERS: '3' }],
+    ] as const) {
+      const result = spawnSync(process.execPath, [...CLI, ...args], {
+        env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:', DATABASE_URL: '', ...extra },
+        encoding: 'utf8',
+      });
+      assert.equal(result.status, 1);
+      assert.equal(result.stderr.trim().split('\n').length, 1);
+      assert.match(result.stderr, /^chatbot server: \d workers need PostgreSQL: set DATABASE_URL/);
+      assert.equal(result.stdout, '');
+    }
+  });
+
   it('create-key prints a key that then authenticates, and --chat-only confines it', async () => {
     const db = join(dir, 'keys.sqlite');
     const made = spawnSync(process.execPath, [...CLI, 'create-key', 'carol'], {
