@@ -25,6 +25,9 @@ export interface KnowledgeOptions {
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** Progress statuses of a source no worker has started on yet. */
+const NOT_STARTED = ['await', 'queued'];
+
 /**
  * Ingestion in the background, one source at a time, from the store's queue, which every
  * instance on the same database shares; and the search index the answers read. Status moves
@@ -74,11 +77,14 @@ export class Knowledge {
    * only this process uses holds no live claims at start: the ones there are a dead run's.
    */
   async recover(): Promise<void> {
-    if (!this.store.shared) await this.store.releaseJobs();
-    for (const source of await this.store.listSourcesWithStatus(IN_PROGRESS_STATUSES)) {
-      // On a shared store another instance may be processing it right now: its status stays.
-      if (!this.store.shared)
-        await this.store.updateSource(source.uuid, { status: 'await' }, now());
+    const { shared } = this.store;
+    if (!shared) await this.store.releaseJobs();
+    // On a shared store, a source a worker has started on keeps its job until it is done (another
+    // instance takes over one whose holder died): queueing it again would process it twice. Only
+    // a source queued but never claimed may lack its job (its instance died in between).
+    const statuses = shared ? NOT_STARTED : IN_PROGRESS_STATUSES;
+    for (const source of await this.store.listSourcesWithStatus(statuses)) {
+      if (!shared) await this.store.updateSource(source.uuid, { status: 'await' }, now());
       await this.store.enqueueJob(source.uuid, Date.now());
     }
     this.poll();
