@@ -40,7 +40,8 @@ async function instance(databaseUrl: string, env: Record<string, string> = {}) {
     CHATBOT_INGEST_LEASE_SECONDS: String(LEASE_SECONDS),
     ...env,
   });
-  const url = line.slice(line.indexOf('http')).trim();
+  // `listening on http://127.0.0.1:PORT (PostgreSQL)`
+  const url = line.match(/https?:\/\/\S+/)![0];
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -250,31 +251,42 @@ describe(
       }
     });
 
-    it('should serve and answer /healthz with two workers (CHATBOT_WORKERS=2)', async () => {
+    it('should serve and answer /healthz with two workers (CHATBOT_WORKERS=2), replace one that dies, and stop both', async () => {
       const database = await freshDatabase();
       try {
         const primary = await instance(database.url, { CHATBOT_WORKERS: '2' });
-        const workers = execFileSync(
-          'ps',
-          ['-o', 'pid=,args=', '--ppid', String(primary.child.pid)],
-          {
+        const workers = () =>
+          execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(primary.child.pid)], {
             encoding: 'utf8',
-          },
-        )
-          .split('\n')
-          .filter((line) => line.includes('cli.ts'))
-          .map((line) => Number.parseInt(line, 10));
-        assert.equal(workers.length, 2, 'two worker processes');
-        for (let i = 0; i < 4; i++) {
-          // A new connection each time, so that both workers may take one.
-          const response = await fetch(`${primary.url}/healthz`, {
-            headers: { Connection: 'close' },
-          });
-          assert.equal(response.status, 200);
-          assert.deepEqual(await response.json(), { status: 'ok', store: 'postgres' });
-        }
+          })
+            .split('\n')
+            .filter((line) => line.includes('cli.ts'))
+            .map((line) => Number.parseInt(line, 10));
+        const healthy = async () => {
+          for (let i = 0; i < 4; i++) {
+            // A new connection each time, so that both workers may take one.
+            const response = await fetch(`${primary.url}/healthz`, {
+              headers: { Connection: 'close' },
+            });
+            assert.equal(response.status, 200);
+            assert.deepEqual(await response.json(), { status: 'ok', store: 'postgres' });
+          }
+        };
+        const first = workers();
+        assert.equal(first.length, 2, 'two worker processes');
+        await healthy();
         const made = await primary.api.chatbots.create({ name: 'Clustered' });
         assert.ok((await primary.api.chatbots.list()).some((bot) => bot.uuid === made.uuid));
+
+        // A worker that dies is replaced.
+        process.kill(first[0]!, 'SIGKILL');
+        await within(15_000, 'a new worker', async () => {
+          const now = workers();
+          return now.length === 2 && !now.includes(first[0]!);
+        });
+        await healthy();
+        const all = [...new Set([...first, ...workers()])];
+
         await primary.stop();
         const alive = (pid: number) => {
           try {
@@ -284,7 +296,7 @@ describe(
             return false;
           }
         };
-        await within(5_000, 'the workers stop with the primary', async () => !workers.some(alive));
+        await within(5_000, 'the workers stop with the primary', async () => !all.some(alive));
       } finally {
         await stopAll();
         await database.drop();
