@@ -53,8 +53,6 @@ export interface RunningServer {
   close(): Promise<void>;
   /** Prints nothing: returns a new key for `user` (created if missing). */
   createKey(user: string, opts?: { chatOnly?: string }): Promise<string>;
-  /** `sqlite` or `postgres`. */
-  storeKind: Store['kind'];
   /** Resolves when background ingestion has nothing left to do. */
   idle(): Promise<void>;
 }
@@ -133,7 +131,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${shownHost}:${port}`,
     port,
     createKey: built.createKey,
-    storeKind: built.ctx.store.kind,
     idle: () => built.ctx.knowledge.idle(),
     close() {
       closing ??= (async () => {
