@@ -93,7 +93,13 @@ export async function createServerApp(options: ServerOptions = {}) {
     log: options.log ?? true,
     staticDirs: options.staticDirs ?? [],
   });
-  await knowledge.recover();
+  try {
+    await knowledge.recover();
+  } catch (error) {
+    await knowledge.close();
+    await store.close();
+    throw error;
+  }
   knowledge.warm();
   return {
     app,
