@@ -16,6 +16,11 @@ const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ??
 const USAGE =
   'usage: npm run server [-- --workers <n>] | npm run server -- create-key <user> [--chat-only <chatbot-uuid>]';
 
+function hintKeys(): void {
+  if (env.CHATBOT_API_KEYS) return;
+  console.log('no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"');
+}
+
 function fail(message: string): never {
   console.error(`chatbot server: ${message}`);
   process.exit(1);
@@ -117,14 +122,9 @@ async function main(): Promise<void> {
     );
   }
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
-  const storeName = store.databaseUrl ? 'PostgreSQL' : 'SQLite';
   if (workers > 1 && cluster.isPrimary) {
-    runPrimary(workers, `${workers} workers, ${storeName}`);
-    if (!env.CHATBOT_API_KEYS) {
-      console.log(
-        'no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"',
-      );
-    }
+    runPrimary(workers, `${workers} workers, PostgreSQL`);
+    hintKeys();
     return;
   }
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -170,9 +170,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', shutdown);
   // SQLite, the default, keeps the line as it always was.
   console.log(`listening on ${server.url}${store.databaseUrl ? ' (PostgreSQL)' : ''}`);
-  if (!env.CHATBOT_API_KEYS) {
-    console.log('no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"');
-  }
+  hintKeys();
 }
 
 void main();
