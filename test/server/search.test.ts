@@ -40,6 +40,35 @@ describe('the search index', () => {
     assert.equal((await index.search('bot', 'marker898')).hits[0]?.chunkId, 899);
   });
 
+  it('applies the changes made while its chunks were being read, whichever way the read went', async () => {
+    for (const readAfterWrite of [false, true]) {
+      let answer!: (rows: ChunkRow[]) => void;
+      const index = new SearchIndex({
+        listChunks: () => new Promise<ChunkRow[]>((resolve) => (answer = resolve)),
+      } as unknown as Store);
+      const ready = index.ready('bot');
+      // Source s1's chunk 1 is replaced by chunk 3, and chunk 2 deleted, before the read answers.
+      const fresh = { id: 3, sourceUuid: 's1', text: 'Otters juggle pebbles.' };
+      index.setChunks('bot', 's1', [fresh], [1]);
+      index.removeChunks('bot', [2]);
+      answer(
+        readAfterWrite
+          ? [fresh]
+          : [
+              { id: 1, sourceUuid: 's1', text: 'Otters sleep holding hands.' },
+              { id: 2, sourceUuid: 's2', text: 'Otters eat clams.' },
+            ],
+      );
+      await ready;
+      const { hits } = await index.search('bot', 'otters');
+      assert.deepEqual(
+        hits.map((h) => h.chunkId),
+        [3],
+        `read ${readAfterWrite ? 'after' : 'before'} the writes`,
+      );
+    }
+  });
+
   it('matches other forms of a word and ignores stop words', async () => {
     const index = new SearchIndex(
       storeWith([chunk(1, 'Alice talked about pizza.'), chunk(2, 'Bob walks to work.')]),
