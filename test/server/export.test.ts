@@ -46,7 +46,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
     s = await reviewServer();
     bot = await s.chatbot('Exported');
     session = await s.session(bot, 0);
-    AWKWARD.forEach(async (m, i) => {
+    for (const [i, m] of AWKWARD.entries()) {
       await s.put(session, {
         at: 10 + i,
         ...m,
@@ -62,7 +62,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
           : {}),
         ...(i === 0 ? { rating: 'up' as const } : {}),
       });
-    });
+    }
   });
   after(() => s.close());
 
