@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Store, StoreChange } from '../../src/server/store/types.js';
-import { type OpenedStore, storeFactories } from './stores.js';
+import { type OpenedStore, openTestStore, postgresOnly, storeFactories } from './stores.js';
 
 const AT = '2026-03-10T00:00:00Z';
 /** A time in ms, far from Date.now(): the queue and the limits take `now` from their callers. */
@@ -297,3 +297,105 @@ for (const factory of storeFactories()) {
     );
   });
 }
+
+/** Messages whose words the SQLite index (FTS5, porter unicode61) splits at every punctuation mark. */
+const SEARCHED = [
+  'Write to support@acme.com, or see https://docs.acme.com/setup/install.html',
+  'Version 1.2.3 costs 3.14 euros; foo_bar is state-of-the-art',
+  'The naïve café serves crème brûlée — 日本語 spoken, don’t worry',
+  'Refunds take five days; refunding is done by the billing team',
+  '日本語。中文、台湾 naïve·café a…b x•y ¿qué? ¡sí! 10€ e-mail bob.smith@x.org /usr/local/bin',
+];
+const SEARCHES = [
+  ['support'],
+  ['acme'],
+  ['docs'],
+  ['setup'],
+  ['install'],
+  ['html'],
+  ['version', '1'],
+  ['2'],
+  ['14'],
+  ['foo'],
+  ['bar'],
+  ['state', 'art'],
+  ['naive'],
+  ['cafe'],
+  ['creme', 'brulee'],
+  ['日本語'],
+  ['don'],
+  ['refund'],
+  ['refunded'],
+  ['bill'],
+  ['billi'],
+  ['fiv'],
+  ['team', 'five'],
+  ['中文'],
+  ['台湾'],
+  ['a'],
+  ['y'],
+  ['que'],
+  ['si'],
+  ['10'],
+  ['mail'],
+  ['smith'],
+  ['org'],
+  ['usr'],
+  ['bin'],
+];
+
+describe(
+  'the review search on both stores',
+  postgresOnly('compares PostgreSQL with SQLite'),
+  () => {
+    // messages.search (postgres/schema.ts) reads the text through PostgreSQL's parser, which keeps
+    // addresses, paths, versions and, in the C collation, any non-ASCII punctuation inside one
+    // token. Reading it as to_tsvector('chatbot_search', regexp_replace((query || ' ' || response)
+    // COLLATE "und-x-icu", '[^[:alnum:]]+', ' ', 'g')) splits as FTS5's unicode61 does (every
+    // search below then agrees); until the schema does, this test is a todo.
+    const todo = 'messages.search needs the text split at every non-alphanumeric (see above)';
+    it('should find the same messages for the same words', { todo }, async () => {
+      const opened = await Promise.all([openTestStore('sqlite'), openTestStore('postgres')]);
+      try {
+        const found = await Promise.all(
+          opened.map(async ({ store }) => {
+            const { chatbotUuid } = await chatbotWithSources(store, 0);
+            const s = await session(store, chatbotUuid);
+            for (const [i, text] of SEARCHED.entries()) {
+              await store.createMessage({
+                uuid: `m${i}`,
+                sessionUuid: s,
+                query: text,
+                response: '',
+                finish_reason: 'stop',
+                cite_data: {},
+                meta: { rule: 'passages' },
+                error_message: '',
+                feedback: null,
+                created_at: AT,
+                modified_at: AT,
+              });
+            }
+            const results: Record<string, string[]> = {};
+            for (const words of SEARCHES) {
+              const rows = await store.findMessages(chatbotUuid, { words }, null, 10);
+              results[words.join(' ')] = rows.map((m) => m.uuid);
+            }
+            return results;
+          }),
+        );
+        const [sqlite, postgres] = found as [Record<string, string[]>, Record<string, string[]>];
+        const differ = Object.keys(sqlite).filter(
+          (words) => sqlite[words]!.join() !== postgres[words]!.join(),
+        );
+        assert.deepEqual(
+          differ.map((w) => `${w}: ${sqlite[w]} | ${postgres[w]}`),
+          [],
+          'searches whose matches differ (sqlite | postgres)',
+        );
+      } finally {
+        await Promise.all(opened.map((o) => o.close()));
+      }
+    });
+  },
+);
