@@ -44,7 +44,10 @@ describe('the search index', () => {
     for (const readAfterWrite of [false, true]) {
       let answer!: (rows: ChunkRow[]) => void;
       const index = new SearchIndex({
-        listChunks: () => new Promise<ChunkRow[]>((resolve) => (answer = resolve)),
+        listChunks: () =>
+          new Promise<ChunkRow[]>((resolve) => {
+            answer = resolve;
+          }),
       } as unknown as Store);
       const ready = index.ready('bot');
       // Source s1's chunk 1 is replaced by chunk 3, and chunk 2 deleted, before the read answers.
