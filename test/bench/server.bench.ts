@@ -3,464 +3,271 @@
  *
  * - Ingestion: about 10,000 chunks of text uploaded as .txt files; MB/s from first upload to idle.
  * - Retrieval: BM25 searches over those chunks, straight against the index (no HTTP).
- * - Streams, sustained: 200 visitors chatting at once, each asking again as soon as its answer
- *   ends, so 200 streams are always open; time to the first body byte (the budget's figure) and
- *   answers per second, after a ramp-up.
- * - Streams, burst: rounds of all 200 questions in the same instant, the worst case, beside a
- *   server that does no work measured the same way, because the load client shares the machine's
- *   two cores with the server and its own cost shows in every figure (see MACHINE-NOTES.md).
- * - The client is node:http with keep-alive connections, as a browser keeps them, and a request's
- *   clock starts when its bytes are handed to the socket: building 199 other requests first is
- *   the load client's cost, not the server's.
+ * - 200 concurrent streams against each server: one instance on SQLite, one on PostgreSQL, and
+ *   the CLI's `--workers 2` on PostgreSQL, beside a server that does no work (the floor: the same
+ *   answer in the same pieces at the same pace), all measured in the same run, in turn:
+ *   - sustained: 200 visitors chatting at once, each asking again as soon as its answer ends, so
+ *     200 streams are always open; time to the first body byte and answers per second;
+ *   - burst: rounds of all 200 questions in the same instant, the worst case.
+ *   The load client shares the machine's cores with the servers, and its own cost shows in every
+ *   figure (see MACHINE-NOTES.md): the floor measured the same way shows how much.
+ * - PostgreSQL is a throwaway cluster (test/postgres-cluster.mjs) with a fresh database, removed
+ *   at the end; without PostgreSQL installed, its columns are skipped with one line.
  *
- * Budgets are printed beside the figures; nothing here fails a build.
+ * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_AB=<another checkout> adds a column,
+ * that checkout's server on SQLite, to compare two versions in one run; BENCH_CPU_PROF=<dir>
+ * writes a CPU profile of each server process but the workers. Budgets are printed beside the
+ * figures; nothing here fails a build.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { createClient } from '../../src/api/client.js';
-import { createServerApp } from '../../src/server/main.js';
+// @ts-expect-error: a plain ES module without types, shared with the test runner
+import * as clusters from '../postgres-cluster.mjs';
+import { ms, percentile } from './figures.js';
+import {
+  type Child,
+  CONCURRENCY,
+  KEY,
+  PIECE_DELAY_MS,
+  query,
+  spawnChild,
+  spawnWorkers,
+} from './server-children.js';
+import { type Ask, bursts, newTarget, sustained, type Target } from './server-load.js';
 
-const TARGET_CHUNKS = 10_000;
-const CONCURRENCY = 200;
 const ROUNDS = 3;
-const RAMP_S = 1;
-const SETTLE_S = 1;
-const SUSTAINED_S = 8;
-const RETRIEVAL_QUERIES = 2_000;
-const KEY = 'bench-key';
-const HEADERS = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
+/** Sustained windows per server, taken in turn with the others'. */
+const PASSES = 2;
+const WINDOW = { rampS: 1, settleS: 1, measureS: 4 };
+const WORKERS = 2;
 
-/** Deterministic pseudo-random numbers, so every run searches the same corpus. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(42);
-const SYLLABLES = [
-  'ka',
-  'lo',
-  'mi',
-  'ne',
-  'ru',
-  'sa',
-  'to',
-  'vi',
-  'zu',
-  'pe',
-  'do',
-  'ga',
-  'bri',
-  'sto',
-  'fle',
-];
-/** 20,000 distinct made-up words, used with Zipf's law like the words of real prose. */
-const VOCABULARY = (() => {
-  const words = new Set<string>();
-  while (words.size < 20_000) {
-    const n = 3 + Math.floor(random() * 2);
-    words.add(
-      Array.from({ length: n }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''),
-    );
-  }
-  return [...words];
-})();
-const ZIPF = (() => {
-  const cumulative = new Float64Array(VOCABULARY.length);
-  let sum = 0;
-  for (let r = 0; r < VOCABULARY.length; r++) {
-    sum += 1 / (r + 1);
-    cumulative[r] = sum;
-  }
-  return { cumulative, sum };
-})();
-function zipfWord(): string {
-  const x = random() * ZIPF.sum;
-  let lo = 0;
-  let hi = ZIPF.cumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ZIPF.cumulative[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCABULARY[lo]!;
-}
-const sentence = () => {
-  const words = Array.from({ length: 8 + Math.floor(random() * 10) }, zipfWord);
-  return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;
-};
-/** A visitor's question: three topic words, the kind that are neither everywhere nor nowhere. */
-const topicWord = () => VOCABULARY[20 + Math.floor(random() * 4_000)]!;
-const query = () => `What about ${topicWord()} ${topicWord()} and ${topicWord()}?`;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-function row(label: string, value: string, budget = '') {
-  console.log(`  ${label.padEnd(34)} ${value.padStart(14)}   ${budget}`);
-}
-
-interface RoundResult {
-  firstByte: number[];
-  seconds: number;
-  answers: number;
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-
-interface Ask {
+interface Cluster {
   url: string;
-  body: string;
 }
+const { startCluster, stopCluster } = clusters as {
+  startCluster(): Promise<Cluster>;
+  stopCluster(cluster: Cluster): void;
+};
 
-/**
- * One POST through node:http, resolving at the end of the body with its first-byte time; the
- * time between one piece of the body and the next goes into `pauses`.
- */
-function post({ url, body }: Ask, pauses?: number[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let t0 = performance.now();
-    let firstByte = -1;
-    const request = httpRequest(
-      url,
-      { method: 'POST', agent, headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) } },
-      (response) => {
-        if (response.statusCode !== 200) {
-          reject(new Error(`stream answered ${response.statusCode}`));
-          response.resume();
-          return;
-        }
-        let last = 0;
-        response.on('data', () => {
-          const now = performance.now();
-          if (firstByte < 0) firstByte = now - t0;
-          else pauses?.push(now - last);
-          last = now;
-        });
-        response.on('end', () => resolve(firstByte));
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(body, () => {
-      t0 = performance.now();
+const row = (label: string, cells: string[], budget = '') =>
+  console.log(`  ${label.padEnd(30)}${cells.map((c) => c.padStart(13)).join('')}   ${budget}`);
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
     });
   });
-}
 
-/** One round of `CONCURRENCY` streams started together; returns each stream's first-byte time. */
-async function round(start: (i: number) => Ask): Promise<RoundResult> {
-  const began = performance.now();
-  const firstByte = await Promise.all(
-    Array.from({ length: CONCURRENCY }, (_, i) => post(start(i))),
-  );
-  return { firstByte, seconds: (performance.now() - began) / 1000, answers: firstByte.length };
-}
-
-interface Target {
-  result: RoundResult;
-  start: (i: number) => Ask;
-}
-
-interface SustainedResult {
-  firstByte: number[];
-  answersPerSecond: number;
-  /** Answers given in all, ramp included. */
-  given: number;
-  /** Time between one piece of an answer and the next, as the visitor sees it. */
-  pauses: number[];
-  /** Streams open at once, sampled through the measured window. */
-  open: { min: number; mean: number };
-}
-
-/**
- * `CONCURRENCY` visitors chatting at once, as a load test holds them: each one asks, reads its
- * whole answer and asks again at once, so that many streams are always open. They join over
- * RAMP_S, about one answer's length, so their questions keep arriving spread out instead of in
- * waves; the figures are taken over the following SUSTAINED_S only.
- */
-async function sustained(ask: (i: number) => Ask): Promise<SustainedResult> {
-  const began = performance.now();
-  const from = began + (RAMP_S + SETTLE_S) * 1000;
-  const until = from + SUSTAINED_S * 1000;
-  const firstByte: number[] = [];
-  const pauses: number[] = [];
-  let answers = 0;
-  let given = 0;
-  let open = 0;
-  const samples: number[] = [];
-  const sampler = setInterval(() => {
-    const now = performance.now();
-    if (now >= from && now < until) samples.push(open);
-  }, 25);
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, i) => {
-      await new Promise((resolve) => setTimeout(resolve, (i * RAMP_S * 1000) / CONCURRENCY));
-      while (performance.now() < until) {
-        const askedAt = performance.now();
-        open++;
-        const measured = askedAt >= from && askedAt < until;
-        const first = await post(ask(i), measured ? pauses : undefined).finally(() => open--);
-        const endedAt = performance.now();
-        given++;
-        if (measured) firstByte.push(first);
-        if (endedAt >= from && endedAt < until) answers++;
-      }
-    }),
-  );
-  clearInterval(sampler);
+/** A fresh database on a throwaway cluster, or why there is none. */
+async function postgres(): Promise<{ url: string; drop(): Promise<void> } | string> {
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster();
+  } catch (error) {
+    return (error as Error).message.split('\n')[0]!;
+  }
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(cluster.url);
+  url.pathname = `/${name}`;
   return {
-    firstByte,
-    answersPerSecond: answers / SUSTAINED_S,
-    given,
-    pauses,
-    open: {
-      min: Math.min(...samples),
-      mean: samples.reduce((sum, n) => sum + n, 0) / samples.length,
+    url: url.toString(),
+    async drop() {
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+      stopCluster(cluster);
     },
   };
 }
 
-/**
- * A discarded warm-up round for each, then their measured rounds in turn, so that load from
- * elsewhere on the machine, which comes and goes, falls on both alike.
- */
-async function interleaved(targets: Array<Omit<Target, 'result'>>): Promise<RoundResult[]> {
-  const all: Target[] = targets.map((t) => ({
-    ...t,
-    result: { firstByte: [], seconds: 0, answers: 0 },
-  }));
-  for (const target of all) await round(target.start); // warm-up, discarded
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const target of all) {
-      const result = await round(target.start);
-      target.result.firstByte.push(...result.firstByte);
-      target.result.seconds += result.seconds;
-      target.result.answers += result.answers;
-    }
-  }
-  return all.map((t) => t.result);
-}
+const asker = (url: string, sessions: string[]) => (i: number) => ({
+  url: `${url}/api/v1/session/${sessions[i]}/message/stream`,
+  body: JSON.stringify({ query: query() }),
+});
 
-/** A server that does no work: headers and a fixed answer at once. */
-async function baselineChild(answer: string) {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(answer);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  report({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-}
-
-const report = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-
-/** The reference server in its own process: ingests the corpus, measures retrieval, then serves. */
-async function serverChild() {
-  const built = await createServerApp({ db: ':memory:', apiKeys: `bench:${KEY}`, log: false });
-  const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const api = createClient({ baseUrl: url, apiKey: KEY, retry: false });
-
-  const bot = await api.chatbots.create({ name: 'Bench', rate_limit: [1_000_000, 1] });
-  const FILES = 20;
-  const perFile = Math.ceil((TARGET_CHUNKS * 720) / FILES);
-  const files: string[] = [];
-  for (let f = 0; f < FILES; f++) {
-    let text = '';
-    while (text.length < perFile) text += `${sentence()} ${random() < 0.15 ? '\n\n' : ''}`;
-    files.push(text);
-  }
-  const bytes = files.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
-  const ingestStart = performance.now();
-  for (let f = 0; f < FILES; f++) {
-    await api.sources.upload(bot.uuid, new Blob([files[f]!]), { fileName: `corpus-${f}.txt` });
-  }
-  await built.ctx.knowledge.idle();
-  const ingestSeconds = (performance.now() - ingestStart) / 1000;
-  const chunks = (await built.ctx.store.listChunks(bot.uuid)).length;
-  const statuses = new Set((await api.sources.list(bot.uuid)).map((s) => s.status));
-  if (statuses.size !== 1 || !statuses.has('success'))
-    throw new Error(`ingestion ended in ${[...statuses]}`);
-
-  // Straight against the index: ingestion kept it in step, so nothing is built here.
-  const index = built.ctx.knowledge.index;
-  const retrieval: number[] = [];
-  for (let i = 0; i < RETRIEVAL_QUERIES + 200; i++) {
-    const q = query();
-    const t0 = performance.now();
-    await index.search(bot.uuid, q, { limit: 12 });
-    if (i >= 200) retrieval.push(performance.now() - t0); // the first 200 warm the JIT up
-  }
-  // The searches held the event loop; let keep-alive sockets that expired meanwhile close.
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const sessions: string[] = [];
-  for (let i = 0; i < CONCURRENCY; i++) sessions.push((await api.sessions.create(bot.uuid)).uuid);
-  report({ url, bytes, ingestSeconds, chunks, files: FILES, retrieval, sessions });
-  // CPU the server spends from here on (the streams), reported when the parent stops it: a
-  // figure that other load on the machine does not distort.
-  const cpuAtStart = process.cpuUsage();
-  process.removeAllListeners('SIGTERM');
-  process.once('SIGTERM', () => {
-    const used = process.cpuUsage(cpuAtStart);
-    process.stdout.write(`${JSON.stringify({ cpuMs: (used.user + used.system) / 1000 })}\n`, () =>
-      process.exit(0),
-    );
-  });
-}
-
-interface ChildReport {
-  url: string;
-  bytes: number;
-  ingestSeconds: number;
-  chunks: number;
-  files: number;
-  retrieval: number[];
-  sessions: string[];
-}
-
-function spawnChild(args: string[]): Promise<{ child: ChildProcess; report: ChildReport }> {
-  // BENCH_CPU_PROF=dir writes a CPU profile of each child, to see where the server spends its time.
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', SELF, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (data) => {
-      out += data;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve({ child, report: JSON.parse(line) });
-    });
-    child.once('exit', (code) => reject(new Error(`benchmark child exited with ${code}`)));
-  });
-}
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
 
 async function main() {
+  const stores = process.env.BENCH_SERVER_STORES ?? 'sqlite,postgres';
+  const load = () => loadavg()[0]!.toFixed(2);
   console.log(
-    `reference server benchmark — Node ${process.version}; server and load client in separate processes; ${CONCURRENCY} concurrent streams`,
+    `reference server benchmark — Node ${process.version}; ${cpus().length} cores; load average ${load()}; servers and the load client in separate processes; ${CONCURRENCY} concurrent streams`,
   );
-  const { child, report: real } = await spawnChild(['--serve']);
-  const cpu = new Promise<number>((resolve) => {
-    let out = '';
-    child.stdout!.on('data', (data) => {
-      out += data;
-      const line = out.split('\n').find((l) => l.startsWith('{"cpuMs"'));
-      if (line) resolve(JSON.parse(line).cpuMs);
+  const stops: Array<() => Promise<unknown>> = [];
+  const cpu = new Map<Target, Promise<number | undefined>>();
+  const targets: Target[] = [];
+  const serving = async (name: string, child: Child) => {
+    const target = newTarget(name, asker(child.report.url, child.report.sessions));
+    targets.push(target);
+    stops.push(() => {
+      const used = child.stop();
+      cpu.set(target, used);
+      return used;
     });
-  });
-  const ask = (i: number): Ask => ({
-    url: `${real.url}/api/v1/session/${real.sessions[i]}/message/stream`,
-    body: JSON.stringify({ query: query() }),
-  });
-  // One answer of the server's, for the baseline to send: the same bytes on the wire.
-  await round(ask);
-  const api = createClient({ baseUrl: real.url, apiKey: KEY, retry: false });
-  const sample = (await api.messages.list(real.sessions[0]!)).at(-1)!.response;
-  const base = await spawnChild(['--baseline', sample]);
-  const loadBefore = loadavg()[0]!;
-  const [baseline, streams] = await interleaved([
-    {
-      start: () => ({
-        url: `${base.report.url}/api/v1/session/x/message/stream`,
-        body: '{"query":"x"}',
-      }),
-    },
-    { start: ask },
-  ]);
-  const steady = await sustained(ask);
-  const loadAfter = loadavg()[0]!;
-  child.kill();
-  base.child.kill();
-  const serverCpuMs = await cpu;
+    return target;
+  };
+
+  const sqlite = await spawnChild('serve', { retrieval: true });
+  await serving('SQLite', sqlite);
+  const previous = process.env.BENCH_SERVER_AB;
+  if (previous) {
+    const main = join(previous, 'src/server/main.ts');
+    await serving('SQLite (A)', await spawnChild('serve', { main }));
+  }
+  const ingestion: Array<[string, Child]> = [['SQLite', sqlite]];
+  let database: Awaited<ReturnType<typeof postgres>> = 'skipped (BENCH_SERVER_STORES)';
+  if (stores.includes('postgres')) database = await postgres();
+  if (typeof database === 'string') {
+    console.log(`PostgreSQL columns skipped: ${database}`);
+  } else {
+    const one = await spawnChild('serve', { databaseUrl: database.url });
+    ingestion.push(['PostgreSQL', one]);
+    await serving('PostgreSQL', one);
+    // The same database, chatbot and sessions, through the CLI as an operator starts it.
+    const workers = await spawnWorkers(WORKERS, database.url, await freePort());
+    targets.push(newTarget(`PG ×${WORKERS}`, asker(workers.url, one.report.sessions)));
+    stops.push(workers.stop);
+  }
+
+  // A round of the server's answers, for the floor to send: the same bytes on the wire.
+  await bursts([targets[0]!], 0);
+  const api = createClient({ baseUrl: sqlite.report.url, apiKey: KEY, retry: false });
+  const answers: string[] = [];
+  for (const session of sqlite.report.sessions) {
+    answers.push((await api.messages.list(session)).at(-1)!.response);
+  }
+  const answersFile = join(tmpdir(), `bench-answers-${process.pid}.json`);
+  writeFileSync(answersFile, JSON.stringify(answers));
+  const base = await spawnChild('baseline', answersFile);
+  rmSync(answersFile);
+  const floor = newTarget('no-work', (i): Ask => ({ url: base.report.url, body: `{"i":${i}}` }));
+  targets.unshift(floor);
+  stops.push(base.stop);
+
+  const loadBefore = load();
+  await bursts(targets, ROUNDS);
+  for (let pass = 0; pass < PASSES; pass++) {
+    for (const target of targets) await sustained(target, WINDOW);
+  }
+  const loadAfter = load();
+  await Promise.all(stops.map((stop) => stop()));
+  if (typeof database !== 'string') await database.drop();
 
   console.log('');
+  for (const [name, child] of ingestion) {
+    const { report } = child;
+    console.log(
+      `ingestion, ${name}: ${report.files} .txt files, ${(report.bytes / 1e6).toFixed(1)} MB, ${report.chunks} chunks, ${(report.bytes / 1e6 / report.ingestSeconds).toFixed(2)} MB/s`,
+    );
+  }
+  const { retrieval } = sqlite.report;
   console.log(
-    `ingestion: ${real.files} .txt files, ${(real.bytes / 1e6).toFixed(1)} MB, ${real.chunks} chunks`,
+    `retrieval: ${retrieval.length} BM25 searches of three topic words over ${sqlite.report.chunks} chunks`,
   );
-  row('ingestion throughput', `${(real.bytes / 1e6 / real.ingestSeconds).toFixed(2)} MB/s`);
+  const r95 = percentile(retrieval, 95);
+  row('retrieval p50 / p95 / p99', [
+    `${ms(percentile(retrieval, 50))} / ${ms(r95)} / ${ms(percentile(retrieval, 99))}`,
+  ]);
+  console.log(`  budget: retrieval p95 ≤ 5 ms: ${verdict(r95 <= 5)}`);
   console.log(
-    `retrieval: ${RETRIEVAL_QUERIES} BM25 searches of three topic words over ${real.chunks} chunks`,
+    `\nstreams: the server's answers (${answers.length} of them, ${(answers.join('').length / answers.length).toFixed(0)} characters on average) in pieces ${PIECE_DELAY_MS} ms apart; load average ${loadBefore} before, ${loadAfter} after`,
   );
-  const r95 = percentile(real.retrieval, 95);
-  row('retrieval p50', ms(percentile(real.retrieval, 50)));
-  row('retrieval p95', ms(r95), `budget ≤ 5 ms    ${r95 <= 5 ? 'OK' : 'OVER'}`);
-  row('retrieval p99', ms(percentile(real.retrieval, 99)));
-  // What a burst of questions pays, one after the other, before their first bytes.
   row(
-    'retrieval mean',
-    ms(real.retrieval.reduce((sum, t) => sum + t, 0) / real.retrieval.length),
-    `× ${CONCURRENCY} streams = the serial part of a burst`,
+    '',
+    targets.map((t) => t.name),
   );
-  console.log(
-    `streams: ${sample.length}-character answers, 10 ms between streamed pieces, ${cpus().length} cores, load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
-  );
-  const budget = 100;
-  const p99 = percentile(steady.firstByte, 99);
-  console.log(
-    `sustained: ${CONCURRENCY} visitors, each asking again as soon as its answer ends; ${steady.firstByte.length} questions over ${SUSTAINED_S} s after a ${RAMP_S} s ramp and ${SETTLE_S} s to settle`,
-  );
-  row('streams open at once, min / mean', `${steady.open.min} / ${steady.open.mean.toFixed(0)}`);
-  row('first byte p50', ms(percentile(steady.firstByte, 50)));
-  row('first byte p95', ms(percentile(steady.firstByte, 95)));
-  row('first byte p99', ms(p99), `budget ≤ ${budget} ms  ${p99 <= budget ? 'OK' : 'OVER'}`);
-  row('answers/s', steady.answersPerSecond.toFixed(0));
-  row(
-    'pause between pieces p50/p99/max',
-    `${percentile(steady.pauses, 50).toFixed(0)} / ${percentile(steady.pauses, 99).toFixed(0)} / ${Math.max(...steady.pauses).toFixed(0)} ms`,
-    '(paced 10 ms apart)',
-  );
-  console.log(
-    `burst: all ${CONCURRENCY} questions in the same instant, ${ROUNDS} rounds after a warm-up, the worst case; beside a server that does no work, measured the same way in turn`,
-  );
-  for (const p of [50, 95, 99]) {
-    const b = percentile(baseline!.firstByte, p);
-    const r = percentile(streams!.firstByte, p);
-    row(`first byte p${p}, server / no-work`, `${ms(r)} / ${ms(b)}`);
+  const f = (n: number) => n.toFixed(1);
+  for (const mode of ['sustained', 'burst'] as const) {
+    console.log(
+      mode === 'sustained'
+        ? `sustained: ${CONCURRENCY} visitors, each asking again as soon as its answer ends; ${PASSES} windows of ${WINDOW.measureS} s each, after a ${WINDOW.rampS} s ramp and ${WINDOW.settleS} s to settle`
+        : `burst: all ${CONCURRENCY} questions in the same instant, ${ROUNDS} rounds after a warm-up`,
+    );
+    const of = (t: Target) => t[mode];
+    row(
+      'first byte p50 / p99, ms',
+      targets.map(
+        (t) => `${f(percentile(of(t).firstByte, 50))} / ${f(percentile(of(t).firstByte, 99))}`,
+      ),
+    );
+    row(
+      'p99 first byte ÷ no-work',
+      targets.map((t) =>
+        ratio(percentile(of(t).firstByte, 99), percentile(of(floor).firstByte, 99)),
+      ),
+    );
+    row(
+      'answers/s',
+      targets.map((t) => (of(t).answers / of(t).seconds).toFixed(0)),
+    );
+    row(
+      'characters per answer',
+      targets.map((t) => (of(t).characters / of(t).answers).toFixed(0)),
+    );
+    row(
+      'errors',
+      targets.map((t) => String(of(t).errors)),
+    );
   }
   row(
-    'answers/s, server / no-work',
-    `${(streams!.answers / streams!.seconds).toFixed(0)} / ${(baseline!.answers / baseline!.seconds).toFixed(0)}`,
+    'pause between pieces p99',
+    targets.map((t) => `${percentile(t.sustained.pauses, 99).toFixed(0)} ms`),
+    `(paced ${PIECE_DELAY_MS} ms apart)`,
   );
-  // Warm-ups included: every answer the server gave since it reported.
-  const given = CONCURRENCY * (ROUNDS + 2) + steady.given;
+  const cpuMs = await Promise.all(targets.map((t) => cpu.get(t) ?? Promise.resolve(undefined)));
   row(
-    'server CPU per streamed answer',
-    ms(serverCpuMs / given),
+    'server CPU per answer',
+    targets.map((t, i) => {
+      const used = cpuMs[i];
+      // Warm-ups included: every answer the server gave since it reported.
+      const given = CONCURRENCY * (ROUNDS + 1) + t.sustained.given;
+      return used === undefined ? '–' : ms(used / given);
+    }),
     '(all work, request to last byte)',
   );
+  for (const t of targets) {
+    const first = t.burst.error ?? t.sustained.error;
+    if (first) console.log(`  ${t.name}: first error: ${first}`);
+  }
+
+  console.log('\nbudgets (issue 16 on PostgreSQL, issue 18 for every server), in both modes:');
+  for (const t of targets.slice(1)) {
+    const verdicts = (['sustained', 'burst'] as const).map((mode) => {
+      const p99 = percentile(t[mode].firstByte, 99) / percentile(floor[mode].firstByte, 99);
+      const rate = t[mode].answers / t[mode].seconds / (floor[mode].answers / floor[mode].seconds);
+      const met = p99 <= 2 && t[mode].errors === 0 && rate >= 0.5;
+      return `${mode} ${verdict(met)} (p99 ${p99.toFixed(2)}×, ${t[mode].errors} errors, answers/s ${rate.toFixed(2)}×)`;
+    });
+    console.log(
+      `  ${t.name}: p99 first byte ≤ 2× no-work, 0 errors, answers/s ≥ 0.5× no-work: ${verdicts.join('; ')}`,
+    );
+  }
+  const one = targets.find((t) => t.name === 'PostgreSQL');
+  const many = targets.find((t) => t.name === `PG ×${WORKERS}`);
+  if (one && many) {
+    const rates = (['sustained', 'burst'] as const).map(
+      (mode) =>
+        `${mode} ${ratio(many[mode].answers / many[mode].seconds, one[mode].answers / one[mode].seconds)}`,
+    );
+    console.log(
+      `  ${WORKERS} workers ≥ 1.6× the answers/s of one, where the cores allow: ${rates.join(', ')}; this machine has ${cpus().length} cores, shared with the load client, and the answers are paced, so answers/s stops at the no-work server's`,
+    );
+  }
 }
 
-const SELF = fileURLToPath(import.meta.url);
-// An orderly exit on kill, so a CPU profile gets written.
-process.once('SIGTERM', () => process.exit(0));
-const mode = process.argv[2];
-const run =
-  mode === '--serve'
-    ? serverChild()
-    : mode === '--baseline'
-      ? baselineChild(process.argv[3] ?? '')
-      : main();
-run.catch((error) => {
+main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
