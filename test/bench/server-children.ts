@@ -108,6 +108,7 @@ async function baselineChild(file: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   report({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  reportCpuOnStop();
 }
 
 export interface ServeOptions {
@@ -173,8 +174,14 @@ async function serverChild(options: ServeOptions) {
   for (let i = 0; i < CONCURRENCY; i++) sessions.push((await api.sessions.create(bot.uuid)).uuid);
   const profiled = await profileFromHere();
   report({ url, bytes, ingestSeconds, chunks, files: FILES, retrieval, sessions });
-  // CPU the server spends from here on (the streams), reported when the parent stops it: a
-  // figure that other load on the machine does not distort.
+  reportCpuOnStop(profiled);
+}
+
+/**
+ * The CPU this process spends from here on (the streams), reported when the parent stops it: a
+ * figure that other load on the machine distorts less than latency.
+ */
+function reportCpuOnStop(profiled?: () => Promise<void>) {
   const cpuAtStart = process.cpuUsage();
   process.removeAllListeners('SIGTERM');
   process.once('SIGTERM', async () => {

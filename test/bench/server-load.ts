@@ -24,9 +24,9 @@ export interface Target {
   sustained: Measured & {
     /** Time between one piece of an answer and the next, as the visitor sees it. */
     pauses: number[];
-    /** Answers given in all, ramps included. */
-    given: number;
   };
+  /** Answers given in all, warm-ups and ramps included. */
+  given: number;
 }
 
 export interface Measured {
@@ -51,8 +51,8 @@ export const newTarget = (name: string, ask: (i: number) => Ask): Target => ({
     errors: 0,
     characters: 0,
     pauses: [],
-    given: 0,
   },
+  given: 0,
 });
 
 type Outcome = { firstByte: number; characters: number } | { error: string };
@@ -112,6 +112,7 @@ async function round(target: Target, into?: Measured): Promise<void> {
   const outcomes = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => post(target.ask(i))),
   );
+  target.given += outcomes.filter((o) => !('error' in o)).length;
   if (!into) return;
   into.seconds += (performance.now() - began) / 1000;
   for (const outcome of outcomes) {
@@ -159,7 +160,7 @@ export async function sustained(target: Target, window: Window): Promise<void> {
         const measured = askedAt >= from && askedAt < until;
         const outcome = await post(target.ask(i), measured ? into.pauses : undefined);
         const endedAt = performance.now();
-        into.given++;
+        if (!('error' in outcome)) target.given++;
         const ok = measured ? count(into, outcome) : !('error' in outcome);
         if (!ok) await new Promise((resolve) => setTimeout(resolve, 50));
         else if (measured) into.firstByte.push((outcome as { firstByte: number }).firstByte);

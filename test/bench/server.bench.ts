@@ -14,8 +14,10 @@
  * - PostgreSQL is a throwaway cluster (test/postgres-cluster.mjs) with a fresh database, removed
  *   at the end; without PostgreSQL installed, its columns are skipped with one line.
  *
- * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_AB=<another checkout> adds a column,
- * that checkout's server on SQLite, to compare two versions in one run; BENCH_CPU_PROF=<dir>
+ * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_AB=<checkout>[,<checkout>…] adds a
+ * column per checkout, its server on SQLite, to compare versions in one run (named by the
+ * folder); BENCH_SERVER_PASSES and BENCH_SERVER_ROUNDS set the sustained windows and the burst
+ * rounds per server (default 2 and 3); BENCH_CPU_PROF=<dir>
  * writes a CPU profile of each server process but the workers. Budgets are printed beside the
  * figures; nothing here fails a build.
  */
@@ -23,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import pg from 'pg';
 import { createClient } from '../../src/api/client.js';
 // @ts-expect-error: a plain ES module without types, shared with the test runner
@@ -40,9 +42,9 @@ import {
 } from './server-children.js';
 import { type Ask, bursts, newTarget, sustained, type Target } from './server-load.js';
 
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS || 3);
 /** Sustained windows per server, taken in turn with the others'. */
-const PASSES = 2;
+const PASSES = Number(process.env.BENCH_SERVER_PASSES || 2);
 const WINDOW = { rampS: 1, settleS: 1, measureS: 4 };
 const WORKERS = 2;
 
@@ -108,23 +110,23 @@ async function main() {
   const stops: Array<() => Promise<unknown>> = [];
   const cpu = new Map<Target, Promise<number | undefined>>();
   const targets: Target[] = [];
-  const serving = async (name: string, child: Child) => {
-    const target = newTarget(name, asker(child.report.url, child.report.sessions));
-    targets.push(target);
+  const stopping = (target: Target, child: Child) =>
     stops.push(() => {
       const used = child.stop();
       cpu.set(target, used);
       return used;
     });
-    return target;
+  const serving = async (name: string, child: Child) => {
+    const target = newTarget(name, asker(child.report.url, child.report.sessions));
+    targets.push(target);
+    stopping(target, child);
   };
 
   const sqlite = await spawnChild('serve', { retrieval: true });
   await serving('SQLite', sqlite);
-  const previous = process.env.BENCH_SERVER_AB;
-  if (previous) {
-    const main = join(previous, 'src/server/main.ts');
-    await serving('SQLite (A)', await spawnChild('serve', { main }));
+  for (const other of (process.env.BENCH_SERVER_AB ?? '').split(',').filter(Boolean)) {
+    const main = join(other, 'src/server/main.ts');
+    await serving(basename(other).slice(0, 12), await spawnChild('serve', { main }));
   }
   const ingestion: Array<[string, Child]> = [['SQLite', sqlite]];
   let database: Awaited<ReturnType<typeof postgres>> = 'skipped (BENCH_SERVER_STORES)';
@@ -154,7 +156,7 @@ async function main() {
   rmSync(answersFile);
   const floor = newTarget('no-work', (i): Ask => ({ url: base.report.url, body: `{"i":${i}}` }));
   targets.unshift(floor);
-  stops.push(base.stop);
+  stopping(floor, base);
 
   const loadBefore = load();
   await bursts(targets, ROUNDS);
@@ -231,9 +233,7 @@ async function main() {
     'server CPU per answer',
     targets.map((t, i) => {
       const used = cpuMs[i];
-      // Warm-ups included: every answer the server gave since it reported.
-      const given = CONCURRENCY * (ROUNDS + 1) + t.sustained.given;
-      return used === undefined ? '–' : ms(used / given);
+      return used === undefined ? '–' : ms(used / t.given);
     }),
     '(all work, request to last byte)',
   );
