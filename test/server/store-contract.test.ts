@@ -348,13 +348,10 @@ describe(
   'the review search on both stores',
   postgresOnly('compares PostgreSQL with SQLite'),
   () => {
-    // messages.search (postgres/schema.ts) reads the text through PostgreSQL's parser, which keeps
-    // addresses, paths, versions and, in the C collation, any non-ASCII punctuation inside one
-    // token. Reading it as to_tsvector('chatbot_search', regexp_replace((query || ' ' || response)
-    // COLLATE "und-x-icu", '[^[:alnum:]]+', ' ', 'g')) splits as FTS5's unicode61 does (every
-    // search below then agrees); until the schema does, this test is a todo.
-    const todo = 'messages.search needs the text split at every non-alphanumeric (see above)';
-    it('should find the same messages for the same words', { todo }, async () => {
+    // PostgreSQL's parser alone keeps addresses, paths, versions and non-ASCII punctuation
+    // inside one token; messages.search (postgres/schema.ts) splits the text first, as FTS5's
+    // unicode61 does, so every search below must agree.
+    it('should find the same messages for the same words', async () => {
       const opened = await Promise.all([openTestStore('sqlite'), openTestStore('postgres')]);
       try {
         const found = await Promise.all(

@@ -143,8 +143,11 @@ export const MIGRATIONS: string[] = [
     failed boolean NOT NULL,
     created_at ${text} NOT NULL,
     modified_at ${text} NOT NULL,
-    search tsvector GENERATED ALWAYS AS
-      (to_tsvector('chatbot_search', query || ' ' || response)) STORED
+    -- Split at every non-alphanumeric first, as SQLite's unicode61 tokenizer does: PostgreSQL's
+    -- parser keeps e-mails, URLs, paths and decimals whole ("acme" would not find
+    -- support@acme.com). The ICU collation makes [:alnum:] know every script, not only ASCII.
+    search tsvector GENERATED ALWAYS AS (to_tsvector('chatbot_search', regexp_replace(
+      (query || ' ' || response) COLLATE "und-x-icu", '[^[:alnum:]]+', ' ', 'g'))) STORED
   );
   CREATE INDEX messages_session ON messages(session_uuid, id);
   CREATE INDEX messages_activity ON messages(chatbot_uuid, created_at, uuid)
