@@ -74,11 +74,31 @@ function summarize(file: string) {
     const id = profile.samples[i]!;
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   }
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  // Native code and Node's internals count in the area of the nearest caller of ours or of a
+  // package's: a socket's writev under the PostgreSQL client is the store's, under a response
+  // Node's HTTP; a SQLite statement's run is SQLite's.
+  const STORE = /better-sqlite3|node_modules\/(pg|pg-[a-z-]+)\//;
+  const frameOf = (id: number) => {
+    const own = byId.get(id)!.callFrame;
+    const { functionName, url } = own;
+    if (/^\(|^(parse|stringify)$/.test(functionName) && url === '') return own;
+    if (url !== '' && !url.startsWith('node:')) return own;
+    let outer: Node['callFrame'] | undefined;
+    for (let up = parent.get(id); up !== undefined; up = parent.get(up)) {
+      const frame = byId.get(up)!.callFrame;
+      if (STORE.test(frame.url)) return { ...frame, functionName };
+      if (url === '' && !outer && frame.url !== '') outer = { ...frame, functionName };
+    }
+    return outer ?? own;
+  };
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;
   for (const [id, time] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { functionName, url, lineNumber } = frameOf(id);
     const name = functionName || '(anonymous)';
     const area = AREAS.find(([, test]) => test(url, name))?.[0] ?? 'other';
     areas.set(area, (areas.get(area) ?? 0) + time);
