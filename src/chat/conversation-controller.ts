@@ -28,6 +28,16 @@ export function excerpt(answer: string, max = 240): string {
   return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
 }
 
+/** A retried exchange's last try, and the deletion of its record once a new try replaces it. */
+interface Attempt {
+  shown: Pick<Exchange, 'response' | 'messageUuid' | 'citations' | 'suggestions'>;
+  superseded?: Promise<void>;
+}
+
+function attemptOf({ response, messageUuid, citations, suggestions }: Exchange): Attempt {
+  return { shown: { response, messageUuid, citations, suggestions } };
+}
+
 /** The element's configuration the conversation follows; `sessionUuid` it also sets. */
 export interface ConversationHost extends ReactiveControllerHost, EventTarget {
   chatbotUuid: string;
@@ -162,13 +172,13 @@ export class ConversationController implements ReactiveController {
     if (!emit(this.host, 'chatbot-message-send', detail, { cancelable: true })) return;
 
     let exchange: Exchange;
+    // A retried exchange keeps what its last try got until the service takes the new one: a
+    // Retry that fails again (still offline, the server still down) loses nothing.
+    let previous: Attempt | undefined;
     if (retryOf) {
       exchange = retryOf;
-      exchange.response = '';
+      previous = attemptOf(exchange);
       exchange.state = 'pending';
-      exchange.messageUuid = undefined;
-      exchange.citations = undefined;
-      this.options.answers.viewFor(exchange)?.update('');
     } else {
       exchange = { id: newExchangeId(), query, response: '', state: 'pending', documents };
       this.exchanges = [...this.exchanges, exchange];
@@ -183,12 +193,12 @@ export class ConversationController implements ReactiveController {
     try {
       session = await this.ensureSession(client);
     } catch (error) {
-      this.fail(exchange, error);
+      this.fail(exchange, error, previous);
       return;
     }
     // Another visitor came meanwhile: the question is not theirs to see answered.
     if (userId !== this.host.userId) return;
-    let outcome = await this.streamAnswer(client, session, exchange);
+    let outcome = await this.streamAnswer(client, session, exchange, previous);
     // The remembered session is gone (expired, deleted): start a new one, once, and keep the
     // conversation on screen.
     if (outcome.kind === 'failed' && !outcome.started && isApiError(outcome.error)) {
@@ -197,13 +207,14 @@ export class ConversationController implements ReactiveController {
         try {
           session = await this.ensureSession(client);
         } catch (error) {
-          this.fail(exchange, error);
+          this.fail(exchange, error, previous);
           return;
         }
-        outcome = await this.streamAnswer(client, session, exchange);
+        outcome = await this.streamAnswer(client, session, exchange, previous);
       }
     }
-    this.finish(exchange, session, outcome);
+    await previous?.superseded;
+    this.finish(exchange, session, outcome, previous);
   }
 
   /** Deletes the exchange on the service and here, and says so; false when it could not. */
@@ -305,12 +316,20 @@ export class ConversationController implements ReactiveController {
       // A message sent meanwhile makes the local view newer than the list.
       if (this.stream.active || this.creatingSession) return;
       if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;
-      const unsent = this.exchanges.filter((e) => e.state === 'failed' && !e.messageUuid);
+      // A failed exchange stays, with its Retry: one the service never stored (it went away
+      // before the answer's end), and one it stored cut short, which is no finished answer.
+      const listed = new Set(messages.map((m) => m.uuid));
+      const unsent = this.exchanges.filter(
+        (e) => e.state === 'failed' && !(e.messageUuid && listed.has(e.messageUuid)),
+      );
       const known = new Map(this.exchanges.map((e) => [e.messageUuid, e]));
-      const restored = exchangesFromMessages(messages).map((e) => {
+      const restored = exchangesFromMessages(messages).map((e): Exchange => {
         const local = known.get(e.messageUuid);
+        if (!local) return e;
         // The stream's citations carry links; a record's cite data may not.
-        return local ? { ...e, id: local.id, citations: local.citations ?? e.citations } : e;
+        const citations = local.citations ?? e.citations;
+        const state = local.state === 'failed' ? 'failed' : e.state;
+        return { ...e, id: local.id, citations, state };
       });
       const before = this.exchanges;
       this.exchanges = [...restored, ...unsent];
@@ -350,16 +369,26 @@ export class ConversationController implements ReactiveController {
     client: ChatClient,
     session: string,
     exchange: Exchange,
+    previous?: Attempt,
   ): Promise<StreamOutcome> {
     const { answers } = this.options;
     answers.load();
-    answers.viewFor(exchange)?.update('');
     return this.stream.start(
       client,
       session,
       exchange.query,
       {
         onStart: ({ messageUuid, citations, suggestions }) => {
+          // The service took the new try: it replaces the last one, on the service too, where
+          // the last one may be stored cut short (and would come back with the list).
+          const superseded = previous?.shown.messageUuid;
+          if (previous && superseded && superseded !== messageUuid) {
+            // Not there (never stored) or not deleted: nothing the reader needs to hear of.
+            const quiet = () => {};
+            previous.superseded = client.messages.delete(superseded).then(quiet, quiet);
+          }
+          exchange.response = '';
+          answers.viewFor(exchange)?.update('');
           exchange.messageUuid = messageUuid;
           exchange.citations = citations;
           exchange.suggestions = suggestions;
@@ -378,15 +407,21 @@ export class ConversationController implements ReactiveController {
     );
   }
 
-  private finish(exchange: Exchange, session: string, outcome: StreamOutcome): void {
+  private finish(
+    exchange: Exchange,
+    session: string,
+    outcome: StreamOutcome,
+    previous?: Attempt,
+  ): void {
     exchange.response = outcome.text;
+    if (outcome.kind === 'failed') {
+      // A try the service never took replaces nothing.
+      this.fail(exchange, outcome.error, outcome.started ? undefined : previous);
+      return;
+    }
     const view = this.options.answers.viewFor(exchange);
     view?.update(outcome.text);
     view?.finish();
-    if (outcome.kind === 'failed') {
-      this.fail(exchange, outcome.error);
-      return;
-    }
     exchange.state = outcome.kind === 'stopped' ? 'stopped' : 'done';
     this.save();
     this.host.requestUpdate();
@@ -402,9 +437,13 @@ export class ConversationController implements ReactiveController {
     });
   }
 
-  private fail(exchange: Exchange, error: unknown): void {
+  /** `previous`: the retried exchange's last try, which the failed one did not replace. */
+  private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
+    if (previous) Object.assign(exchange, previous.shown);
     exchange.state = 'failed';
-    this.options.answers.viewFor(exchange)?.finish();
+    const view = this.options.answers.viewFor(exchange);
+    view?.update(exchange.response);
+    view?.finish();
     this.failedId = exchange.id;
     this.save();
     this.host.requestUpdate();
