@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import type { Message } from '../../src/api/types.js';
+import type { Store } from '../../src/server/store/types.js';
 import { askWith, file, messageBody, refusal } from './documents-helpers.js';
 import { type Harness, keys, startHarness, TIMESTAMP, UUID } from './helpers.js';
-import { sqliteOnly } from './stores.js';
+import { type KeptDatabase, keptDatabase } from './stores.js';
 
 const ZEPHYR = [
   '# Zephyr-9 field manual',
@@ -17,20 +14,18 @@ const ZEPHYR = [
   'It weighs 1.2 kilograms with its propeller guards fitted.',
 ].join('\n');
 
-describe('session documents', sqliteOnly('asserts what the SQLite file holds'), () => {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbot-documents-'));
+describe('session documents', () => {
+  let database: KeptDatabase;
   let h: Harness;
-  let db: Database.Database;
+  // Its own store on the server's database: what is stored, not what the server's cache holds.
+  let stored: Store;
   let bot: string;
   let second: string;
-  const documentRows = () =>
-    (db.prepare('SELECT uuid FROM session_documents').all() as Array<{ uuid: string }>).map(
-      (r) => r.uuid,
-    );
+  const isStored = async (uuid: string) => (await stored.getSessionDocument(uuid)) !== undefined;
 
   before(async () => {
-    const path = join(dir, 'documents.sqlite');
-    h = await startHarness({ db: path });
+    database = await keptDatabase();
+    h = await startHarness(database.serverOptions);
     bot = (await h.api.chatbots.create({ name: 'Drones' })).uuid;
     second = (await h.api.chatbots.create({ name: 'Second' })).uuid;
     await h.api.sources.createQa(bot, {
@@ -42,12 +37,11 @@ describe('session documents', sqliteOnly('asserts what the SQLite file holds'), 
       file('The Zephyr-8 drone has a flight time of 30 minutes.', 'zephyr-8.txt'),
     );
     await h.server.idle();
-    db = new Database(path, { readonly: true });
+    stored = await database.openStore();
   });
   after(async () => {
-    db?.close();
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
+    await h?.close();
+    await database?.close();
   });
 
   it('uploads a file and answers its record', async () => {
@@ -222,9 +216,9 @@ describe('session documents', sqliteOnly('asserts what the SQLite file holds'), 
       const document = await h.api.sessions.uploadDocument(file(ZEPHYR, 'zephyr.md'));
       const session = await h.api.sessions.create(bot);
       await askWith(h.api, session.uuid, 'What is the flight time?', [document.uuid]);
-      assert.ok(documentRows().includes(document.uuid));
+      assert.ok(await isStored(document.uuid));
       await h.api.sessions.delete(session.uuid);
-      assert.ok(!documentRows().includes(document.uuid));
+      assert.ok(!(await isStored(document.uuid)));
     });
 
     it('deletes a chatbot’s documents with it, sent or not', async () => {
@@ -235,8 +229,7 @@ describe('session documents', sqliteOnly('asserts what the SQLite file holds'), 
       const session = await chat.sessions.create(doomed);
       await askWith(chat, session.uuid, 'What is the flight time?', [sent.uuid]);
       await h.api.chatbots.delete(doomed);
-      const left = documentRows();
-      assert.ok(!left.includes(sent.uuid) && !left.includes(unsent.uuid));
+      assert.ok(!(await isStored(sent.uuid)) && !(await isStored(unsent.uuid)));
       // Its key now uploads nothing: the chatbot it belonged to is gone.
       await assert.rejects(chat.sessions.uploadDocument(file(ZEPHYR, 'zephyr.md')), {
         status: 404,

@@ -5,6 +5,11 @@
  * own, dropped when it closes, so no test sees another's rows.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
 import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { Store } from '../../src/server/store/types.js';
 
@@ -39,15 +44,28 @@ function clusterUrl(): string {
 }
 
 // pg and the PostgreSQL store are imported only in the PostgreSQL pass, as the server does.
-async function onCluster(sql: string): Promise<void> {
+async function connect(url: string): Promise<pg.Client> {
   const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: clusterUrl() });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
+  return client;
+}
+
+/** Runs `use` with a connection of its own to the PostgreSQL database at `url`. */
+export async function withClient<T>(
+  url: string,
+  use: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = await connect(url);
   try {
-    await client.query(sql);
+    return await use(client);
   } finally {
     await client.end();
   }
+}
+
+async function onCluster(sql: string): Promise<void> {
+  await withClient(clusterUrl(), (client) => client.query(sql));
 }
 
 export interface TestDatabase {
@@ -157,4 +175,112 @@ export function storeFactories(): StoreFactory[] {
 /** This pass's store, bare (no server): SQLite in memory or a fresh PostgreSQL database. */
 export function openTestStore(kind: TestStoreKind = TEST_STORE): Promise<OpenedStore> {
   return (kind === 'postgres' ? postgresFactory : sqliteFactory).open();
+}
+
+/** One table's rows, each as one string, in an order that only a change of the rows changes. */
+export interface TableDump {
+  table: string;
+  rows: string[];
+}
+
+/**
+ * A database that outlives a server, on this pass's store: a SQLite file in a temporary directory
+ * or a fresh PostgreSQL database. For suites that check what a server stored, or restart one on
+ * the same rows.
+ */
+export interface KeptDatabase {
+  kind: TestStoreKind;
+  /** What to merge into the server's options (`startHarness`, `startServer`) to run on it. */
+  serverOptions: { db: string } | { databaseUrl: string };
+  /** A store of its own on the same rows, as another process would open it; closed by `close()`. */
+  openStore(): Promise<Store>;
+  /** Every row of every table, tables by name: what the server has committed so far. */
+  dump(): Promise<TableDump[]>;
+  /** Closes what it opened, then removes the file or drops the database. */
+  close(): Promise<void>;
+}
+
+export async function keptDatabase(): Promise<KeptDatabase> {
+  return onPostgres ? keptPostgresDatabase() : keptSqliteDatabase();
+}
+
+function keptSqliteDatabase(): KeptDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbot-kept-'));
+  const path = join(dir, 'chatbot.sqlite');
+  const stores: Store[] = [];
+  // Opened at the first dump: the server creates the file.
+  let reader: Database.Database | undefined;
+  return {
+    kind: 'sqlite',
+    serverOptions: { db: path },
+    async openStore() {
+      const store = openSqliteStore(path);
+      stores.push(store);
+      return store;
+    },
+    async dump() {
+      reader ??= new Database(path, { readonly: true });
+      const tables = reader
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all() as string[];
+      return tables.map((table) => ({
+        table,
+        rows: reader!
+          .prepare(`SELECT * FROM "${table}"`)
+          .raw()
+          .all()
+          .map((row) =>
+            JSON.stringify(row, (_, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)),
+          ),
+      }));
+    },
+    async close() {
+      reader?.close();
+      await Promise.all(stores.map((store) => store.close()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function keptPostgresDatabase(): Promise<KeptDatabase> {
+  const { openPostgresStore } = await import('../../src/server/store/postgres.js');
+  const database = await freshDatabase();
+  const stores: Store[] = [];
+  let reader: Promise<pg.Client> | undefined;
+  return {
+    kind: 'postgres',
+    serverOptions: { databaseUrl: database.url },
+    async openStore() {
+      const store = await openPostgresStore(database.url, { poolSize: 2 });
+      stores.push(store);
+      return store;
+    },
+    async dump() {
+      reader ??= connect(database.url);
+      const client = await reader;
+      const { rows } = await client.query<{ name: string }>(
+        "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+      );
+      const tables = rows.map((r) => r.name);
+      if (tables.length === 0) return [];
+      // A row as PostgreSQL writes it out names every column, and byte order sorts the rows
+      // whatever their keys; one round trip for every table.
+      const results = await client.query<{ row: string }>(
+        tables
+          .map((t) => `SELECT r::text AS row FROM "${t}" r ORDER BY r::text COLLATE "C";`)
+          .join('\n'),
+      );
+      const each = tables.length === 1 ? [results] : (results as unknown as pg.QueryResult[]);
+      return tables.map((table, i) => ({
+        table,
+        rows: each[i]!.rows.map((r) => String(r.row)),
+      }));
+    },
+    async close() {
+      await (await reader?.catch(() => undefined))?.end();
+      await Promise.all(stores.map((store) => store.close()));
+      await database.drop();
+    },
+  };
 }
