@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
 import {
   BAD_AUTHORIZATIONS,
   BAD_QUERIES,
@@ -23,7 +21,7 @@ import {
   WRONG_VALUES,
 } from './fuzz-cases.js';
 import { ADMIN_KEY, ask, type Harness, OTHER_KEY, startHarness } from './helpers.js';
-import { sqliteOnly } from './stores.js';
+import { type KeptDatabase, keptDatabase } from './stores.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const CASES = Number(process.env.FUZZ_CASES ?? 440);
@@ -72,32 +70,25 @@ function send(url: string, c: Case): Promise<Answer> {
 }
 
 /** Every row of every table, hashed: what a refused request must leave as it was. */
-function snapshot(db: Database.Database): string {
+async function snapshot(database: KeptDatabase): Promise<string> {
   const hash = createHash('sha256');
-  const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all() as Array<{ name: string }>;
-  for (const { name } of tables) {
-    hash.update(name);
-    for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().all()) {
-      hash.update(JSON.stringify(row, (_, v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)));
-    }
+  for (const { table, rows } of await database.dump()) {
+    hash.update(table);
+    for (const row of rows) hash.update(row);
   }
   return hash.digest('hex');
 }
 
-const SQLITE_ONLY = sqliteOnly('compares snapshots of the SQLite file');
-describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbot-fuzz-'));
+describe('a seeded fuzz of every endpoint', () => {
+  let database: KeptDatabase;
   let h: Harness;
-  let db: Database.Database;
   let ids: Ids;
   let chatKeyOfSecond: string;
   let secrets: string[];
 
   before(async () => {
-    const path = join(dir, 'fuzz.sqlite');
-    h = await startHarness({ db: path, allowPrivateUrls: true });
+    database = await keptDatabase();
+    h = await startHarness({ ...database.serverOptions, allowPrivateUrls: true });
     const bot = await h.api.chatbots.create({ name: `${SECRET} bot` });
     const second = await h.api.chatbots.create({ name: 'Second bot' });
     await h.other.chatbots.create({ name: 'Bob bot' });
@@ -128,12 +119,10 @@ describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
     chatKeyOfSecond = await h.server.createKey('alice', { chatOnly: second.uuid });
     secrets = [SECRET, bot.uuid, agent.uuid, source.uuid, tag.uuid, session.uuid, ids.message];
     await h.server.idle();
-    db = new Database(path, { readonly: true });
   });
   after(async () => {
-    db?.close();
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
+    await h?.close();
+    await database?.close();
   });
 
   const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -269,7 +258,7 @@ describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
       const endpoint = ENDPOINTS[i % ENDPOINTS.length]!;
       const c = makeCase(rng, endpoint);
       const label = `case ${i} (seed ${SEED}): ${c.method} ${c.path.slice(0, 120)} with ${c.label}`;
-      const before = snapshot(db);
+      const before = await snapshot(database);
       const answer = await send(h.url, c);
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       assert.ok(answer.status < 500, `${label}: ${answer.status} ${answer.text.slice(0, 200)}`);
@@ -290,7 +279,7 @@ describe('a seeded fuzz of every endpoint', SQLITE_ONLY, () => {
             assert.ok(!answer.text.includes(secret), `${label}: leaks ${secret}`);
         }
       }
-      assert.equal(snapshot(db), before, `${label}: changed what is stored`);
+      assert.equal(await snapshot(database), before, `${label}: changed what is stored`);
     }
     const counts = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
     t.diagnostic(`statuses: ${counts.join(', ')}`);
