@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { excerpt } from '../../src/server/knowledge/answer.js';
@@ -9,10 +6,9 @@ import { chunkMarkdown } from '../../src/server/knowledge/markdown.js';
 import { extractHtml } from '../../src/server/knowledge/parse.js';
 import { SearchIndex } from '../../src/server/knowledge/search.js';
 import { terms } from '../../src/server/knowledge/text.js';
-import { openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
 import { ADMIN_KEY, ask, type Harness, startHarness } from './helpers.js';
-import { sqliteOnly } from './stores.js';
+import { type KeptDatabase, keptDatabase, TEST_STORE, withClient } from './stores.js';
 
 /** A README in the shape of the project's own: a title, sections, lists, code, a table, comments. */
 const README = `# Lighthouse kit
@@ -240,49 +236,71 @@ describe('excerpts', () => {
   });
 });
 
-describe('re-chunking an old store', sqliteOnly('edits an old SQLite file'), () => {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbot-rechunk-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('re-chunks stored files of a version-2 database at start', async () => {
-    const db = join(dir, 'old.sqlite');
-    const first = await startHarness({ db });
-    const bot = (await first.api.chatbots.create({ name: 'Old' })).uuid;
-    const source = await first.api.sources.upload(bot, new Blob([README]), {
-      fileName: 'README.md',
-    });
-    await first.server.idle();
-    await first.close();
-
-    // What version 2 stored: no heading column, and the document flattened onto one line.
-    const raw = new Database(db);
-    raw.exec('DELETE FROM chunks');
-    raw.exec('ALTER TABLE chunks DROP COLUMN heading');
-    raw
-      .prepare('INSERT INTO chunks (source_uuid, chatbot_uuid, seq, text) VALUES (?, ?, 0, ?)')
-      .run(source.uuid, bot, README.replace(/\s+/g, ' '));
-    raw.pragma('user_version = 2');
-    raw.close();
-
-    const second = await startHarness({ db, apiKeys: `alice:${ADMIN_KEY}` });
+describe('re-chunking an old store', () => {
+  const what = { sqlite: 'of a version-2 database', postgres: 'a migration queued again' };
+  it(`re-chunks stored files ${what[TEST_STORE]} at start`, async () => {
+    const database = await keptDatabase();
     try {
-      await second.server.idle();
-      const [status] = (await second.api.sources.list(bot)).map((s) => s.status);
-      assert.equal(status, 'success');
-      const session = await second.api.sessions.create(bot);
-      const text = (await ask(second.api, session.uuid, 'How are retries handled?')).text;
-      assert.match(text, /^From \*Lighthouse kit › Errors\*:\n\n\*\*Retries\*\*/);
-    } finally {
-      await second.close();
-    }
-    const store = openSqliteStore(db);
-    try {
-      const chunks = await store.listChunks(bot);
+      const first = await startHarness(database.serverOptions);
+      const bot = (await first.api.chatbots.create({ name: 'Old' })).uuid;
+      const source = await first.api.sources.upload(bot, new Blob([README]), {
+        fileName: 'README.md',
+      });
+      await first.server.idle();
+      await first.close();
+
+      await makeOld(database, source.uuid, bot);
+
+      const second = await startHarness({
+        ...database.serverOptions,
+        apiKeys: `alice:${ADMIN_KEY}`,
+      });
+      try {
+        await second.server.idle();
+        const [status] = (await second.api.sources.list(bot)).map((s) => s.status);
+        assert.equal(status, 'success');
+        const session = await second.api.sessions.create(bot);
+        const text = (await ask(second.api, session.uuid, 'How are retries handled?')).text;
+        assert.match(text, /^From \*Lighthouse kit › Errors\*:\n\n\*\*Retries\*\*/);
+      } finally {
+        await second.close();
+      }
+      const chunks = await (await database.openStore()).listChunks(bot);
       assert.ok(chunks.length > 3);
       assert.ok(chunks.every((c) => !c.text.includes('<!--')));
       assert.ok(chunks.some((c) => c.heading === 'The lamp module › Errors'));
     } finally {
-      await store.close();
+      await database.close();
     }
   });
 });
+
+/**
+ * Leaves the rows an older chunker left: the document flattened onto one line, without a heading.
+ * SQLite's version 2 had no heading column either, and its migration to version 3 queues stored
+ * files again; PostgreSQL never had that version, so its rows are set as such a migration leaves
+ * them (the same UPDATE), which is what recovery at start works from on either store.
+ */
+async function makeOld(database: KeptDatabase, sourceUuid: string, bot: string) {
+  const flat = README.replace(/\s+/g, ' ');
+  if ('db' in database.serverOptions) {
+    const raw = new Database(database.serverOptions.db);
+    raw.exec('DELETE FROM chunks');
+    raw.exec('ALTER TABLE chunks DROP COLUMN heading');
+    raw
+      .prepare('INSERT INTO chunks (source_uuid, chatbot_uuid, seq, text) VALUES (?, ?, 0, ?)')
+      .run(sourceUuid, bot, flat);
+    raw.pragma('user_version = 2');
+    raw.close();
+    return;
+  }
+  await withClient(database.serverOptions.databaseUrl, async (client) => {
+    await client.query('DELETE FROM chunks');
+    await client.query(
+      'INSERT INTO chunks (source_uuid, chatbot_uuid, seq, text) VALUES ($1, $2, 0, $3)',
+      [sourceUuid, bot, flat],
+    );
+    await client.query(`UPDATE data_sources SET status = 'await'
+      WHERE status = 'success' AND type = 'file' AND uuid IN (SELECT source_uuid FROM chunks)`);
+  });
+}
