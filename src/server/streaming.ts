@@ -4,61 +4,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import { alreadySent } from './http.js';
 
-const QUIET_MS = 10;
-const HOLD_MAX_MS = 250;
-const BURST_STARTS = 8;
-
-/**
- * First pieces before later ones. When many chats start at once, each waits for the work of
- * those before it; the later pieces of answers already under way would take their share of the
- * CPU (the server's and the client's), and push the newcomers' first bytes back. So while a burst
- * is arriving (BURST_STARTS chats within QUIET_MS, faster than 200 open streams ask in steady
- * use), a later piece waits, on one shared timer, and an answer waits at most HOLD_MAX_MS in all,
- * so a steady stream of new chats cannot stall it. Chats arriving at a steady pace hold nothing:
- * there is no queue for their pieces to jump, and holding would stall every open answer.
- */
-export class BurstGate {
-  private readonly starts = new Float64Array(BURST_STARTS).fill(Number.NEGATIVE_INFINITY);
-  private slot = 0;
-  private gate: Promise<void> | null = null;
-
-  started(): void {
-    this.starts[this.slot] = performance.now();
-    this.slot = (this.slot + 1) % BURST_STARTS;
-  }
-
-  /** Whether a later piece of an answer that has waited `heldMs` so far waits again. */
-  holds(heldMs: number): boolean {
-    return heldMs < HOLD_MAX_MS && this.bursting();
-  }
-
-  /** Resolves once the burst is over, or HOLD_MAX_MS after the first waiter came. */
-  quiet(): Promise<void> {
-    this.gate ??= new Promise<void>((resolve) => {
-      const opened = performance.now();
-      const check = () => {
-        if (this.bursting() && performance.now() - opened < HOLD_MAX_MS) {
-          setTimeout(check, QUIET_MS);
-        } else {
-          this.gate = null;
-          resolve();
-        }
-      };
-      setTimeout(check, QUIET_MS);
-    });
-    return this.gate;
-  }
-
-  /** The oldest of the last BURST_STARTS starts is within QUIET_MS. */
-  private bursting(): boolean {
-    return performance.now() - this.starts[this.slot]! < QUIET_MS;
-  }
-}
-
 export interface StreamOptions {
   /** The 200's headers besides its type and caching; the CORS middleware adds its own. */
   headers: Record<string, string>;
-  gate: BurstGate;
   /** The CORS origins are a list, so a response varies by Origin. */
   varyOrigin: boolean;
   /**
@@ -142,19 +90,12 @@ function toNode<E extends AppEnv>(
     void pieces.return?.(undefined);
   };
   outgoing.once('close', stop);
-  let heldMs = 0;
   void (async () => {
     try {
       for (;;) {
         // The first piece is ready at once: it goes out in the same packet as the headers.
         const next = await pieces.next();
         if (next.done || controller.signal.aborted) break;
-        if (run.sent && options.gate.holds(heldMs)) {
-          const t0 = performance.now();
-          await options.gate.quiet();
-          heldMs += performance.now() - t0;
-          if (controller.signal.aborted) break;
-        }
         run.sent += next.value;
         // Only as fast as the client reads: a slow reader holds the answer back.
         if (!outgoing.write(next.value)) {

@@ -13,7 +13,7 @@ import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
 import { prepareAnswer } from '../knowledge/answer.js';
 import { type DocumentSettings, tooLongAnswer } from '../knowledge/documents.js';
 import { messageRecord } from '../records.js';
-import { BurstGate, streamPieces } from '../streaming.js';
+import { streamPieces } from '../streaming.js';
 import { attachDocuments, documentRef, sentDocuments, sessionDocumentUuids } from './documents.js';
 
 const queryBody = (fields: Fields) => {
@@ -116,16 +116,12 @@ export function messageRoutes(
     }
   };
 
-  /** Shared by every stream of this app: a burst of new chats holds back the open answers. */
-  const gate = new BurstGate();
-
   return new Hono<AppEnv>()
     .get('/api/v1/session/:uuid/messages', async (c) => {
       const session = await ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
       return c.json((await store.listMessages(session.uuid)).map(messageRecord));
     })
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
-      gate.started();
       const body = c.get('body');
       const { query } = body;
       const started = await begin(c.get('auth'), c.req.param('uuid'), body);
@@ -139,7 +135,6 @@ export function messageRoutes(
       }
       return streamPieces(c, (signal) => started.answer.text(signal), {
         headers,
-        gate,
         varyOrigin: options.varyOrigin,
         onEnd: (response, finished) =>
           save(started, query, response, finished && !started.answer.cutShort),
