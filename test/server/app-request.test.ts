@@ -5,6 +5,7 @@ import { HttpError } from '../../src/server/http.js';
 import { NOT_COVERED } from '../../src/server/knowledge/answer.js';
 import { createServerApp } from '../../src/server/main.js';
 import { ADMIN_KEY, OTHER_KEY } from './helpers.js';
+import { testStoreOptions } from './stores.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
@@ -23,8 +24,9 @@ const error = (status: number, code: string, message: string) => ({
   body: { error: { code, message } },
 });
 
-describe('the app through app.request() (no port, in-memory SQLite)', () => {
+describe("the app through app.request() (no port; this pass's store)", () => {
   let server: Awaited<ReturnType<typeof createServerApp>>;
+  let database: Awaited<ReturnType<typeof testStoreOptions>>;
   let bot: string;
   let session: string;
 
@@ -44,8 +46,9 @@ describe('the app through app.request() (no port, in-memory SQLite)', () => {
     ((await (await call('/api/v1/chatbots')).json()) as Array<{ name: string }>).map((b) => b.name);
 
   before(async () => {
+    database = await testStoreOptions();
     server = await createServerApp({
-      db: ':memory:',
+      ...database.options,
       apiKeys: `alice:${ADMIN_KEY},bob:${OTHER_KEY}`,
       log: false,
       streamDelayMs: 0,
@@ -55,7 +58,10 @@ describe('the app through app.request() (no port, in-memory SQLite)', () => {
     const opened = await call(`/api/v1/chatbot/${bot}/session/create`, { method: 'POST' });
     session = ((await opened.json()) as { uuid: string }).uuid;
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await database.drop();
+  });
 
   describe('authentication', () => {
     it('should answer 401 with the JSON error shape when the bearer key is missing', async () => {

@@ -23,7 +23,7 @@ export interface Harness {
  * PostgreSQL database dropped at close. A test that names a SQLite file (`db`) gets that file.
  */
 export async function startHarness(options: ServerOptions = {}): Promise<Harness> {
-  const database = options.db ? null : await testStoreOptions();
+  const database = options.db || options.databaseUrl ? null : await testStoreOptions();
   let server: RunningServer;
   try {
     server = await startServer({
