@@ -1,6 +1,6 @@
+import { agent, chatbot } from '../rows.js';
 import type { AgentRow, Store } from '../types.js';
 import { json, parse, ROWS, type Sql } from './db.js';
-import { agent, chatbot } from './rows.js';
 
 export type ChatbotQueries = Pick<
   Store,

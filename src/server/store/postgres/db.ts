@@ -1,11 +1,8 @@
 import type pg from 'pg';
 
-export type Row = Record<string, unknown>;
+import { num, type Row } from '../rows.js';
 
-export const json = (value: unknown) => JSON.stringify(value);
-export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
-/** bigint columns and counts arrive as strings (int8 may exceed a double); ours never do. */
-export const num = (value: unknown) => Number(value ?? 0);
+export { json, num, parse, type Row } from '../rows.js';
 
 /** What a write tells the other instances (see notify.ts), `from` and channel aside. */
 export type Change = { kind: 'chunks'; chatbotUuid: string } | { kind: 'rows' } | { kind: 'jobs' };

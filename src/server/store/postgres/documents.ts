@@ -1,6 +1,6 @@
+import { document } from '../rows.js';
 import type { Store } from '../types.js';
 import type { Sql } from './db.js';
-import { document } from './rows.js';
 
 export type DocumentQueries = Pick<
   Store,

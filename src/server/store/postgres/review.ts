@@ -1,6 +1,6 @@
+import { MESSAGE_COLUMNS, message } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import { num, type Row, type Sql } from './db.js';
-import { MESSAGE_COLUMNS, message } from './rows.js';
 
 export type ReviewQueries = Pick<
   Store,

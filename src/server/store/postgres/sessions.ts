@@ -1,7 +1,7 @@
 import { answerMeta, normalizeQuestion } from '../facts.js';
+import { MESSAGE_COLUMNS, message, session } from '../rows.js';
 import type { Store } from '../types.js';
 import { json, ROWS, type Sql } from './db.js';
-import { MESSAGE_COLUMNS, message, session } from './rows.js';
 
 export type SessionQueries = Pick<
   Store,

@@ -1,7 +1,7 @@
+import { SOURCE_COLUMNS, source } from '../rows.js';
 import type { ChunkRow, Store } from '../types.js';
 import { dropSourcesFromAgents } from './chatbots.js';
 import { type Change, json, num, ROWS, type Sql } from './db.js';
-import { SOURCE_COLUMNS, source } from './rows.js';
 
 export type SourceQueries = Pick<
   Store,

@@ -1,5 +1,6 @@
-import type { AgentRow, ChatbotRow, Store } from '../types.js';
-import { type Immediate, json, parse, type Row, type Sql } from './db.js';
+import { agent, chatbot } from '../rows.js';
+import type { ChatbotRow, Store } from '../types.js';
+import { type Immediate, json, parse, type Sql } from './db.js';
 
 export type ChatbotQueries = Immediate<
   Pick<
@@ -17,32 +18,6 @@ export type ChatbotQueries = Immediate<
     | 'deleteAgent'
   >
 >;
-
-const chatbot = (r: Row): ChatbotRow => ({
-  uuid: String(r.uuid),
-  userId: Number(r.user_id),
-  name: String(r.name),
-  ...parse<Omit<ChatbotRow, 'uuid' | 'userId' | 'name' | 'created_at' | 'modified_at'>>(
-    r.settings_json,
-  ),
-  created_at: String(r.created_at),
-  modified_at: String(r.modified_at),
-});
-const agent = (r: Row): AgentRow => ({
-  uuid: String(r.uuid),
-  chatbotUuid: String(r.chatbot_uuid),
-  name: String(r.name),
-  type: String(r.type) as AgentRow['type'],
-  description: String(r.description),
-  prompt: String(r.prompt),
-  enabled: r.enabled === 1,
-  meta: parse(r.meta_json),
-  data_source_uuids: parse(r.data_source_uuids_json),
-  human_escalation_settings: r.human_escalation_json ? parse(r.human_escalation_json) : null,
-  variables: parse(r.variables_json),
-  created_at: String(r.created_at),
-  modified_at: String(r.modified_at),
-});
 
 /** Chatbots and their agents. */
 export function chatbotQueries(sql: Sql): ChatbotQueries {

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 
-export type Row = Record<string, unknown>;
+import type { Row } from '../rows.js';
+
+export { json, parse, type Row } from '../rows.js';
 
 /**
  * Store methods as better-sqlite3 runs them: the same, with the answer at once rather than a
@@ -10,9 +12,6 @@ export type Row = Record<string, unknown>;
 export type Immediate<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
 };
-
-export const json = (value: unknown) => JSON.stringify(value);
-export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 
 /** A database with its statements prepared once each, as the query groups share them. */
 export interface Sql {

@@ -1,5 +1,6 @@
-import type { SessionDocumentRow, Store } from '../types.js';
-import type { Immediate, Row, Sql } from './db.js';
+import { document } from '../rows.js';
+import type { Store } from '../types.js';
+import type { Immediate, Sql } from './db.js';
 
 export type DocumentQueries = Immediate<
   Pick<
@@ -11,20 +12,6 @@ export type DocumentQueries = Immediate<
     | 'pruneSessionDocuments'
   >
 >;
-
-const document = (r: Row): SessionDocumentRow => ({
-  uuid: String(r.uuid),
-  userId: Number(r.user_id),
-  chatbotUuid: r.chatbot_uuid == null ? null : String(r.chatbot_uuid),
-  sessionUuid: r.session_uuid == null ? null : String(r.session_uuid),
-  filename: String(r.filename),
-  content_type: String(r.content_type),
-  size: Number(r.size),
-  markdown: r.markdown === 1,
-  tokens: Number(r.tokens),
-  text: String(r.text),
-  created_at: String(r.created_at),
-});
 
 /**
  * Documents visitors attach to questions. Deleting a session, a chatbot or a user deletes theirs

@@ -1,6 +1,6 @@
+import { message } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import type { Immediate, Row, Sql } from './db.js';
-import { message } from './sessions.js';
 
 export type ReviewQueries = Immediate<
   Pick<Store, 'findMessages' | 'countMessages' | 'findConversations' | 'insights'>

@@ -1,6 +1,7 @@
 import { answerMeta, normalizeQuestion } from '../facts.js';
-import type { MessageRow, SessionRow, Store } from '../types.js';
-import { type Immediate, json, parse, type Row, type Sql } from './db.js';
+import { message, session } from '../rows.js';
+import type { Store } from '../types.js';
+import { type Immediate, json, type Sql } from './db.js';
 
 export type SessionQueries = Immediate<
   Pick<
@@ -18,27 +19,6 @@ export type SessionQueries = Immediate<
     | 'setFeedback'
   >
 >;
-
-const session = (r: Row): SessionRow => ({
-  uuid: String(r.uuid),
-  chatbotUuid: String(r.chatbot_uuid),
-  meta: r.meta_json == null ? null : parse(r.meta_json),
-  created_at: String(r.created_at),
-  modified_at: String(r.modified_at),
-});
-export const message = (r: Row): MessageRow => ({
-  uuid: String(r.uuid),
-  sessionUuid: String(r.session_uuid),
-  query: String(r.query),
-  response: String(r.response),
-  finish_reason: String(r.finish_reason),
-  cite_data: parse(r.cite_data_json),
-  meta: parse(r.meta_json),
-  error_message: String(r.error_message),
-  feedback: r.feedback_json ? parse(r.feedback_json) : null,
-  created_at: String(r.created_at),
-  modified_at: String(r.modified_at),
-});
 
 /** Chat sessions and their messages. */
 export function sessionQueries(sql: Sql): SessionQueries {

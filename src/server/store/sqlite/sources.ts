@@ -1,5 +1,6 @@
-import type { ChunkRow, SourceRow, Store, TagRow } from '../types.js';
-import { type Immediate, json, parse, type Row, type Sql } from './db.js';
+import { source } from '../rows.js';
+import type { ChunkRow, Store, TagRow } from '../types.js';
+import { type Immediate, json, type Row, type Sql } from './db.js';
 
 export type SourceQueries = Immediate<
   Pick<
@@ -22,20 +23,6 @@ export type SourceQueries = Immediate<
     | 'deleteTag'
   >
 >;
-
-const source = (r: Row): SourceRow => ({
-  uuid: String(r.uuid),
-  chatbotUuid: String(r.chatbot_uuid),
-  title: String(r.title),
-  type: String(r.type) as SourceRow['type'],
-  status: String(r.status),
-  file_name: String(r.file_name),
-  file_size: Number(r.file_size),
-  tokens: Number(r.tokens),
-  meta: parse(r.meta_json),
-  created_at: String(r.created_at),
-  modified_at: String(r.modified_at),
-});
 
 /**
  * Data sources, their chunks and the tags that group them. `agents`: deleting sources takes them

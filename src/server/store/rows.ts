@@ -1,6 +1,8 @@
 /**
- * Rows as the store hands them out, read from PostgreSQL's columns (named as SQLite's are): the
- * same objects, member for member, as the SQLite store's.
+ * Rows as both stores hand them out, read from their columns (PostgreSQL's are named as SQLite's
+ * are), so the two give the same objects member for member. The few differences of the engines
+ * are absorbed here: a flag is 0/1 in SQLite and a boolean in PostgreSQL, and PostgreSQL sends
+ * int8 counts as strings.
  */
 import type {
   AgentRow,
@@ -9,8 +11,15 @@ import type {
   SessionDocumentRow,
   SessionRow,
   SourceRow,
-} from '../types.js';
-import { num, parse, type Row } from './db.js';
+} from './types.js';
+
+export type Row = Record<string, unknown>;
+
+export const json = (value: unknown) => JSON.stringify(value);
+export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
+/** Counts and ids: int8 arrives as a string from PostgreSQL (ours never exceed a double). */
+export const num = (value: unknown) => Number(value ?? 0);
+const flag = (value: unknown) => value === true || value === 1;
 
 export const chatbot = (r: Row): ChatbotRow => ({
   uuid: String(r.uuid),
@@ -30,7 +39,7 @@ export const agent = (r: Row): AgentRow => ({
   type: String(r.type) as AgentRow['type'],
   description: String(r.description),
   prompt: String(r.prompt),
-  enabled: r.enabled === true,
+  enabled: flag(r.enabled),
   meta: parse(r.meta_json),
   data_source_uuids: parse(r.data_source_uuids_json),
   human_escalation_settings: r.human_escalation_json ? parse(r.human_escalation_json) : null,
@@ -90,7 +99,7 @@ export const document = (r: Row): SessionDocumentRow => ({
   filename: String(r.filename),
   content_type: String(r.content_type),
   size: num(r.size),
-  markdown: r.markdown === true,
+  markdown: flag(r.markdown),
   tokens: num(r.tokens),
   text: String(r.text),
   created_at: String(r.created_at),
