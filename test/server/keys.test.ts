@@ -1,37 +1,40 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { openSqliteStore } from '../../src/server/store/sqlite.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
 import { ADMIN_KEY, OTHER_KEY, startHarness } from './helpers.js';
+import { keptDatabase } from './stores.js';
 
 const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
 
 describe('API keys', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbot-keys-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('should store only the SHA-256 of each key: no key is anywhere in the database files', async () => {
-    const db = join(dir, 'keys.sqlite');
-    const h = await startHarness({ db });
-    const bot = await h.api.chatbots.create({ name: 'Keys' });
-    const chatKey = await h.server.createKey('alice', { chatOnly: bot.uuid });
-    const made = await h.server.createKey('carol');
-    assert.equal((await h.clientFor(made).chatbots.list()).length, 0);
-    await h.close();
-
-    const keys = [ADMIN_KEY, OTHER_KEY, chatKey, made];
-    for (const file of readdirSync(dir).filter((f) => f.startsWith('keys.sqlite'))) {
-      const bytes = readFileSync(join(dir, file));
-      for (const key of keys) assert.equal(bytes.includes(key), false, `${key} in ${file}`);
-    }
-    const store = openSqliteStore(db);
+  it('should store only the SHA-256 of each key: no key is anywhere in the database', async () => {
+    const database = await keptDatabase();
     try {
+      const h = await startHarness(database.serverOptions);
+      const bot = await h.api.chatbots.create({ name: 'Keys' });
+      const chatKey = await h.server.createKey('alice', { chatOnly: bot.uuid });
+      const made = await h.server.createKey('carol');
+      assert.equal((await h.clientFor(made).chatbots.list()).length, 0);
+      await h.close();
+
+      const keys = [ADMIN_KEY, OTHER_KEY, chatKey, made];
+      if ('db' in database.serverOptions) {
+        // SQLite: the files' bytes, so the -wal file and freed pages are searched too.
+        const dir = dirname(database.serverOptions.db);
+        for (const file of readdirSync(dir)) {
+          const bytes = readFileSync(join(dir, file));
+          for (const key of keys) assert.equal(bytes.includes(key), false, `${key} in ${file}`);
+        }
+      } else {
+        const rows = JSON.stringify(await database.dump());
+        for (const key of keys) assert.equal(rows.includes(key), false, `${key} in a table`);
+      }
+      const store = await database.openStore();
       for (const key of keys) assert.ok(await store.findKey(sha256(key)), `the hash of ${key}`);
     } finally {
-      await store.close();
+      await database.close();
     }
   });
 
