@@ -51,6 +51,17 @@ function sanitizer(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   // An own instance: hooks must not leak into a host page that uses DOMPurify itself.
   purifier = DOMPurify(window);
+  // Set once: a configuration passed to each sanitize() is parsed again into its sets on every
+  // call, and a streaming answer sanitizes every frame.
+  purifier.setConfig({
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: SAFE_URL,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    ADD_FORBID_CONTENTS: ['x-style'],
+    RETURN_DOM_FRAGMENT: true,
+  });
   purifier.addHook('uponSanitizeAttribute', (_node, data) => {
     // Classes from answers could imitate our own controls; only marked's code language survives.
     if (data.attrName === 'class' && !/^language-[\w+-]{1,30}$/.test(data.attrValue)) {
@@ -93,15 +104,9 @@ const BODY_GUARD = '<x-style>.</x-style>';
 
 /** Turns HTML from marked into a sanitized fragment owned by the current document. */
 export function sanitize(html: string): DocumentFragment {
-  const fragment = sanitizer().sanitize(BODY_GUARD + disarm(html), {
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOWED_URI_REGEXP: SAFE_URL,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    ADD_FORBID_CONTENTS: ['x-style'],
-    RETURN_DOM_FRAGMENT: true,
-  }) as DocumentFragment | null;
+  const fragment = sanitizer().sanitize(
+    BODY_GUARD + disarm(html),
+  ) as unknown as DocumentFragment | null;
   // Should a parser still find a way out of the body, the HTML is shown as the text it is.
   return fragment ?? asText(html);
 }
