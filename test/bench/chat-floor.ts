@@ -24,6 +24,9 @@ const FLOOR = `
 import { Lexer, Parser } from 'marked';
 import DOMPurify from 'dompurify';
 const out = document.getElementById('answers');
+// ?follow: the div is a scroller kept at its newest text, as a chat's log is.
+const follow = location.search === '?follow';
+if (follow) out.style.cssText = 'height: 540px; overflow: auto';
 const purify = DOMPurify(window);
 const options = { gfm: true, async: false };
 const fragment = (tokens) => purify.sanitize(Parser.parse(tokens, options), { RETURN_DOM_FRAGMENT: true });
@@ -55,6 +58,7 @@ async function stream() {
       for (const token of tokens.slice(0, last)) committed += token.raw.length;
     }
     open.replaceChildren(fragment(tokens.slice(last)));
+    if (follow) out.scrollTop = out.scrollHeight;
   };
   for (;;) {
     const { done, value } = await reader.read();
@@ -83,7 +87,11 @@ window.__answerRoot = () => out.lastElementChild;
 window.__ready = true;
 `;
 
-/** The floor's page: its script bundled with marked and DOMPurify as a page would ship them. */
+/**
+ * The floor's page: its script bundled with marked and DOMPurify as a page would ship them.
+ * Its div grows down the page, so after the first screen it lays out text no one sees and paints
+ * none; with `?follow` it is a scroller that shows the newest text, as a chat must.
+ */
 export async function floorPage(h: Harness): Promise<string> {
   const bundle = await build({
     stdin: { contents: FLOOR, resolveDir: root },
