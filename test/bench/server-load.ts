@@ -9,7 +9,6 @@ import { Agent, request as httpRequest } from 'node:http';
 import { CONCURRENCY, KEY } from './server-children.js';
 
 const HEADERS = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
-const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 export interface Ask {
   url: string;
@@ -20,6 +19,12 @@ export interface Ask {
 export interface Target {
   name: string;
   ask: (i: number) => Ask;
+  /**
+   * Its own connections, closed before each of its turns: a server closes a connection idle for
+   * its keep-alive timeout (5 s), the other servers' turns take longer, and a request sent on a
+   * connection the server is closing at that moment fails with ECONNRESET, the client's doing.
+   */
+  agent: Agent;
   burst: Measured;
   sustained: Measured & {
     /** Time between one piece of an answer and the next, as the visitor sees it. */
@@ -43,6 +48,7 @@ export interface Measured {
 export const newTarget = (name: string, ask: (i: number) => Ask): Target => ({
   name,
   ask,
+  agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }),
   burst: { firstByte: [], answers: 0, seconds: 0, errors: 0, characters: 0 },
   sustained: {
     firstByte: [],
@@ -61,7 +67,7 @@ type Outcome = { firstByte: number; characters: number } | { error: string };
  * One POST through node:http, resolving at the end of the body with its first-byte time; the
  * time between one piece of the body and the next goes into `pauses`.
  */
-function post({ url, body }: Ask, pauses?: number[]): Promise<Outcome> {
+function post(agent: Agent, { url, body }: Ask, pauses?: number[]): Promise<Outcome> {
   return new Promise((resolve) => {
     let t0 = performance.now();
     let firstByte = -1;
@@ -108,9 +114,10 @@ function count(into: Measured, outcome: Outcome): boolean {
 
 /** One round of `CONCURRENCY` streams started together. */
 async function round(target: Target, into?: Measured): Promise<void> {
+  target.agent.destroy();
   const began = performance.now();
   const outcomes = await Promise.all(
-    Array.from({ length: CONCURRENCY }, (_, i) => post(target.ask(i))),
+    Array.from({ length: CONCURRENCY }, (_, i) => post(target.agent, target.ask(i))),
   );
   target.given += outcomes.filter((o) => !('error' in o)).length;
   if (!into) return;
@@ -150,6 +157,7 @@ export interface Window {
  */
 export async function sustained(target: Target, window: Window): Promise<void> {
   const into = target.sustained;
+  target.agent.destroy();
   const from = performance.now() + (window.rampS + window.settleS) * 1000;
   const until = from + window.measureS * 1000;
   await Promise.all(
@@ -158,7 +166,7 @@ export async function sustained(target: Target, window: Window): Promise<void> {
       while (performance.now() < until) {
         const askedAt = performance.now();
         const measured = askedAt >= from && askedAt < until;
-        const outcome = await post(target.ask(i), measured ? into.pauses : undefined);
+        const outcome = await post(target.agent, target.ask(i), measured ? into.pauses : undefined);
         const endedAt = performance.now();
         if (!('error' in outcome)) target.given++;
         const ok = measured ? count(into, outcome) : !('error' in outcome);

@@ -16,9 +16,9 @@
  *
  * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_AB=<checkout>[,<checkout>…] adds a
  * column per checkout, its server on SQLite, to compare versions in one run (named by the
- * folder); BENCH_SERVER_PASSES and BENCH_SERVER_ROUNDS set the sustained windows and the burst
- * rounds per server (default 2 and 3); BENCH_CPU_PROF=<dir>
- * writes a CPU profile of each server process but the workers. Budgets are printed beside the
+ * folder; on PostgreSQL with BENCH_SERVER_AB_STORE=postgres); BENCH_SERVER_PASSES and BENCH_SERVER_ROUNDS set the sustained windows and the burst
+ * rounds per server (default 2 and 3); BENCH_CPU_PROF=<dir> writes a CPU profile of each server
+ * process but the workers. Budgets are printed beside the
  * figures; nothing here fails a build.
  */
 import { randomBytes } from 'node:crypto';
@@ -124,13 +124,16 @@ async function main() {
 
   const sqlite = await spawnChild('serve', { retrieval: true });
   await serving('SQLite', sqlite);
-  for (const other of (process.env.BENCH_SERVER_AB ?? '').split(',').filter(Boolean)) {
-    const main = join(other, 'src/server/main.ts');
-    await serving(basename(other).slice(0, 12), await spawnChild('serve', { main }));
-  }
   const ingestion: Array<[string, Child]> = [['SQLite', sqlite]];
   let database: Awaited<ReturnType<typeof postgres>> = 'skipped (BENCH_SERVER_STORES)';
   if (stores.includes('postgres')) database = await postgres();
+  const onPostgres =
+    process.env.BENCH_SERVER_AB_STORE === 'postgres' && typeof database !== 'string';
+  for (const other of (process.env.BENCH_SERVER_AB ?? '').split(',').filter(Boolean)) {
+    const main = join(other, 'src/server/main.ts');
+    const databaseUrl = onPostgres ? (database as { url: string }).url : undefined;
+    await serving(basename(other).slice(0, 12), await spawnChild('serve', { main, databaseUrl }));
+  }
   if (typeof database === 'string') {
     console.log(`PostgreSQL columns skipped: ${database}`);
   } else {
