@@ -3,8 +3,10 @@
  * once an answer exists, loaded by renderer.ts when an answer first needs it. Until it is there
  * an answer waits behind the typing indicator, so what is here costs a visitor nothing.
  */
+
+import { Lexer, Parser } from 'marked';
 import { useLit as useElementLit } from './lazy-lit.js';
-import { MarkdownView } from './markdown.js';
+import { MarkdownView, sanitize } from './markdown.js';
 
 export { AnswerExtras } from './answer-extras.js';
 export { MarkdownView };
@@ -13,15 +15,30 @@ export { MarkdownView };
  * A short answer with every kind of block and inline mark the renderer meets. V8 compiles a
  * function when it first runs, and DOMPurify builds its instance on first use: left to the first
  * answer, that landed in one of its frames as a task of 60–85 ms on a slow machine. Rendering
- * this once, detached, while the page is idle pays for it in idle time instead, in a task of a
- * few milliseconds (idle time rather than a worker: the work to warm is DOM work, which a
- * worker cannot do, and the chunk is loaded before an answer needs it).
+ * this once, detached, while the page is idle pays for it in idle time instead, in steps
+ * (lexing, parsing, sanitizing, then the whole view), each its own idle task: all of it at
+ * once can be a long task of its own on a slow machine. Idle time rather than a worker: what needs warming is
+ * this thread's code and DOM work, which a worker cannot do for it.
  */
 const SAMPLE =
   '## a\n\nb **c** *d* [e](https://e.example) `f` ~~g~~\n\n- h\n  - i\n\n1. j\n\n```js\nk\n```\n\n| l | m |\n|---|--:|\n| n | o |\n\n> p\n\n<b>q</b>\n\n---\n';
 
-function warm(): void {
-  MarkdownView.render(SAMPLE);
+const WARM_STEPS = [
+  () => new Lexer().lex(SAMPLE),
+  () => Parser.parse(new Lexer().lex(SAMPLE)),
+  () => sanitize('<p><a href="https://e.example">a</a></p>'),
+  () => MarkdownView.render(SAMPLE),
+];
+
+function whenIdle(task: () => void): void {
+  // Safari has no requestIdleCallback.
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1_000 });
+  else setTimeout(task, 50);
+}
+
+function warm(step = 0): void {
+  WARM_STEPS[step]?.();
+  if (step + 1 < WARM_STEPS.length) whenIdle(() => warm(step + 1));
 }
 
 /**
@@ -30,7 +47,5 @@ function warm(): void {
  */
 export function useLit(lit: Parameters<typeof useElementLit>[0]): void {
   useElementLit(lit);
-  // Safari has no requestIdleCallback.
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warm, { timeout: 1_000 });
-  else setTimeout(warm, 50);
+  whenIdle(() => warm());
 }
