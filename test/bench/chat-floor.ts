@@ -157,11 +157,14 @@ async function answer(p: Page, cdp: CDPSession, text: string, log = false): Prom
     [number, number][],
   ];
   const taskMs = (after - before) * 1000;
-  if (process.env.BENCH_VERBOSE)
-    console.error(`  ${p.url()} ${text.length} B: ${taskMs.toFixed(1)} ms`);
+  const longTasks = tasks.filter(([start, d]) => start + d > sentAt).map(([, d]) => d);
+  if (process.env.BENCH_VERBOSE) {
+    const long = longTasks.map((d) => d.toFixed(0)).join(', ');
+    console.error(`  ${p.url()} ${text.length} B: ${taskMs.toFixed(1)} ms; long tasks: ${long}`);
+  }
   return {
     taskMs,
-    longTasks: tasks.filter(([start, d]) => start + d > sentAt).map(([, d]) => d),
+    longTasks,
     loadLongTasks: tasks.filter(([start, d]) => start + d <= sentAt).map(([, d]) => d),
   };
 }
