@@ -21,8 +21,9 @@ export interface Target {
   ask: (i: number) => Ask;
   /**
    * Its own connections, closed before each of its turns: a server closes a connection idle for
-   * its keep-alive timeout (5 s), the other servers' turns take longer, and a request sent on a
-   * connection the server is closing at that moment fails with ECONNRESET, the client's doing.
+   * its keep-alive timeout (5 s), the other servers' turns take about that long, and a request
+   * sent on a connection the server is closing at that moment fails with ECONNRESET, the client's
+   * doing.
    */
   agent: Agent;
   burst: Measured;
@@ -114,7 +115,6 @@ function count(into: Measured, outcome: Outcome): boolean {
 
 /** One round of `CONCURRENCY` streams started together. */
 async function round(target: Target, into?: Measured): Promise<void> {
-  target.agent.destroy();
   const began = performance.now();
   const outcomes = await Promise.all(
     Array.from({ length: CONCURRENCY }, (_, i) => post(target.agent, target.ask(i))),
@@ -131,14 +131,16 @@ async function round(target: Target, into?: Measured): Promise<void> {
 }
 
 /**
- * All questions in the same instant, the worst case: a discarded warm-up round for each target,
- * then `rounds` measured rounds of each in turn, so that load from elsewhere on the machine,
- * which comes and goes, falls on all alike.
+ * All questions in the same instant, the worst case: for each target in turn, a discarded round
+ * on fresh connections (they are then open, as a browser keeps them, and the server is warm),
+ * then `rounds` measured rounds. The sustained windows, which alternate between targets,
+ * are the figures that other load on the machine, which comes and goes, falls on alike.
  */
 export async function bursts(targets: Target[], rounds: number): Promise<void> {
-  for (const target of targets) await round(target);
-  for (let r = 0; r < rounds; r++) {
-    for (const target of targets) await round(target, target.burst);
+  for (const target of targets) {
+    target.agent.destroy();
+    await round(target);
+    for (let r = 0; r < rounds; r++) await round(target, target.burst);
   }
 }
 

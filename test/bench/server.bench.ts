@@ -198,7 +198,7 @@ async function main() {
     console.log(
       mode === 'sustained'
         ? `sustained: ${CONCURRENCY} visitors, each asking again as soon as its answer ends; ${PASSES} windows of ${WINDOW.measureS} s each, after a ${WINDOW.rampS} s ramp and ${WINDOW.settleS} s to settle`
-        : `burst: all ${CONCURRENCY} questions in the same instant, ${ROUNDS} rounds after a warm-up`,
+        : `burst: all ${CONCURRENCY} questions in the same instant on open connections, ${ROUNDS} rounds after a warm-up, one server after the other`,
     );
     const of = (t: Target) => t[mode];
     row(
