@@ -22,7 +22,15 @@ import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
 import { startHarness } from '../e2e/harness.js';
 import { IDLE_FRAMES, mb, median, ms, percentile, printTable, reportBudgets } from './figures.js';
-import { type AdminBuild, buildVirtualizerAdmin, ours, VIEW_MATCHES } from './virtualizer-build.js';
+import {
+  type AdminBuild,
+  buildVirtualizerAdmin,
+  describeLongFrames,
+  LONG_FRAMES,
+  type LongFrame,
+  ours,
+  VIEW_MATCHES,
+} from './virtualizer-build.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ROWS = 10_000;
@@ -62,6 +70,7 @@ const client = {
   tags: { list: async () => [] },
 };
 ${VIEW_MATCHES}
+${LONG_FRAMES}
 const panel = () => document.querySelector('chatbot-admin')?.shadowRoot
   ?.querySelector('chatbot-admin-sources');
 const body = () => panel()?.shadowRoot?.querySelector('.tbody');
@@ -85,6 +94,7 @@ window.__scroll = () => new Promise((resolve) => {
   let last = performance.now();
   let phase = 0;
   const jumpFrames = [];
+  const stopLongFrames = longFrames();
   const step = (t) => {
     frames.push(t - last);
     if (phase > 0) jumpFrames.push(t - last);
@@ -104,6 +114,7 @@ window.__scroll = () => new Promise((resolve) => {
         jumpFrames,
         rowsInDom: tbody.querySelectorAll('[role=row]').length,
         rowOffset: viewOffset(tbody),
+        longFrames: stopLongFrames(),
       }));
     }
     requestAnimationFrame(step);
@@ -125,6 +136,7 @@ type BenchWindow = {
     jumpFrames: number[];
     rowsInDom: number;
     rowOffset: number | null;
+    longFrames: LongFrame[];
   }>;
 };
 
@@ -144,6 +156,7 @@ interface Run {
   frames: number;
   rowsInDom: number;
   rowOffset: number | null;
+  longFrames: LongFrame[];
   maxJump: number;
   heapBefore: number;
   heapAfter: number;
@@ -158,7 +171,9 @@ async function measure(page: Page): Promise<Run> {
   const heapBefore = await heapUsed(page);
   const { firstRenderMs } = await w.evaluate((x) => x.__mount());
   const heapAfter = await heapUsed(page);
-  const { frames, jumpFrames, rowsInDom, rowOffset } = await w.evaluate((x) => x.__scroll());
+  const { frames, jumpFrames, rowsInDom, rowOffset, longFrames } = await w.evaluate((x) =>
+    x.__scroll(),
+  );
   return {
     firstRenderMs,
     maxFrame: Math.max(...frames),
@@ -167,6 +182,7 @@ async function measure(page: Page): Promise<Run> {
     frames: frames.length,
     rowsInDom,
     rowOffset,
+    longFrames,
     maxJump: Math.max(...jumpFrames),
     heapBefore,
     heapAfter,
@@ -280,6 +296,11 @@ try {
       'Rows in the DOM / rows off the scroll position after the jumps',
       `${median(mine.map((r) => r.rowsInDom))} / ${own.offset}`,
       `${median(lits.map((r) => r.rowsInDom))} / ${lit.offset}`,
+    ),
+    ...versus(
+      'Long animation frames while scrolling (> 50 ms)',
+      describeLongFrames(mine.map((r) => r.longFrames)),
+      describeLongFrames(lits.map((r) => r.longFrames)),
     ),
     ...versus(
       'JS heap with the table shown',

@@ -29,7 +29,14 @@ import type { Page } from 'playwright-core';
 import { ADMIN_KEY, startHarness } from '../e2e/harness.js';
 import { IDLE_FRAMES, median, ms, percentile, printTable, reportBudgets } from './figures.js';
 import { MESSAGES, SESSIONS, seed } from './review.bench.js';
-import { buildVirtualizerAdmin, ours, VIEW_MATCHES } from './virtualizer-build.js';
+import {
+  buildVirtualizerAdmin,
+  describeLongFrames,
+  LONG_FRAMES,
+  type LongFrame,
+  ours,
+  VIEW_MATCHES,
+} from './virtualizer-build.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SCROLL_TO_ROWS = 3_000;
@@ -46,6 +53,7 @@ const PAGE = (baseUrl: string, script: string) => `<!doctype html>
 <script type="module">
 import '${script}';
 ${VIEW_MATCHES}
+${LONG_FRAMES}
 const listUrl = '${baseUrl}/api/v1/chatbot/${CHATBOT}/conversations';
 const panel = () => document.querySelector('chatbot-admin')?.shadowRoot
   ?.querySelector('chatbot-admin-sessions');
@@ -86,6 +94,7 @@ window.__scroll = (target) => new Promise((resolve) => {
   const frames = [];
   let last;
   const started = performance.now();
+  const stopLongFrames = longFrames();
   const step = (t) => {
     if (last !== undefined) frames.push(t - last);
     last = t;
@@ -93,7 +102,7 @@ window.__scroll = (target) => new Promise((resolve) => {
       const seconds = (performance.now() - started) / 1000;
       // One more frame for the last scroll's rows, then: are they the ones that belong there?
       return requestAnimationFrame(() => resolve({
-        frames, loaded: loaded(), rowsInDom: rows(), rowOffset: viewOffset(tbody), seconds,
+        frames, loaded: loaded(), rowsInDom: rows(), rowOffset: viewOffset(tbody), longFrames: stopLongFrames(), seconds,
       }));
     }
     tbody.scrollTop += 250;
@@ -116,6 +125,7 @@ type BenchWindow = {
     loaded: number;
     rowsInDom: number;
     rowOffset: number | null;
+    longFrames: LongFrame[];
     seconds: number;
   }>;
   __idle(): Promise<number[]>;
@@ -132,6 +142,7 @@ interface Run {
   loaded: number;
   rowsInDom: number;
   rowOffset: number | null;
+  longFrames: LongFrame[];
   scrollSeconds: number;
   idleMax: number;
   idleP95: number;
@@ -154,6 +165,7 @@ async function measure(page: Page): Promise<Run> {
     loaded: scroll.loaded,
     rowsInDom: scroll.rowsInDom,
     rowOffset: scroll.rowOffset,
+    longFrames: scroll.longFrames,
     scrollSeconds: scroll.seconds,
     idleMax: Math.max(...idle),
     idleP95: percentile(idle, 95),
@@ -191,6 +203,7 @@ function figures(label: string, runs: Run[]): [string, string, string][] {
       `≤ ${FRAME_BUDGET_MS} ms`,
     ],
     ['  p95 frame (median run)', ms(median(runs.map((r) => r.p95Frame))), ''],
+    ['  long animation frames (> 50 ms)', describeLongFrames(runs.map((r) => r.longFrames)), ''],
     [
       '  floor: idle page frames, longest / p95',
       `${ms(Math.max(...runs.map((r) => r.idleMax)))} / ${ms(median(runs.map((r) => r.idleP95)))}`,

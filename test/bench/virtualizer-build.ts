@@ -98,3 +98,49 @@ const viewMatches = (body) => {
   const offset = viewOffset(body);
   return offset !== null && Math.abs(offset) <= 1;
 };`;
+
+/**
+ * In-page script: `longFrames()` starts recording Chromium's long animation frames (over 50 ms)
+ * and returns a function that stops and gives each one's duration and the time spent in script
+ * and in style and layout: a long frame with little of either is the machine, not the page.
+ */
+export const LONG_FRAMES = `const longFrames = () => {
+  const entries = [];
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+  observer.observe({ type: 'long-animation-frame' });
+  return () => {
+    entries.push(...observer.takeRecords());
+    observer.disconnect();
+    return entries.map((e) => ({
+      duration: e.duration,
+      script: e.scripts.reduce((sum, s) => sum + s.duration, 0),
+      layout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+      top: e.scripts
+        .toSorted((a, b) => b.duration - a.duration)
+        .slice(0, 1)
+        .map((t) => \`\${t.invoker} \${t.sourceFunctionName || ''} \${Math.round(t.duration)} ms\`)
+        .join(''),
+    }));
+  };
+};`;
+
+/** A long animation frame as `longFrames()` gives it. */
+export interface LongFrame {
+  readonly duration: number;
+  readonly script: number;
+  readonly layout: number;
+  /** The longest script in it: what ran it, its function and its duration. */
+  readonly top: string;
+}
+
+/** The count of long frames over all runs and what the longest was made of. */
+export function describeLongFrames(runs: readonly (readonly LongFrame[])[]): string {
+  const all = runs.flat();
+  const longest = all.reduce<LongFrame | undefined>(
+    (a, b) => (a && a.duration >= b.duration ? a : b),
+    undefined,
+  );
+  if (!longest) return 'none';
+  const f = (value: number) => value.toFixed(0);
+  return `${all.length}; longest ${f(longest.duration)} ms: script ${f(longest.script)}, style+layout ${f(longest.layout)}${longest.top ? ` (${longest.top})` : ''}`;
+}
