@@ -57,7 +57,7 @@ const { startCluster, stopCluster } = clusters as {
 };
 
 const row = (label: string, cells: string[], budget = '') =>
-  console.log(`  ${label.padEnd(30)}${cells.map((c) => c.padStart(13)).join('')}   ${budget}`);
+  console.log(`  ${label.padEnd(30)}${cells.map((c) => c.padStart(16)).join('')}   ${budget}`);
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
