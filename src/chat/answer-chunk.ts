@@ -14,11 +14,14 @@ export { MarkdownView };
 /**
  * A short answer with every kind of block and inline mark the renderer meets. V8 compiles a
  * function when it first runs, and DOMPurify builds its instance on first use: left to the first
- * answer, that landed in one of its frames as a task of 60–85 ms on a slow machine. Rendering
- * this once, detached, while the page is idle pays for it in idle time instead, in steps
- * (lexing, parsing, sanitizing, then the whole view), each its own idle task: all of it at
- * once can be a long task of its own on a slow machine. Idle time rather than a worker: what needs warming is
- * this thread's code and DOM work, which a worker cannot do for it.
+ * answer, that landed in one of its frames as a task of 60–85 ms on a slow machine (the floor of
+ * bench:chat, which does not warm up, still shows it). Rendering this once, detached, as soon as
+ * the chunk has loaded pays for it before a visitor has typed a question, in smaller pieces:
+ * lexing, parsing, sanitizing, then a whole view, each a task of its own (27–38 ms at most on a
+ * loaded 2-core machine), where all at once was a long task. Tasks rather than idle callbacks:
+ * idle periods come one per frame and none while an answer streams, so a question sent right
+ * after loading met a renderer still cold. Not a worker: what needs warming is this thread's
+ * code and its DOM work.
  */
 const SAMPLE =
   '## a\n\nb **c** *d* [e](https://e.example) `f` ~~g~~\n\n- h\n  - i\n\n1. j\n\n```js\nk\n```\n\n| l | m |\n|---|--:|\n| n | o |\n\n> p\n\n<b>q</b>\n\n---\n';
@@ -30,22 +33,16 @@ const WARM_STEPS = [
   () => MarkdownView.render(SAMPLE),
 ];
 
-function whenIdle(task: () => void): void {
-  // Safari has no requestIdleCallback.
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1_000 });
-  else setTimeout(task, 50);
-}
-
 function warm(step = 0): void {
   WARM_STEPS[step]?.();
-  if (step + 1 < WARM_STEPS.length) whenIdle(() => warm(step + 1));
+  if (step + 1 < WARM_STEPS.length) setTimeout(() => warm(step + 1));
 }
 
 /**
  * Hands the element's lit over to the chunk (see lazy-lit.ts); called once, as the chunk loads,
- * so it is also where the renderer is warmed, once the page idles.
+ * so it is also where the renderer's warm-up starts, in the next task.
  */
 export function useLit(lit: Parameters<typeof useElementLit>[0]): void {
   useElementLit(lit);
-  whenIdle(() => warm());
+  setTimeout(() => warm());
 }
