@@ -129,6 +129,8 @@ async function serverChild(options: ServeOptions) {
   const built = await createServerApp({
     db: ':memory:',
     databaseUrl: options.databaseUrl,
+    // As the CLI reads it, which the workers' column runs.
+    poolSize: Number(process.env.CHATBOT_PG_POOL_SIZE) || undefined,
     apiKeys: `bench:${KEY}`,
     log: false,
   });
