@@ -19,8 +19,16 @@ export class ChatConfigError extends TypeError {
   override readonly name = 'ChatConfigError';
 }
 
-/** Maps an API module error to what the reader is told and whether Retry is offered. */
-export function describeError(error: unknown, strings: ChatStrings, now = Date.now()): ShownError {
+/**
+ * Maps an API module error to what the reader is told and whether Retry is offered. `online` is
+ * the browser's word for it: a request that could not leave an offline browser lost no connection.
+ */
+export function describeError(
+  error: unknown,
+  strings: ChatStrings,
+  now = Date.now(),
+  online = globalThis.navigator?.onLine !== false,
+): ShownError {
   if (error instanceof ChatConfigError) {
     return {
       kind: 'config',
@@ -61,7 +69,8 @@ export function describeError(error: unknown, strings: ChatStrings, now = Date.n
     return { kind: 'timeout', message: strings.errorTimeout, retryable: true, error };
   }
   if (isNetworkError(error)) {
-    return { kind: 'network', message: strings.errorNetwork, retryable: true, error };
+    const message = online ? strings.errorNetwork : strings.errorOffline;
+    return { kind: 'network', message, retryable: true, error };
   }
   return { kind: 'unknown', message: strings.errorUnknown, retryable: true, error };
 }

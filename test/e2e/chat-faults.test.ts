@@ -311,14 +311,14 @@ describe('chatbot-chat.js through client faults', () => {
     await context.setOffline(true);
     await ask(page, QUESTION);
     await retryButton(page).waitFor();
-    assert.match(await alertText(page), /connection was lost/);
+    assert.match(await alertText(page), /You are offline\. Your question is kept/);
     assert.deepEqual(await userTexts(page), [QUESTION], 'the question is kept, to retry');
     await textbox(page).fill(DRAFT);
     // Retry while still offline fails the same way, and still keeps everything.
     await retryButton(page).click();
     assert.deepEqual(await failures(page, 2), ['network', 'network']);
     await retryButton(page).waitFor();
-    assert.match(await alertText(page), /connection was lost/);
+    assert.match(await alertText(page), /You are offline\. Your question is kept/);
     assert.deepEqual(await userTexts(page), [QUESTION]);
     assert.equal(await textbox(page).inputValue(), DRAFT);
 

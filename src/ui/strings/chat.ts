@@ -30,6 +30,7 @@ export interface ChatStrings extends Record<string, string> {
   suggestions: string;
   answerReady: string;
   errorNetwork: string;
+  errorOffline: string;
   errorTimeout: string;
   errorServer: string;
   errorAuth: string;
@@ -72,6 +73,7 @@ const en: ChatStrings = {
   suggestions: 'Suggested questions',
   answerReady: 'Answer: {text}',
   errorNetwork: 'The connection was lost. What arrived is kept; you can retry.',
+  errorOffline: 'You are offline. Your question is kept; retry once you are back online.',
   errorTimeout: 'The answer took too long. What arrived is kept; you can retry.',
   errorServer: 'The chat service had a problem ({status}). You can retry.',
   errorAuth: 'This chat is not set up correctly: its key was refused.',
@@ -115,6 +117,8 @@ const de: Partial<ChatStrings> = {
   answerReady: 'Antwort: {text}',
   errorNetwork:
     'Die Verbindung wurde unterbrochen. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
+  errorOffline:
+    'Sie sind offline. Ihre Frage bleibt erhalten; versuchen Sie es erneut, sobald Sie wieder online sind.',
   errorTimeout:
     'Die Antwort hat zu lange gedauert. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
   errorServer: 'Der Chat-Dienst hatte ein Problem ({status}). Sie können es erneut versuchen.',
