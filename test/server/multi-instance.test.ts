@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { MIGRATIONS } from '../../src/server/store/postgres.js';
+import { askWith, file } from './documents-helpers.js';
 import { ADMIN_KEY, ask } from './helpers.js';
 import { freePort, startCli } from './spawn-server.js';
 import { freshDatabase, postgresOnly, type TestDatabase } from './stores.js';
@@ -164,6 +165,24 @@ describe(
           return !(await cites(b.api, session.uuid, question, source.uuid));
         });
         assert.equal(await sourceStatus(b.api, bot.uuid, source.uuid), undefined);
+      });
+
+      it("should read on B a session's document that a message through A attached", async () => {
+        const bot = await a.api.chatbots.create({ name: 'Drones', rate_limit: [1000, 60] });
+        const session = await a.api.sessions.create(bot.uuid);
+        const question = 'How much does the Zephyr-9 weigh?';
+        // B remembers the session's documents before there are any, so it must hear of the new one.
+        assert.deepEqual((await ask(b.api, session.uuid, question)).citations ?? [], []);
+        const document = await a.api.sessions.uploadDocument(
+          file('The Zephyr-9 drone weighs 1.2 kilograms with its guards fitted.', 'zephyr.md'),
+        );
+        await askWith(a.api, session.uuid, 'What is the Zephyr-9?', [document.uuid]);
+        const readsIt = async () => {
+          const { text, citations } = await askWith(b.api, session.uuid, question);
+          return /1\.2 kilograms/.test(text) && citations[0]?.data_source_uuid === document.uuid;
+        };
+        await within(1_000, 'B reads the document', readsIt);
+        assert.equal(await readsIt(), true);
       });
 
       it('should let exactly 3 of 8 messages through A and B together under rate_limit [3, 60]', async () => {

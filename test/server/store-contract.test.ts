@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Store, StoreChange } from '../../src/server/store/types.js';
+import type { MessageRow, Store, StoreChange } from '../../src/server/store/types.js';
 import { type OpenedStore, openTestStore, postgresOnly, storeFactories } from './stores.js';
 
 const AT = '2026-03-10T00:00:00Z';
@@ -61,6 +61,21 @@ async function session(store: Store, chatbotUuid: string) {
   await store.createSession({ uuid, chatbotUuid, meta: null, created_at: AT, modified_at: AT });
   return uuid;
 }
+
+/** A message of `sessionUuid`, written at `at`. */
+const messageRow = (sessionUuid: string, at: string): MessageRow => ({
+  uuid: randomUUID(),
+  sessionUuid,
+  query: 'Where do penguins live?',
+  response: 'In the south.',
+  finish_reason: 'stop',
+  cite_data: {},
+  meta: { rule: 'passages' },
+  error_message: '',
+  feedback: null,
+  created_at: at,
+  modified_at: at,
+});
 
 /** Claims and finishes whatever is queued, so that each test starts from an empty queue. */
 async function drain(store: Store) {
@@ -291,6 +306,69 @@ for (const factory of storeFactories()) {
           assert.deepEqual(own.seen, [], 'a store is never told of its own writes');
         } finally {
           own.stop();
+          other.stop();
+        }
+      },
+    );
+
+    it("should set a session's time to its new message's in the same write", async () => {
+      const { chatbotUuid } = await chatbotWithSources(store, 0);
+      const s = await session(store, chatbotUuid);
+      const later = '2026-03-10T00:05:00Z';
+      await store.createMessage(messageRow(s, later));
+      assert.equal((await store.getSession(s))?.modified_at, later);
+      assert.equal((await peer.getSession(s))?.modified_at, later);
+      assert.equal((await store.listMessages(s)).length, 1);
+    });
+
+    it(
+      factory.shared
+        ? 'should tell another instance when documents are bound to a session, not of uploads or pruning'
+        : 'should report no change for session documents: no other process writes its database',
+      async () => {
+        const other = recorder(peer === store ? await opened.another() : peer);
+        try {
+          const { chatbotUuid, sources } = await chatbotWithSources(store, 2);
+          const [first, second] = sources as [string, string];
+          const s = await session(store, chatbotUuid);
+          const { id: userId } = await store.ensureUser('alice');
+          // A job on each side: what arrives between them is what the documents' writes sent.
+          await store.enqueueJob(first, T0);
+          const uuid = randomUUID();
+          await store.createSessionDocument({
+            uuid,
+            userId,
+            chatbotUuid,
+            sessionUuid: null,
+            filename: 'notes.txt',
+            content_type: 'text/plain',
+            size: 5,
+            markdown: false,
+            tokens: 2,
+            text: 'notes',
+            created_at: AT,
+          });
+          await store.pruneSessionDocuments('2000-01-01T00:00:00Z');
+          await store.bindSessionDocuments([uuid], s);
+          await store.enqueueJob(second, T0);
+          assert.deepEqual(
+            (await peer.listSessionDocuments(s)).map((d) => d.uuid),
+            [uuid],
+          );
+          if (!factory.shared) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            assert.deepEqual(other.seen, []);
+            return;
+          }
+          const jobs = () => other.seen.filter((c) => c.kind === 'jobs').length;
+          await other.until(() => jobs() >= 2);
+          const between = other.seen.slice(other.seen.findIndex((c) => c.kind === 'jobs') + 1);
+          assert.deepEqual(
+            between,
+            [{ kind: 'rows' }, { kind: 'jobs' }],
+            JSON.stringify(other.seen),
+          );
+        } finally {
           other.stop();
         }
       },

@@ -107,9 +107,9 @@ export function messageRoutes(
         error_message: started.answer.errorMessage,
         feedback: null,
         created_at: started.startedAt,
+        // The session's time too: one write, one round trip.
         modified_at: t,
       });
-      await store.touchSession(started.session.uuid, t);
     } catch (error) {
       // Called from stream callbacks, where a throw would reach no one: say it here.
       console.error(`could not store message ${started.uuid}:`, error);

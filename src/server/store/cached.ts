@@ -1,8 +1,16 @@
-import type { AgentRow, ChatbotRow, KeyRow, SessionRow, SourceRow, Store } from './types.js';
+import type {
+  AgentRow,
+  ChatbotRow,
+  KeyRow,
+  SessionDocumentRow,
+  SessionRow,
+  SourceRow,
+  Store,
+} from './types.js';
 
 /**
  * A store that remembers what every chat message reads before its first byte: the key, the
- * session, the chatbot, its agents and its sources. Read from SQLite and parsed from JSON on each
+ * session, the chatbot, its agents, its sources and the documents bound to the session. Read from SQLite and parsed from JSON on each
  * message, they cost about as much as the whole no-work request does; answering 200 questions
  * at once made that the difference between a quick and a slow first byte.
  *
@@ -11,7 +19,9 @@ import type { AgentRow, ChatbotRow, KeyRow, SessionRow, SourceRow, Store } from 
  * and keys, and only found keys are remembered, never misses; no key is ever removed). Any write
  * other than a message's forgets everything, which is simple and cannot go stale; messages are
  * written once per answer (and rated) and only touch their session's time. Nothing about
- * messages is remembered, so the review reads are never stale.
+ * messages is remembered, so the review reads are never stale. Of the session documents only
+ * binding changes what is remembered (an upload is unbound, pruning deletes only unbound ones);
+ * it comes with a message that sends new attachments, rarely enough to forget everything too.
  *
  * Remembered rows are frozen, so code that changed a row it was given (and so, silently, every
  * later reader's copy) fails loudly in tests instead.
@@ -22,6 +32,9 @@ export function cachedStore(store: Store): Store {
   const sessions = new Map<string, SessionRow | undefined>();
   const agents = new Map<string, AgentRow[]>();
   const sources = new Map<string, SourceRow[]>();
+  const documents = new Map<string, SessionDocumentRow[]>();
+  // The documents' text, counted: a few thousand sessions with documents hold much more than rows.
+  let documentChars = 0;
   // Bumped by every forget: a read that began before one must not store what it read.
   let generation = 0;
   const forget = () => {
@@ -31,11 +44,13 @@ export function cachedStore(store: Store): Store {
     sessions.clear();
     agents.clear();
     sources.clear();
+    documents.clear();
+    documentChars = 0;
   };
   const keep = <K, V>(map: Map<K, V>, key: K, value: V, readAt: number) => {
     if (generation !== readAt) return;
     // Bounded: a store with very many sessions or chatbots must not grow without end.
-    if (map.size >= 10_000) map.clear();
+    if (map.size >= ENTRIES) map.clear();
     map.set(key, value);
   };
   const remember = async <K, V>(map: Map<K, V>, key: K, read: () => Promise<V>): Promise<V> => {
@@ -84,11 +99,10 @@ export function cachedStore(store: Store): Store {
     'deleteMessages',
     'setFeedback',
     'touchSession',
-    // Session documents: nothing remembered reads them, and uploads must not empty the cache.
+    // Session documents: uploads and pruning touch only unbound ones, which nothing remembers.
     'createSessionDocument',
     'getSessionDocument',
     'listSessionDocuments',
-    'bindSessionDocuments',
     'pruneSessionDocuments',
     'findMessages',
     'countMessages',
@@ -125,14 +139,41 @@ export function cachedStore(store: Store): Store {
     remember(agents, chatbotUuid, () => store.listAgents(chatbotUuid));
   cached.listSources = (chatbotUuid) =>
     remember(sources, chatbotUuid, () => store.listSources(chatbotUuid));
-  // Every answer touches its session: keep the entry, or each next message would read it again.
+  cached.listSessionDocuments = async (sessionUuid) => {
+    const hit = documents.get(sessionUuid);
+    if (hit) return hit;
+    const readAt = generation;
+    const listed = deepFreeze(await store.listSessionDocuments(sessionUuid));
+    if (generation !== readAt || documents.has(sessionUuid)) return listed;
+    const chars = listed.reduce((n, d) => n + d.text.length, 0);
+    if (documents.size >= ENTRIES || documentChars + chars > DOCUMENT_CHARS) {
+      documents.clear();
+      documentChars = 0;
+    }
+    documents.set(sessionUuid, listed);
+    documentChars += chars;
+    return listed;
+  };
+  // Every answer sets its session's time: keep the entry, or each next message would read it again.
+  const retime = (uuid: string, at: string) => {
+    const session = sessions.get(uuid);
+    if (session) sessions.set(uuid, deepFreeze({ ...session, modified_at: at }));
+  };
+  cached.createMessage = async (row) => {
+    await store.createMessage(row);
+    retime(row.sessionUuid, row.modified_at);
+  };
   cached.touchSession = async (uuid, now) => {
     await store.touchSession(uuid, now);
-    const session = sessions.get(uuid);
-    if (session) sessions.set(uuid, deepFreeze({ ...session, modified_at: now }));
+    retime(uuid, now);
   };
   return cached;
 }
+
+/** How many rows (or lists) of one kind are remembered at most: past it, all of them go. */
+const ENTRIES = 10_000;
+/** How much document text is remembered at most (about 32 MB): past it, all of it goes. */
+const DOCUMENT_CHARS = 16_000_000;
 
 /**
  * A store's methods, bound to it, whether it is a plain object of functions or a class instance

@@ -199,7 +199,8 @@ export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
  * What another instance changed, as a store that several server processes share tells this one
  * (SQLite, one process's file, never does). `chunks`: a chatbot's chunks were replaced or deleted,
  * so an in-process search index of it is stale. `rows`: any other row a cache may hold (keys,
- * chatbots, agents, sources, tags, sessions). `jobs`: an ingestion job was queued. `reset`: the
+ * chatbots, agents, sources, tags, sessions, the documents bound to a session: binding sends it,
+ * uploading and pruning unbound ones do not). `jobs`: an ingestion job was queued. `reset`: the
  * listening connection was lost and got back, so changes may have been missed: forget everything.
  */
 export type StoreChange =
@@ -296,17 +297,22 @@ export interface Store {
   getSession(uuid: string): Promise<SessionRow | undefined>;
   listSessions(chatbotUuid: string): Promise<SessionRow[]>;
   deleteSession(uuid: string): Promise<void>;
+  /** Sets a session's time; `createMessage` does it too, so answers need not call it. */
   touchSession(uuid: string, now: string): Promise<void>;
 
   createSessionDocument(row: SessionDocumentRow): Promise<void>;
   getSessionDocument(uuid: string): Promise<SessionDocumentRow | undefined>;
   /** The documents bound to a session, oldest first. */
   listSessionDocuments(sessionUuid: string): Promise<SessionDocumentRow[]>;
-  /** Binds documents to a session; one bound already stays where it is. */
+  /**
+   * Binds documents to a session; one bound already stays where it is. Changes what
+   * `listSessionDocuments` answers, so other instances hear of it (`rows`).
+   */
   bindSessionDocuments(uuids: string[], sessionUuid: string): Promise<void>;
   /** Deletes the documents no message sent that were uploaded before `before`. */
   pruneSessionDocuments(before: string): Promise<void>;
 
+  /** Also sets the session's `modified_at` to the message's, atomically (one round trip). */
   createMessage(row: MessageRow): Promise<void>;
   getMessage(uuid: string): Promise<MessageRow | undefined>;
   listMessages(sessionUuid: string): Promise<MessageRow[]>;

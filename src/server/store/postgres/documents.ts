@@ -1,6 +1,6 @@
 import { document } from '../rows.js';
 import type { Store } from '../types.js';
-import type { Sql } from './db.js';
+import { ROWS, type Sql } from './db.js';
 
 export type DocumentQueries = Pick<
   Store,
@@ -16,8 +16,9 @@ const DOCUMENT_COLUMNS = `uuid, user_id, chatbot_uuid, session_uuid, filename, c
 
 /**
  * Documents visitors attach to questions. Deleting a session, a chatbot or a user deletes theirs
- * by cascade; those never sent with a message are pruned by age. No cache holds them, so their
- * writes tell the other instances nothing.
+ * by cascade; those never sent with a message are pruned by age. Caches remember the documents
+ * bound to a session, so binding tells the other instances; uploads and pruning concern only
+ * unbound ones, which no cache holds, and tell them nothing.
  */
 export function documentQueries(sql: Sql): DocumentQueries {
   return {
@@ -54,7 +55,8 @@ export function documentQueries(sql: Sql): DocumentQueries {
       return rows.map(document);
     },
     async bindSessionDocuments(uuids, sessionUuid) {
-      await sql.run(
+      await sql.write(
+        ROWS,
         `UPDATE session_documents SET session_uuid = $1
           WHERE uuid = ANY($2) AND session_uuid IS NULL`,
         sessionUuid,

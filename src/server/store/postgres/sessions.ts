@@ -56,10 +56,12 @@ export function sessionQueries(sql: Sql): SessionQueries {
       await sql.run('UPDATE sessions SET modified_at = $1 WHERE uuid = $2', now, uuid);
     },
 
+    // One statement, so one round trip, moves the session's time with its last message.
     async createMessage(row) {
       const meta = answerMeta(row.meta, row.cite_data);
       await sql.run(
-        `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+        `WITH touched AS (UPDATE sessions SET modified_at = $16 WHERE uuid = $2)
+         INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
           finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
           covered, escalated, created_at, modified_at)
          VALUES ($1, $2, (SELECT chatbot_uuid FROM sessions WHERE uuid = $2), $3, $4, $5, $6, $7,

@@ -1,6 +1,6 @@
 import { answerMeta, normalizeQuestion } from '../facts.js';
 import { message, session } from '../rows.js';
-import type { Store } from '../types.js';
+import type { MessageRow, Store } from '../types.js';
 import { type Immediate, json, type Sql } from './db.js';
 
 export type SessionQueries = Immediate<
@@ -23,6 +23,33 @@ export type SessionQueries = Immediate<
 /** Chat sessions and their messages. */
 export function sessionQueries(sql: Sql): SessionQueries {
   const { db, all, one, run } = sql;
+  const insertMessage = (row: MessageRow) => {
+    const meta = answerMeta(row.meta, row.cite_data);
+    run(
+      `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+        finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
+        covered, escalated, created_at, modified_at)
+       VALUES (?, ?, (SELECT chatbot_uuid FROM sessions WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?,
+        ?, ?, ?, ?, ?, ?)`,
+      row.uuid,
+      row.sessionUuid,
+      row.sessionUuid,
+      row.query,
+      normalizeQuestion(row.query),
+      row.response,
+      row.finish_reason,
+      json(row.cite_data),
+      json(meta),
+      row.error_message,
+      row.error_message ? 1 : 0,
+      row.feedback ? json(row.feedback) : '',
+      row.feedback?.rating ?? null,
+      meta.covered ? 1 : 0,
+      meta.escalated ? 1 : 0,
+      row.created_at,
+      row.modified_at,
+    );
+  };
   const queries: SessionQueries = {
     createSession(row) {
       run(
@@ -50,33 +77,12 @@ export function sessionQueries(sql: Sql): SessionQueries {
       run('UPDATE sessions SET modified_at = ? WHERE uuid = ?', now, uuid);
     },
 
-    createMessage(row) {
-      const meta = answerMeta(row.meta, row.cite_data);
-      run(
-        `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
-          finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
-          covered, escalated, created_at, modified_at)
-         VALUES (?, ?, (SELECT chatbot_uuid FROM sessions WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?,
-          ?, ?, ?, ?, ?, ?)`,
-        row.uuid,
-        row.sessionUuid,
-        row.sessionUuid,
-        row.query,
-        normalizeQuestion(row.query),
-        row.response,
-        row.finish_reason,
-        json(row.cite_data),
-        json(meta),
-        row.error_message,
-        row.error_message ? 1 : 0,
-        row.feedback ? json(row.feedback) : '',
-        row.feedback?.rating ?? null,
-        meta.covered ? 1 : 0,
-        meta.escalated ? 1 : 0,
-        row.created_at,
-        row.modified_at,
-      );
-    },
+    // The session's time moves with its last message, in the same transaction.
+    createMessage: (row) =>
+      db.transaction(() => {
+        insertMessage(row);
+        queries.touchSession(row.sessionUuid, row.modified_at);
+      })(),
     getMessage(uuid) {
       const r = one('SELECT * FROM messages WHERE uuid = ?', uuid);
       return r ? message(r) : undefined;
