@@ -183,15 +183,24 @@ export class ConversationController implements ReactiveController {
       exchange = { id: newExchangeId(), query, response: '', state: 'pending', documents };
       this.exchanges = [...this.exchanges, exchange];
     }
+    // The request leaves first: drawing the new exchange and laying out the log (a frame's
+    // worth on a slow machine) then overlaps the server's answering instead of delaying it.
+    // `answer` issues the request in its synchronous part, before the update requested below.
+    const answering = this.answer(client, exchange, previous);
     this.options.onAccept?.(query, detail.retry);
     notices.clearError();
     this.failedId = undefined;
     this.host.requestUpdate();
+    await answering;
+  }
 
+  /** Streams the answer of an accepted `exchange`, in the current session or a new one. */
+  private async answer(client: ChatClient, exchange: Exchange, previous?: Attempt): Promise<void> {
     const { userId } = this.host;
     let session: string;
     try {
-      session = await this.ensureSession(client);
+      // A session in hand is not awaited: that would put the request behind the render.
+      session = this.host.sessionUuid || (await this.ensureSession(client));
     } catch (error) {
       this.fail(exchange, error, previous);
       return;
@@ -349,10 +358,12 @@ export class ConversationController implements ReactiveController {
     if (this.host.sessionUuid) return this.host.sessionUuid;
     const { chatbotUuid, sessionData, userId } = this.host;
     this.creatingSession = true;
-    this.host.requestUpdate();
     try {
       const data = sessionData !== undefined ? checkSessionData(sessionData) : undefined;
-      const created = await client.sessions.create(chatbotUuid, data);
+      const creating = client.sessions.create(chatbotUuid, data);
+      // After the request, as in `send`.
+      this.host.requestUpdate();
+      const created = await creating;
       // Made for a visitor who has gone meanwhile: not the new one's session.
       if (userId !== this.host.userId) return created.uuid;
       this.useSession(created.uuid);

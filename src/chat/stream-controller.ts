@@ -66,7 +66,6 @@ export class StreamController implements ReactiveController {
     const controller = new AbortController();
     this.controller = controller;
     const run = ++this.run;
-    this.host.requestUpdate();
 
     let text = '';
     let started = false;
@@ -113,10 +112,13 @@ export class StreamController implements ReactiveController {
       controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
     });
     try {
-      const stream = await client.messages.stream(sessionUuid, query, {
+      const request = client.messages.stream(sessionUuid, query, {
         signal: controller.signal,
         sessionDocumentUuids,
       });
+      // Stop is drawn after the request has left: a render first would hold it back.
+      this.host.requestUpdate();
+      const stream = await request;
       started = true;
       handlers.onStart?.(stream);
       const consume = async () => {
