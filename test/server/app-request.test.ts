@@ -229,10 +229,16 @@ describe("the app through app.request() (no port; this pass's store)", () => {
       const reader = response.body!.getReader();
       await reader.read();
       await reader.cancel();
-      const list = await call(`/api/v1/session/${session}/messages`);
-      const stored = ((await list.json()) as Array<Record<string, string>>).find(
-        (m) => m.uuid === uuid,
-      );
+      // The server saves a cancelled answer once it notices the cancellation, after the client
+      // has moved on (a reader that reads to the end finds it at once): wait for the record.
+      let stored: Record<string, string> | undefined;
+      for (let tries = 0; !stored && tries < 200; tries++) {
+        if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+        const list = await call(`/api/v1/session/${session}/messages`);
+        stored = ((await list.json()) as Array<Record<string, string>>).find(
+          (m) => m.uuid === uuid,
+        );
+      }
       assert.equal(stored?.finish_reason, 'length');
       assert.ok(stored.response.length > 0 && stored.response.length < NOT_COVERED.length);
       assert.ok(NOT_COVERED.startsWith(stored.response));
