@@ -63,7 +63,11 @@ async function session(store: Store, chatbotUuid: string) {
 }
 
 /** A message of `sessionUuid`, written at `at`. */
-const messageRow = (sessionUuid: string, at: string): MessageRow => ({
+const messageRow = (
+  sessionUuid: string,
+  at: string,
+  fields: Partial<MessageRow> = {},
+): MessageRow => ({
   uuid: randomUUID(),
   sessionUuid,
   query: 'Where do penguins live?',
@@ -75,6 +79,7 @@ const messageRow = (sessionUuid: string, at: string): MessageRow => ({
   feedback: null,
   created_at: at,
   modified_at: at,
+  ...fields,
 });
 
 /** Claims and finishes whatever is queued, so that each test starts from an empty queue. */
@@ -258,22 +263,10 @@ for (const factory of storeFactories()) {
           // the other instance hears nothing.
           await store.takeRateLimit(s, [3, 60], T0);
           await store.touchSession(s, AT);
-          const message = randomUUID();
-          await store.createMessage({
-            uuid: message,
-            sessionUuid: s,
-            query: 'Where do penguins live?',
-            response: 'In the south.',
-            finish_reason: 'stop',
-            cite_data: {},
-            meta: { rule: 'passages' },
-            error_message: '',
-            feedback: null,
-            created_at: AT,
-            modified_at: AT,
-          });
-          await store.setFeedback(message, { rating: 'up', at: AT }, AT);
-          await store.deleteMessages([message]);
+          const message = messageRow(s, AT);
+          await store.createMessage(message);
+          await store.setFeedback(message.uuid, { rating: 'up', at: AT }, AT);
+          await store.deleteMessages([message.uuid]);
           await store.releaseJobs();
           await store.enqueueJob(second, T0);
           await store.deleteSources([first], AT);
@@ -437,19 +430,9 @@ describe(
             const { chatbotUuid } = await chatbotWithSources(store, 0);
             const s = await session(store, chatbotUuid);
             for (const [i, text] of SEARCHED.entries()) {
-              await store.createMessage({
-                uuid: `m${i}`,
-                sessionUuid: s,
-                query: text,
-                response: '',
-                finish_reason: 'stop',
-                cite_data: {},
-                meta: { rule: 'passages' },
-                error_message: '',
-                feedback: null,
-                created_at: AT,
-                modified_at: AT,
-              });
+              await store.createMessage(
+                messageRow(s, AT, { uuid: `m${i}`, query: text, response: '' }),
+              );
             }
             const results: Record<string, string[]> = {};
             for (const words of SEARCHES) {
