@@ -19,6 +19,7 @@ import {
   ScriptedLlm,
   ServerProcess,
 } from './chat-faults-helpers.js';
+import { alertText, sessionOf, userTexts } from './chat-page.js';
 import { type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 const KEY = 'faults-e2e-key';
@@ -142,25 +143,6 @@ async function failures(page: Page, n: number): Promise<string[]> {
   );
   return page.evaluate(() => (window as unknown as { __failed: string[] }).__failed);
 }
-
-const userTexts = (page: Page) =>
-  page.evaluate(() =>
-    [
-      ...document.querySelector('chatbot-chat')!.shadowRoot!.querySelectorAll('.exchange .user'),
-    ].map((n) => (n.textContent ?? '').replace(/^\s*You:\s*/, '').trim()),
-  );
-
-const alertText = (page: Page) =>
-  page.evaluate(
-    () =>
-      document
-        .querySelector('chatbot-chat')!
-        .shadowRoot!.querySelector('[role="alert"]')
-        ?.textContent?.trim() ?? '',
-  );
-
-const sessionOf = (page: Page) =>
-  page.evaluate(() => document.querySelector('chatbot-chat')!.sessionUuid);
 
 const retryButton = (page: Page) => page.locator('[part="retry-button"]');
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { alertText, sessionOf, userTexts } from './chat-page.js';
 import { axeViolations, type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 const BAKERY_ANSWER =
@@ -90,25 +91,6 @@ async function waitForAnswers(page: Page, n: number): Promise<void> {
     n,
   );
 }
-
-const sessionOf = (page: Page) =>
-  page.evaluate(() => document.querySelector('chatbot-chat')!.sessionUuid);
-
-const userTexts = (page: Page) =>
-  page.evaluate(() =>
-    [
-      ...document.querySelector('chatbot-chat')!.shadowRoot!.querySelectorAll('.exchange .user'),
-    ].map((n) => (n.textContent ?? '').replace(/^\s*You:\s*/, '').trim()),
-  );
-
-const alertText = (page: Page) =>
-  page.evaluate(
-    () =>
-      document
-        .querySelector('chatbot-chat')!
-        .shadowRoot!.querySelector('[role="alert"]')
-        ?.textContent?.trim() ?? '',
-  );
 
 async function assertClean(page: Page): Promise<void> {
   const { pwned, violations } = await page.evaluate(() => ({
