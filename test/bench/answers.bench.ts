@@ -22,6 +22,7 @@ import { DEMO_QA } from '../../demo/seed.js';
 import { type CiteData, createClient, type QaSourceCreate } from '../../src/api/index.js';
 import { NOT_COVERED } from '../../src/server/knowledge/answer.js';
 import { startServer } from '../../src/server/main.js';
+import { mulberry32 } from '../random.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'test/fixtures/answers');
@@ -136,20 +137,9 @@ function loadQuestions(): Question[] {
   return questions;
 }
 
-/** A small seeded PRNG (mulberry32): the same split on every run and machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Which half each question is in, by id: shuffled with SPLIT_SEED, then dealt per stratum. */
 function halves(questions: Question[]): Map<string, 'A' | 'B'> {
-  const next = random(SPLIT_SEED);
+  const next = mulberry32(SPLIT_SEED);
   const shuffled = questions
     .map((q) => ({ q, key: next() }))
     .sort((a, b) => a.key - b.key)

@@ -24,6 +24,7 @@ import { preparedSql } from '../../src/server/store/sqlite/db.js';
 import { migrate } from '../../src/server/store/sqlite/schema.js';
 import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
 import { sourceQueries } from '../../src/server/store/sqlite/sources.js';
+import { mulberry32 } from '../random.js';
 import { mb, median, ms } from './figures.js';
 
 export const SESSIONS = 10_000;
@@ -34,18 +35,7 @@ const RUNS = 25;
 const KEY = 'bench-review-key';
 const CHATBOT = '00000000-0000-4000-8000-00000000b0b0';
 
-/** Deterministic pseudo-random numbers, so every run seeds the same store. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(14);
+const random = mulberry32(14);
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 
 const WORDS = `the a to of and in is it you that for on with as be at this have from or by not

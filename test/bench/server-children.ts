@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createClient } from '../../src/api/client.js';
 import { pieces } from '../../src/server/knowledge/answer.js';
+import { mulberry32 } from '../random.js';
 
 export const KEY = 'bench-key';
 export const CONCURRENCY = 200;
@@ -22,19 +23,7 @@ const RETRIEVAL_QUERIES = 2_000;
 /** The server's own pause between streamed pieces (ServerOptions.streamDelayMs's default). */
 export const PIECE_DELAY_MS = 10;
 
-/** Deterministic pseudo-random numbers, so every run searches the same corpus. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(42);
+const random = mulberry32(42);
 const SYLLABLES = 'ka lo mi ne ru sa to vi zu pe do ga bri sto fle'.split(' ');
 /** 20,000 distinct made-up words, used with Zipf's law like the words of real prose. */
 const VOCABULARY = (() => {

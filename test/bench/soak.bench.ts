@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { createClient } from '../../src/api/client.js';
 import { createServerApp } from '../../src/server/main.js';
+import { mulberry32 } from '../random.js';
 import { mb, ms, percentile, printTable, reportBudgets } from './figures.js';
 
 const KEY = 'soak-key';
@@ -60,19 +61,7 @@ export interface SoakResult {
   minutes: number[][];
 }
 
-/** Deterministic pseudo-random numbers (mulberry32): every run asks the same questions. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = rng(7);
+const random = mulberry32(7);
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'to', 'vi', 'zu', 'pe', 'do', 'ga'];
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
   let word = '';

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../random.js';
 /**
  * The seeded fuzzer's endpoints and the requests it makes of them: each one is refused by
  * construction (a bad body, encoding, size, uuid, key or header), or a read; none may answer 5xx
@@ -6,14 +7,7 @@
 
 /** A deterministic PRNG (mulberry32), so a failing case is found again from its seed. */
 export function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),

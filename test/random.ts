@@ -1,0 +1,14 @@
+/**
+ * Deterministic pseudo-random numbers in [0, 1) (mulberry32), for the benches and the fuzz test:
+ * the same seed gives every run the same corpus, questions and requests.
+ */
+export function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
