@@ -19,7 +19,7 @@ import {
   ScriptedLlm,
   ServerProcess,
 } from './chat-faults-helpers.js';
-import { alertText, sessionOf, userTexts } from './chat-page.js';
+import { alertText, assertClean, sessionOf, userTexts } from './chat-page.js';
 import { type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 const KEY = 'faults-e2e-key';
@@ -180,16 +180,6 @@ async function afterReload(page: Page): Promise<string[][]> {
   return questions.map((q, i) => [q, shown[i] ?? '']);
 }
 
-async function assertClean(page: Page): Promise<void> {
-  const { pwned, violations } = await page.evaluate(() => ({
-    pwned: (window as unknown as { __pwned: number }).__pwned,
-    violations: (window as unknown as { __violations: string[] }).__violations,
-  }));
-  assert.equal(pwned, 0, 'no injected script ran');
-  assert.deepEqual(violations, [], 'no Content-Security-Policy violation');
-  assert.deepEqual(h.errors, [], 'no console errors');
-}
-
 describe('chatbot-chat.js through client faults', () => {
   it('keeps the partial answer and the typed text when the server is killed mid-answer; Retry after its restart answers', async () => {
     const page = await open();
@@ -247,7 +237,7 @@ describe('chatbot-chat.js through client faults', () => {
     assert.equal(await alertText(page), '');
     assert.equal(await sessionOf(page), session, 'the session outlived the restart');
     assert.deepEqual(await stored(page), answered);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     assert.deepEqual(await afterReload(page), answered);
     await page.context().close();
   });
@@ -282,7 +272,7 @@ describe('chatbot-chat.js through client faults', () => {
     assert.deepEqual(await answers(page), [answered[0]![1]]);
     assert.equal(await alertText(page), '');
     assert.deepEqual(await stored(page), answered, "the retry's record replaced the cut one");
-    await assertClean(page);
+    await assertClean(page, h.errors);
     assert.deepEqual(await afterReload(page), answered, 'the question shows once after a reload');
     await page.context().close();
   });
@@ -333,7 +323,7 @@ describe('chatbot-chat.js through client faults', () => {
     );
     assert.deepEqual(await userTexts(page), [QUESTION, DRAFT]);
     assert.equal(await textbox(page).inputValue(), 'Thanks!');
-    await assertClean(page);
+    await assertClean(page, h.errors);
     assert.deepEqual(await afterReload(page), answered);
     await page.context().close();
   });
@@ -387,7 +377,7 @@ describe('chatbot-chat.js through client faults', () => {
     assert.equal(await alertText(page), '');
     assert.equal(await textbox(page).inputValue(), DRAFT);
     assert.deepEqual(await stored(page), answered);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     assert.deepEqual(await afterReload(page), answered);
     await page.context().close();
   });

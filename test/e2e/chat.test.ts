@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { alertText, sessionOf, userTexts } from './chat-page.js';
+import { alertText, assertClean, sessionOf, userTexts } from './chat-page.js';
 import { axeViolations, type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 const BAKERY_ANSWER =
@@ -92,16 +92,6 @@ async function waitForAnswers(page: Page, n: number): Promise<void> {
   );
 }
 
-async function assertClean(page: Page): Promise<void> {
-  const { pwned, violations } = await page.evaluate(() => ({
-    pwned: (window as unknown as { __pwned: number }).__pwned,
-    violations: (window as unknown as { __violations: string[] }).__violations,
-  }));
-  assert.equal(pwned, 0, 'no injected script ran');
-  assert.deepEqual(violations, [], 'no Content-Security-Policy violation');
-  assert.deepEqual(h.errors, [], 'no console errors');
-}
-
 describe('chatbot-chat.js end to end', () => {
   it('answers from a Q&A source with rendered markdown and its source listed, under a strict CSP', async () => {
     const b = await bot();
@@ -120,7 +110,7 @@ describe('chatbot-chat.js end to end', () => {
       ['[1] What are the opening hours of the bakery?'],
     );
     assert.deepEqual(await axeViolations(page), [], 'axe: answered');
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 
@@ -141,7 +131,7 @@ describe('chatbot-chat.js end to end', () => {
     assert.equal(await sessionOf(page), session);
     const records = await h.client.messages.list(session);
     assert.equal(records.length, 2);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 
@@ -159,7 +149,7 @@ describe('chatbot-chat.js end to end', () => {
     assert.deepEqual(await userTexts(page), ['When is the bakery open?', 'When can I buy bread?']);
     assert.equal(await alertText(page), '');
     assert.equal((await h.client.messages.list(fresh)).length, 1);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 
@@ -177,7 +167,7 @@ describe('chatbot-chat.js end to end', () => {
     assert.equal(await page.getByRole('button', { name: 'Send' }).isDisabled(), true);
     assert.deepEqual(await userTexts(page), ['When is the bakery open?', 'And cakes?']);
     assert.deepEqual(await axeViolations(page), [], 'axe: rate-limited');
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 
@@ -204,7 +194,7 @@ describe('chatbot-chat.js end to end', () => {
     assert.ok(!text.includes('Sentence number 119'), 'the answer was cut short');
     assert.equal(await page.locator('.exchange .assistant .status').textContent(), 'Stopped');
     assert.equal(await page.getByRole('button', { name: 'Send' }).count(), 1);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 
@@ -264,7 +254,7 @@ el.client = createClient({ baseUrl: el.getAttribute('base-url'), apiKey: el.getA
     );
     assert.equal(await alertText(page), '');
     assert.equal(await answerCount(page), 1);
-    await assertClean(page);
+    await assertClean(page, h.errors);
     await page.context().close();
   });
 });
