@@ -139,7 +139,6 @@ describe('the PostgreSQL store', { skip }, () => {
         modified_at: at(3),
       });
       await a.setFeedback('msg', { rating: 'up' } as never, at(4));
-      await a.touchSession('ses', at(5));
       assert.equal(await a.takeRateLimit('ses', [3, 60], Date.now()), null);
       await a.deleteSources(['src'], at(6));
 

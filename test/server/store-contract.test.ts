@@ -262,7 +262,6 @@ for (const factory of storeFactories()) {
           // The writes no cache holds tell nobody: between the chunks above and the job below,
           // the other instance hears nothing.
           await store.takeRateLimit(s, [3, 60], T0);
-          await store.touchSession(s, AT);
           const message = messageRow(s, AT);
           await store.createMessage(message);
           await store.setFeedback(message.uuid, { rating: 'up', at: AT }, AT);

@@ -98,7 +98,6 @@ export function cachedStore(store: Store): Store {
     'createMessage',
     'deleteMessages',
     'setFeedback',
-    'touchSession',
     // Session documents: uploads and pruning touch only unbound ones, which nothing remembers.
     'createSessionDocument',
     'getSessionDocument',
@@ -155,17 +154,12 @@ export function cachedStore(store: Store): Store {
     return listed;
   };
   // Every answer sets its session's time: keep the entry, or each next message would read it again.
-  const retime = (uuid: string, at: string) => {
-    const session = sessions.get(uuid);
-    if (session) sessions.set(uuid, deepFreeze({ ...session, modified_at: at }));
-  };
   cached.createMessage = async (row) => {
     await store.createMessage(row);
-    retime(row.sessionUuid, row.modified_at);
-  };
-  cached.touchSession = async (uuid, now) => {
-    await store.touchSession(uuid, now);
-    retime(uuid, now);
+    const session = sessions.get(row.sessionUuid);
+    if (session) {
+      sessions.set(row.sessionUuid, deepFreeze({ ...session, modified_at: row.modified_at }));
+    }
   };
   return cached;
 }

@@ -297,8 +297,6 @@ export interface Store {
   getSession(uuid: string): Promise<SessionRow | undefined>;
   listSessions(chatbotUuid: string): Promise<SessionRow[]>;
   deleteSession(uuid: string): Promise<void>;
-  /** Sets a session's time; `createMessage` does it too, so answers need not call it. */
-  touchSession(uuid: string, now: string): Promise<void>;
 
   createSessionDocument(row: SessionDocumentRow): Promise<void>;
   getSessionDocument(uuid: string): Promise<SessionDocumentRow | undefined>;

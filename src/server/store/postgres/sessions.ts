@@ -9,7 +9,6 @@ export type SessionQueries = Pick<
   | 'getSession'
   | 'listSessions'
   | 'deleteSession'
-  | 'touchSession'
   | 'createMessage'
   | 'getMessage'
   | 'listMessages'
@@ -51,9 +50,6 @@ export function sessionQueries(sql: Sql): SessionQueries {
     },
     async deleteSession(uuid) {
       await sql.write(ROWS, 'DELETE FROM sessions WHERE uuid = $1', uuid);
-    },
-    async touchSession(uuid, now) {
-      await sql.run('UPDATE sessions SET modified_at = $1 WHERE uuid = $2', now, uuid);
     },
 
     // One statement, so one round trip, moves the session's time with its last message.

@@ -10,7 +10,6 @@ export type SessionQueries = Immediate<
     | 'getSession'
     | 'listSessions'
     | 'deleteSession'
-    | 'touchSession'
     | 'createMessage'
     | 'getMessage'
     | 'listMessages'
@@ -73,15 +72,12 @@ export function sessionQueries(sql: Sql): SessionQueries {
     deleteSession(uuid) {
       run('DELETE FROM sessions WHERE uuid = ?', uuid);
     },
-    touchSession(uuid, now) {
-      run('UPDATE sessions SET modified_at = ? WHERE uuid = ?', now, uuid);
-    },
 
     // The session's time moves with its last message, in the same transaction.
     createMessage: (row) =>
       db.transaction(() => {
         insertMessage(row);
-        queries.touchSession(row.sessionUuid, row.modified_at);
+        run('UPDATE sessions SET modified_at = ? WHERE uuid = ?', row.modified_at, row.sessionUuid);
       })(),
     getMessage(uuid) {
       const r = one('SELECT * FROM messages WHERE uuid = ?', uuid);
