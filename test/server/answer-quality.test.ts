@@ -224,6 +224,23 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(result, query), []);
   });
 
+  it('a passage holding one of two equally rare words is half an answer, and not quoted', () => {
+    // "reset" and "password" each in two passages, never together: none is about resetting one.
+    const query = 'How do I reset my password?';
+    const df = { reset: 2, password: 2 };
+    const halves = found(
+      query,
+      [
+        { text: 'Connect with postgres://user:password@host/db.', score: 8 },
+        { text: 'Delete the file to reset the demo.', score: 7 },
+      ],
+      df,
+    );
+    assert.deepEqual(kept(halves, query), []);
+    const whole = found(query, [{ text: 'Reset a password from the account page.', score: 9 }], df);
+    assert.deepEqual(kept(whole, query), [1]);
+  });
+
   it('a question of one known word is answered only by a passage about that word', () => {
     const query = 'What does it cost?';
     const incidental = { text: 'The chat bundle costs 21 KB gzipped.', score: 5 };

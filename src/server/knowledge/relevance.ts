@@ -112,7 +112,12 @@ export interface Relevance {
   closeness: Map<string, number>;
 }
 
-/** The share of a question's weight a passage must hold to be quoted as an answer. */
+/**
+ * The share of a question's weight a passage must hold to be quoted as an answer. Exactly half
+ * only when the rest is words no passage holds ("Is the lift working?" of "The lift is out of
+ * order."): one of two equally rare words ("reset" of "How do I reset my password?") is half an
+ * answer when another passage holds the other.
+ */
 const MIN_SHARE = 0.5;
 /** Consecutive units (sentences, items, code, tables) read together as the quoted excerpt. */
 const WINDOW = 2;
@@ -151,6 +156,8 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     const share = sum(weights, matched) / total;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (unknownName || share < MIN_SHARE) continue;
+    // Half, and what it lacks is a word other passages hold: they say it, this one does not.
+    if (share < MIN_SHARE + 1e-9 && known.some((t) => !matched.has(t))) continue;
     if (single >= 0) {
       const term = known[0]!;
       const topical =
