@@ -274,6 +274,24 @@ describe('which passages answer a question', () => {
     assert.deepEqual([...relevant(result, query, scope).closeness.keys()], ['minisearch']);
   });
 
+  it('a question using a name is not answered from a document that never says it', async () => {
+    const index = indexOf([
+      { sourceUuid: 'csv', text: 'Papa Parse reads CSV files in the browser.' },
+      { sourceUuid: 'csv', text: 'Papa Parse works out the delimiter when none is given.' },
+      {
+        sourceUuid: 'ip',
+        text: 'Parse an IPv6 address; the groups are written with a colon as separator.',
+      },
+    ]);
+    const scope = scopeOf([source('csv', 'CSV parser'), source('ip', 'IP addresses')], everySource);
+    const query = 'What is the separator in Papa Parse?';
+    const result = await index.search('bot', query, { limit: 12 });
+    assert.deepEqual(kept(result, query, scope), []);
+    // The same words without the name are a question the other document answers.
+    const unnamed = 'What is the separator in parse?';
+    assert.deepEqual(kept(await index.search('bot', unnamed, { limit: 12 }), unnamed, scope), [3]);
+  });
+
   it('a question naming something no passage holds ("Python") is not answered', () => {
     const hit = { text: 'Run the server with Node, or in Docker instead.', score: 7 };
     const df = { run: 20, server: 40, instead: 6, node: 10 };

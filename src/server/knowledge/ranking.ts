@@ -22,6 +22,8 @@ export interface SearchResult {
   df: number[];
   /** How many chunks the index holds. */
   total: number;
+  /** The sources with a chunk that holds a processed term (read from the index when asked). */
+  holders?: (term: string) => ReadonlySet<string>;
 }
 
 /**
@@ -142,7 +144,23 @@ export function rank(
   // Each term looked up once: the term map is large, and mostly not in cache.
   const known = new Map(all.map((t) => [t, index.terms.get(t)]));
   const df = (t: string) => known.get(t)?.df ?? 0;
-  const result = (hits: Hit[]): SearchResult => ({ hits, terms: all, df: all.map(df), total });
+  const holders = (term: string) => {
+    const out = new Set<string>();
+    for (const postings of known.get(term)?.fields ?? []) {
+      for (const slot of postings?.slots ?? []) {
+        const entry = index.slots[slot];
+        if (entry) out.add(entry.sourceUuid);
+      }
+    }
+    return out;
+  };
+  const result = (hits: Hit[]): SearchResult => ({
+    hits,
+    terms: all,
+    df: all.map(df),
+    total,
+    holders,
+  });
   const held = all.filter((t) => df(t) > 0);
   if (held.length === 0 || limit <= 0) return result([]);
   let used = held;

@@ -135,6 +135,8 @@ const WINDOW = 2;
  *   title, or no other passage holds it;
  * - the question names another document by a word of its title ("MiniSearch", "ipaddr.js") that
  *   the passage does not hold;
+ * - the question uses a name ("Papa Parse") that the passage's source never says, though another
+ *   source does;
  * - the question names something — a capitalised word that does not open a sentence, such as
  *   "Python" or "WordPress" — that no passage holds: nothing is kept at all.
  */
@@ -144,7 +146,11 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const closeness = new Map<string, number>();
   if (total === 0) return { hits: [], closeness };
   const known = found.terms.filter((_, i) => found.df[i]! > 0);
-  const unknownName = [...namesIn(query)].some((t) => weights.has(t) && !known.includes(t));
+  const names = [...namesIn(query)].filter((t) => weights.has(t));
+  const unknownName = names.some((t) => !known.includes(t));
+  // Per name the question uses, the sources that say it: a document that never does is about
+  // something else ("Does Papa Parse figure out the separator?" against ipaddr.js's README).
+  const sayers = found.holders ? names.map((t) => ({ t, sources: found.holders!(t) })) : [];
   const single = known.length === 1 ? found.terms.indexOf(known[0]!) : -1;
   const named = [...weights.keys()].filter((t) => scope.names.has(t));
   const kept: Array<{ hit: Hit; share: number }> = [];
@@ -153,6 +159,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     const matched = excerptTerms(hit, context, weights);
     // A passage about another document than the one the question names is not even close.
     if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
+    if (sayers.some(({ t, sources }) => !sources.has(hit.sourceUuid) && !context.has(t))) continue;
     const share = sum(weights, matched) / total;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (unknownName || share < MIN_SHARE) continue;
