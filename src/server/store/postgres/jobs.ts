@@ -1,5 +1,14 @@
 import type { Store } from '../types.js';
-import { num, type Sql } from './db.js';
+import { BATCH_MAX, BATCHES_IN_FLIGHT, batched } from './batch.js';
+import { num, type Row, type Sql } from './db.js';
+
+/** One rate-limit window to count and take: times in ms since the epoch. */
+interface Take {
+  sessionUuid: string;
+  limit: number;
+  since: number;
+  now: number;
+}
 
 export type JobQueries = Pick<
   Store,
@@ -11,6 +20,37 @@ export type JobQueries = Pick<
  * Times are ms since the epoch, as the callers pass them.
  */
 export function jobQueries(sql: Sql): JobQueries {
+  const take = batched<Take, Row | undefined>({
+    one: (t) =>
+      sql.one(
+        'SELECT hits, oldest FROM take_rate_limit($1, $2, $3, $4)',
+        t.sessionUuid,
+        t.limit,
+        t.since,
+        t.now,
+      ),
+    // Sessions in one order in every statement: each locks its sessions' windows until it
+    // commits, and two statements taking them in opposite orders would deadlock. A session
+    // twice in one statement is counted twice, the second seeing the first (each call of the
+    // function reads afresh).
+    async many(takes) {
+      const rows = await sql.all(
+        `SELECT t.i, r.hits, r.oldest
+         FROM (SELECT * FROM unnest($1::text[], $2::float8[], $3::bigint[], $4::bigint[])
+                 WITH ORDINALITY AS t(sid, lim, since, taken, i)
+               ORDER BY sid, i) t
+         CROSS JOIN LATERAL take_rate_limit(t.sid, t.lim, t.since, t.taken) r`,
+        takes.map((t) => t.sessionUuid),
+        takes.map((t) => t.limit),
+        takes.map((t) => t.since),
+        takes.map((t) => t.now),
+      );
+      const byIndex = new Map(rows.map((r) => [num(r.i), r]));
+      return takes.map((_, i) => byIndex.get(i + 1));
+    },
+    inFlight: BATCHES_IN_FLIGHT,
+    max: BATCH_MAX,
+  });
   return {
     async enqueueJob(sourceUuid, now) {
       // Queued and unheld: nothing to do. Held: the holder is reading an older version, so the
@@ -75,13 +115,12 @@ export function jobQueries(sql: Sql): JobQueries {
 
     async takeRateLimit(sessionUuid, [limit, seconds], now) {
       const windowMs = seconds * 1000;
-      const r = await sql.one(
-        'SELECT hits, oldest FROM take_rate_limit($1, $2, $3, $4)',
+      const r = await take({
         sessionUuid,
         limit,
-        Math.floor(now - windowMs),
-        Math.floor(now),
-      );
+        since: Math.floor(now - windowMs),
+        now: Math.floor(now),
+      });
       if (num(r?.hits) < limit) return null;
       const oldest = r?.oldest == null ? now : num(r.oldest);
       return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };

@@ -1,6 +1,7 @@
 import { answerMeta, normalizeQuestion } from '../facts.js';
 import { MESSAGE_COLUMNS, message, session } from '../rows.js';
-import type { Store } from '../types.js';
+import type { MessageRow, Store } from '../types.js';
+import { BATCH_MAX, BATCHES_IN_FLIGHT, batched } from './batch.js';
 import { json, ROWS, type Sql } from './db.js';
 
 export type SessionQueries = Pick<
@@ -19,11 +20,77 @@ export type SessionQueries = Pick<
 
 const SESSION_COLUMNS = 'uuid, chatbot_uuid, meta_json, created_at, modified_at';
 
+const MESSAGE_INSERT_COLUMNS = `uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+  finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating, covered,
+  escalated, created_at, modified_at`;
+
+/** A message's values in the order of the statements' parameters (the chatbot's is read). */
+function messageValues(row: MessageRow): unknown[] {
+  const meta = answerMeta(row.meta, row.cite_data);
+  return [
+    row.uuid,
+    row.sessionUuid,
+    row.query,
+    normalizeQuestion(row.query),
+    row.response,
+    row.finish_reason,
+    json(row.cite_data),
+    json(meta),
+    row.error_message,
+    Boolean(row.error_message),
+    row.feedback ? json(row.feedback) : '',
+    row.feedback?.rating ?? null,
+    Boolean(meta.covered),
+    Boolean(meta.escalated),
+    row.created_at,
+    row.modified_at,
+  ];
+}
+
 /**
  * Chat sessions and their messages. Messages, their ratings and a session's time are written on
  * every exchange and held in no cache, so they tell the other instances nothing.
  */
 export function sessionQueries(sql: Sql): SessionQueries {
+  const storeMessage = batched<MessageRow, void>({
+    async one(row) {
+      await sql.run(
+        `WITH touched AS (UPDATE sessions SET modified_at = $16 WHERE uuid = $2)
+         INSERT INTO messages (${MESSAGE_INSERT_COLUMNS})
+         VALUES ($1, $2, (SELECT chatbot_uuid FROM sessions WHERE uuid = $2), $3, $4, $5, $6, $7,
+          $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+        ...messageValues(row),
+      );
+    },
+    async many(rows) {
+      const values = rows.map(messageValues);
+      const columns = values[0]!.map((_, c) => values.map((v) => v[c]));
+      // Each session's time is the latest of its messages here, set once.
+      await sql.run(
+        `WITH r AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
+             $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[],
+             $12::text[], $13::boolean[], $14::boolean[], $15::text[], $16::text[])
+             WITH ORDINALITY AS r(uuid, session_uuid, query, query_norm, response, finish_reason,
+               cite_data_json, meta_json, error_message, failed, feedback_json, rating, covered,
+               escalated, created_at, modified_at, i)
+         ), touched AS (
+           UPDATE sessions s SET modified_at = m.modified_at
+           FROM (SELECT session_uuid, max(modified_at) AS modified_at FROM r GROUP BY session_uuid) m
+           WHERE s.uuid = m.session_uuid
+         )
+         INSERT INTO messages (${MESSAGE_INSERT_COLUMNS})
+         SELECT uuid, session_uuid, (SELECT chatbot_uuid FROM sessions WHERE sessions.uuid = r.session_uuid),
+           query, query_norm, response, finish_reason, cite_data_json, meta_json, error_message,
+           failed, feedback_json, rating, covered, escalated, created_at, modified_at
+         FROM r ORDER BY i`,
+        ...columns,
+      );
+      return rows.map(() => undefined);
+    },
+    inFlight: BATCHES_IN_FLIGHT,
+    max: BATCH_MAX,
+  });
   return {
     async createSession(row) {
       await sql.write(
@@ -53,33 +120,7 @@ export function sessionQueries(sql: Sql): SessionQueries {
     },
 
     // One statement, so one round trip, moves the session's time with its last message.
-    async createMessage(row) {
-      const meta = answerMeta(row.meta, row.cite_data);
-      await sql.run(
-        `WITH touched AS (UPDATE sessions SET modified_at = $16 WHERE uuid = $2)
-         INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
-          finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
-          covered, escalated, created_at, modified_at)
-         VALUES ($1, $2, (SELECT chatbot_uuid FROM sessions WHERE uuid = $2), $3, $4, $5, $6, $7,
-          $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        row.uuid,
-        row.sessionUuid,
-        row.query,
-        normalizeQuestion(row.query),
-        row.response,
-        row.finish_reason,
-        json(row.cite_data),
-        json(meta),
-        row.error_message,
-        Boolean(row.error_message),
-        row.feedback ? json(row.feedback) : '',
-        row.feedback?.rating ?? null,
-        Boolean(meta.covered),
-        Boolean(meta.escalated),
-        row.created_at,
-        row.modified_at,
-      );
-    },
+    createMessage: storeMessage,
     async getMessage(uuid) {
       const r = await sql.one(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE uuid = $1`, uuid);
       return r ? message(r) : undefined;
