@@ -161,15 +161,24 @@ export async function* textDeltas(
   const decoder = new TextDecoder('utf-8');
   let finished = false;
   let stalled = false;
+  // One timer for the whole stream, not one per read: an answer comes in thousands of small
+  // chunks, and a timer set and cleared for each cost more main-thread time than reading them.
+  // It counts only the waits for the server: the time the caller holds a piece is not a stall.
+  let waitingSince: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    const waited = waitingSince === undefined ? 0 : performance.now() - waitingSince;
+    if (waited >= idleTimeoutMs) {
+      stalled = true;
+      abort();
+    } else timer = setTimeout(watch, idleTimeoutMs - waited);
+  };
   try {
+    timer = setTimeout(watch, idleTimeoutMs);
     while (true) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        timer = setTimeout(() => {
-          stalled = true;
-          abort();
-        }, idleTimeoutMs);
+        waitingSince = performance.now();
         result = await reader.read();
       } catch (error) {
         if (stopped()) return;
@@ -177,7 +186,7 @@ export async function* textDeltas(
           throw new TimeoutError(request, idleTimeoutMs, 'answer stream stalled: no data');
         throw new NetworkError(request, error, 'answer stream was interrupted');
       } finally {
-        clearTimeout(timer);
+        waitingSince = undefined;
       }
       const pieces: Array<string | typeof DONE> = [];
       const text = result.done ? decoder.decode() : decoder.decode(result.value, { stream: true });
@@ -197,6 +206,7 @@ export async function* textDeltas(
       }
     }
   } finally {
+    clearTimeout(timer);
     if (!finished) {
       // The consumer stopped early (break, return, throw) or the stream failed: end the request.
       abort();

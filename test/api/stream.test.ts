@@ -132,6 +132,25 @@ describe('messages.stream', () => {
     assert.match((failure as Error).message, /answer stream stalled: no data within 100 ms/);
   });
 
+  it('only waits for the server count as idle: steady pieces and a slow reader are no stall', async () => {
+    // Pieces 40 ms apart for 400 ms in all, against a 100 ms idle limit.
+    const chunks = Array.from({ length: 10 }, (_, i) => `p${i} `);
+    const steady = await client(streamBase({ chunks, delayMs: 40 }), {
+      streamIdleTimeoutMs: 100,
+    }).messages.stream('se1', 'q');
+    assert.equal((await collect(steady.text)).join(''), chunks.join(''));
+    // A reader that takes 150 ms over each piece, longer than the limit, while the server waits.
+    const slow = await client(streamBase({ chunks: ['a', 'b', 'c'] }), {
+      streamIdleTimeoutMs: 100,
+    }).messages.stream('se1', 'q');
+    const pieces: string[] = [];
+    for await (const piece of slow.text) {
+      pieces.push(piece);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    assert.equal(pieces.join(''), 'abc');
+  });
+
   it('a refused stream is an ApiError with the server message and Retry-After', async () => {
     const body = '{"error":{"code":"rate_limited","message":"You are sending messages too fast."}}';
     const error = await rejection(
