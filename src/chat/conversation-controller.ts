@@ -430,6 +430,11 @@ export class ConversationController implements ReactiveController {
       this.fail(exchange, outcome.error, outcome.started ? undefined : previous);
       return;
     }
+    if (outcome.kind === 'stopped' && !outcome.started && previous) {
+      // A Retry stopped before the service took it: the last try stands, with its Retry.
+      this.unanswered(exchange, previous);
+      return;
+    }
     const view = this.options.answers.viewFor(exchange);
     view?.update(outcome.text);
     view?.finish();
@@ -450,6 +455,12 @@ export class ConversationController implements ReactiveController {
 
   /** `previous`: the retried exchange's last try, which the failed one did not replace. */
   private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
+    this.unanswered(exchange, previous);
+    this.options.notices.showError(error);
+  }
+
+  /** Marks the exchange not answered, showing `previous` (its last try) again when given. */
+  private unanswered(exchange: Exchange, previous?: Attempt): void {
     if (previous) Object.assign(exchange, previous.shown);
     exchange.state = 'failed';
     const view = this.options.answers.viewFor(exchange);
@@ -458,6 +469,5 @@ export class ConversationController implements ReactiveController {
     this.failedId = exchange.id;
     this.save();
     this.host.requestUpdate();
-    this.options.notices.showError(error);
   }
 }

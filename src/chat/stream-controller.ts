@@ -21,8 +21,8 @@ const CHARS_PER_FRAME = 4_000;
 
 export type StreamOutcome =
   | { kind: 'done'; text: string }
-  | { kind: 'stopped'; text: string }
   /** `started` tells whether the server accepted the message (headers arrived). */
+  | { kind: 'stopped'; text: string; started: boolean }
   | { kind: 'failed'; text: string; error: unknown; started: boolean };
 
 /**
@@ -136,13 +136,13 @@ export class StreamController implements ReactiveController {
       // A caller's abort ends the iteration quietly, so "ended" may still mean "stopped".
       return settle(
         end === 'stopped' || controller.signal.aborted
-          ? { kind: 'stopped', text }
+          ? { kind: 'stopped', text, started }
           : { kind: 'done', text },
       );
     } catch (error) {
       // After Stop, whatever the request failed with is the abort itself.
       if (controller.signal.aborted || isAbortError(error)) {
-        return settle({ kind: 'stopped', text });
+        return settle({ kind: 'stopped', text, started });
       }
       return settle({ kind: 'failed', text, error, started });
     }

@@ -151,6 +151,28 @@ describe('ConversationController', () => {
     expect(accepted).to.deep.equal(['q', 'q (retry)']);
   });
 
+  it('should keep the last try and its Retry when a Retry is stopped before the service answers', async () => {
+    const service = fakeService([
+      { chunks: ['Half an ans'], drop: true, messageUuid: 'm-1' },
+      { silent: true },
+      { chunks: ['A whole answer.'], messageUuid: 'm-2' },
+    ]);
+    const { conversation } = track(setup(() => service.client));
+    await conversation.send('q');
+    const failed = conversation.failed!;
+    expect(failed).to.include({ state: 'failed', response: 'Half an ans', messageUuid: 'm-1' });
+    const retrying = conversation.send(failed.query, failed);
+    await until(() => failed.state === 'pending', 'the retry sent');
+    conversation.stop();
+    await retrying;
+    expect(failed).to.include({ state: 'failed', response: 'Half an ans', messageUuid: 'm-1' });
+    expect(conversation.failed).to.equal(failed);
+    // Nothing replaced it on the service, so nothing there was deleted.
+    expect(service.calls.filter((c) => c.path.endsWith('/delete'))).to.deep.equal([]);
+    await conversation.send(failed.query, failed);
+    expect(failed).to.include({ state: 'done', response: 'A whole answer.', messageUuid: 'm-2' });
+  });
+
   it("should show the server's transcript of the session, keeping what was not sent", async () => {
     const service = fakeService();
     service.records.set('s-1', [

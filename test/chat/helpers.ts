@@ -49,6 +49,8 @@ export interface ScriptedAnswer {
   drop?: boolean;
   /** Wait for this promise before each chunk (to hold a stream open). */
   gate?: () => Promise<void>;
+  /** Never answer at all, not even the headers (a server still thinking), until aborted. */
+  silent?: boolean;
   citations?: Citation[];
   /** Sent as `X-Suggestions`, as the reference server does for a refusal. */
   suggestions?: string[];
@@ -113,6 +115,12 @@ export function fakeService(answers: ScriptedAnswer[] = []): FakeService {
     if (path.endsWith('/delete')) return json({ success: true });
     if (path.endsWith('/message/stream')) {
       const answer = service.answers.shift() ?? { chunks: ['Hello.'] };
+      if (answer.silent) {
+        return new Promise<Response>((_resolve, reject) => {
+          const signal = init?.signal;
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      }
       if (answer.status && answer.status !== 200) {
         return json(
           { error: { code: 'error', message: answer.message ?? 'failed' } },
