@@ -11,10 +11,10 @@ import type { NoticesController } from './notices-controller.js';
 import { StreamController, type StreamOutcome } from './stream-controller.js';
 import {
   type Exchange,
-  exchangesFromMessages,
   newExchangeId,
   type SentDocument,
   TranscriptStore,
+  withListed,
 } from './transcript-store.js';
 
 /**
@@ -325,23 +325,8 @@ export class ConversationController implements ReactiveController {
       // A message sent meanwhile makes the local view newer than the list.
       if (this.stream.active || this.creatingSession) return;
       if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;
-      // A failed exchange stays, with its Retry: one the service never stored (it went away
-      // before the answer's end), and one it stored cut short, which is no finished answer.
-      const listed = new Set(messages.map((m) => m.uuid));
-      const unsent = this.exchanges.filter(
-        (e) => e.state === 'failed' && !(e.messageUuid && listed.has(e.messageUuid)),
-      );
-      const known = new Map(this.exchanges.map((e) => [e.messageUuid, e]));
-      const restored = exchangesFromMessages(messages).map((e): Exchange => {
-        const local = known.get(e.messageUuid);
-        if (!local) return e;
-        // The stream's citations carry links; a record's cite data may not.
-        const citations = local.citations ?? e.citations;
-        const state = local.state === 'failed' ? 'failed' : e.state;
-        return { ...e, id: local.id, citations, state };
-      });
       const before = this.exchanges;
-      this.exchanges = [...restored, ...unsent];
+      this.exchanges = withListed(before, messages);
       // Answers the list confirms keep their rendered markdown; only changed ones render again.
       this.options.answers.replaced(before);
       this.save();

@@ -179,6 +179,29 @@ export function exchangesFromMessages(messages: Message[]): Exchange[] {
   }));
 }
 
+/**
+ * The conversation as the service lists it, with what only this page knows: the exchanges it
+ * confirms keep their ids (their rendered answers), the stream's citations (which carry links; a
+ * record's cite data may not) and a failed state; failed exchanges it does not list follow, with
+ * their Retry: one the service never stored (it went away before the answer's end), and one it
+ * stored cut short, which is no finished answer.
+ */
+export function withListed(local: Exchange[], messages: Message[]): Exchange[] {
+  const listed = new Set(messages.map((m) => m.uuid));
+  const unsent = local.filter(
+    (e) => e.state === 'failed' && !(e.messageUuid && listed.has(e.messageUuid)),
+  );
+  const known = new Map(local.map((e) => [e.messageUuid, e]));
+  const restored = exchangesFromMessages(messages).map((e): Exchange => {
+    const mine = known.get(e.messageUuid);
+    if (!mine) return e;
+    const citations = mine.citations ?? e.citations;
+    const state = mine.state === 'failed' ? 'failed' : e.state;
+    return { ...e, id: mine.id, citations, state };
+  });
+  return [...restored, ...unsent];
+}
+
 /** A message record's `feedback_json`; undefined when unrated or unreadable. */
 export function feedbackFromJson(json: string | undefined): ReaderFeedback | undefined {
   const { rating, reason, comment }: Partial<ReaderFeedback> = parseRecord(json);
