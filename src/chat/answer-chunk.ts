@@ -13,24 +13,42 @@ export { MarkdownView };
 
 /**
  * A short answer with every kind of block and inline mark the renderer meets. V8 compiles a
- * function when it first runs, and DOMPurify builds its instance on first use: left to the first
- * answer, that landed in one of its frames as a task of 60–85 ms on a slow machine (the floor of
- * bench:chat, which does not warm up, still shows it). Rendering this once, detached, as soon as
- * the chunk has loaded pays for it before a visitor has typed a question, in smaller pieces:
- * lexing, parsing, sanitizing, then a whole view, each a task of its own (27–38 ms at most on a
- * loaded 2-core machine), where all at once was a long task. Tasks rather than idle callbacks:
- * idle periods come one per frame and none while an answer streams, so a question sent right
- * after loading met a renderer still cold. Not a worker: what needs warming is this thread's
- * code and its DOM work.
+ * function when it first runs, a regular expression when it first runs on a kind of string, and
+ * DOMPurify builds its instance on first use: left to the first answer, that landed in one of its
+ * frames as a task of 60–85 ms on a slow machine (the floor of bench:chat, which does not warm up,
+ * still shows it). Rendering this, detached, as soon as the chunk has loaded pays for it before a
+ * visitor has typed a question, in small pieces, each a task of its own, where all at once was a
+ * long task. Tasks rather than idle callbacks: idle periods come one per frame and none while an
+ * answer streams, so a question sent right after loading met a renderer still cold. Not a worker:
+ * what needs warming is this thread's code and its DOM work.
  */
-const SAMPLE =
-  '## a\n\nb **c** *d* [e](https://e.example) `f` ~~g~~\n\n- h\n  - i\n\n1. j\n\n```js\nk\n```\n\n| l | m |\n|---|--:|\n| n | o |\n\n> p\n\n<b>q</b>\n\n---\n';
+const SAMPLE_BLOCKS = [
+  '## a\n\n',
+  'b **c** *d* [e](https://e.example) `f` ~~g~~ https://h.example i@j.example <https://k.example>\n\n',
+  '- h\n  - i\n\n1. j\n\n',
+  '```js\nk\n```\n\n',
+  '| l | m |\n|---|--:|\n| n | o |\n\n',
+  '> p\n\n<b>q</b>\n\n---\n',
+];
+const SAMPLE = SAMPLE_BLOCKS.join('');
+
+/**
+ * V8 compiles each regular expression twice: for strings of Latin-1 characters only, and for
+ * strings with any other character (a dash, a curly quote, an emoji), as most answers have.
+ * Warmed on ASCII alone, the first such answer compiled every one of marked's again, 45–70 ms in
+ * its first frame (traced on cold pages of bench:chat), so each piece is lexed in both forms.
+ */
+const WIDE = '\u2014';
 
 const WARM_STEPS = [
-  () => new Lexer().lex(SAMPLE),
+  ...SAMPLE_BLOCKS.flatMap((block) => [
+    () => new Lexer().lex(block),
+    () => new Lexer().lex(block + WIDE),
+  ]),
   () => Parser.parse(new Lexer().lex(SAMPLE)),
-  () => sanitize('<p><a href="https://e.example">a</a></p>'),
+  () => sanitize(`<p><a href="https://e.example">a${WIDE}</a></p>`),
   () => MarkdownView.render(SAMPLE),
+  () => MarkdownView.render(SAMPLE + WIDE),
 ];
 
 function warm(step = 0): void {
