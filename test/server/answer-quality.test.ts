@@ -53,6 +53,19 @@ describe('words as the index reads them', () => {
     assert.equal((await index.search('bot', 'keygrip')).hits[0]?.chunkId, 1);
   });
 
+  it('a bare address is no words at all: a connection string is not about passwords', async () => {
+    assert.deepEqual(tokenize('Set `postgres://user:password@host/db` first.'), ['set', 'first']);
+    const index = indexOf([
+      'Set DATABASE_URL to postgres://user:password@host:5432/db to use PostgreSQL.',
+      'Change your password on the account page.',
+    ]);
+    const { hits } = await index.search('bot', 'password', { limit: 5 });
+    assert.deepEqual(
+      hits.map((h) => h.chunkId),
+      [2],
+    );
+  });
+
   it('a stem that is a stop word is dropped with it ("one" stems to "on")', () => {
     assert.deepEqual([...terms('Which one will work?')], ['work']);
   });

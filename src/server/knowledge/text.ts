@@ -26,16 +26,20 @@ const STOPWORDS = new Set(
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 /** An identifier in camelCase ("isValid", "toIPv4Address"), whose parts are words of its own. */
 const CAMEL = /^\p{Ll}[\p{Ll}\p{N}]*\p{Lu}/u;
+/** An address with a scheme ("https://…", "postgres://…"), to the next space, quote or bracket. */
+const BARE_URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s`'"<>()[\]]*/gi;
 const CAMEL_CUT = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u;
 
 /**
  * Splits text into words the way both indexing and querying see it. A camelCase identifier is
  * also its parts, so "How do I check that an address is valid?" finds `ipaddr.isValid()`; a word
  * that starts with a capital (MiniSearch, JavaScript) is a name, and stays whole. Links count by
- * their text: the words of a URL are not what a passage is about.
+ * their text, and bare addresses not at all: the words of a URL are not what a passage is about.
  */
 export function tokenize(text: string): string[] {
-  const source = text.includes('](') || text.includes('<http') ? linkText(text) : text;
+  let source = text.includes('](') || text.includes('<http') ? linkText(text) : text;
+  // A bare address too: `postgres://user:password@host/db` is about connecting, not passwords.
+  if (source.includes('://')) source = source.replace(BARE_URL, ' ');
   const lower = source.toLowerCase();
   if (lower === source) return lower.match(WORD) ?? [];
   const words: string[] = [];
