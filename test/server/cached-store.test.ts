@@ -3,11 +3,10 @@
  * cold cache share one read of each row, and a write between them is never hidden by it.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { cachedStore } from '../../src/server/store/cached.js';
 import type { Store } from '../../src/server/store/types.js';
-import { type OpenedStore, openTestStore } from './stores.js';
+import { type OpenedStore, openTestStore, storeChatbot } from './stores.js';
 
 const AT = '2026-03-10T00:00:00Z';
 
@@ -31,19 +30,7 @@ describe('the store cache', () => {
 
   before(async () => {
     opened = await openTestStore();
-    const user = await opened.store.ensureUser('alice');
-    chatbotUuid = randomUUID();
-    await opened.store.createChatbot({
-      uuid: chatbotUuid,
-      userId: user.id,
-      name: 'Cached',
-      rate_limit: [20, 60],
-      rate_limit_message: '',
-      show_citations: true,
-      visibility: 'private',
-      created_at: AT,
-      modified_at: AT,
-    });
+    chatbotUuid = await storeChatbot(opened.store, 'Cached');
   });
   after(() => opened.close());
 

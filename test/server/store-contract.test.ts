@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { MessageRow, Store, StoreChange } from '../../src/server/store/types.js';
-import { type OpenedStore, openTestStore, postgresOnly, storeFactories } from './stores.js';
+import {
+  type OpenedStore,
+  openTestStore,
+  postgresOnly,
+  storeChatbot,
+  storeFactories,
+} from './stores.js';
 
 const AT = '2026-03-10T00:00:00Z';
 /** A time in ms, far from Date.now(): the queue and the limits take `now` from their callers. */
@@ -19,19 +25,7 @@ const LEASE = 1_000;
 
 /** A chatbot (of a user made once) with `count` sources: jobs reference sources. */
 async function chatbotWithSources(store: Store, count: number) {
-  const user = await store.ensureUser('alice');
-  const chatbotUuid = randomUUID();
-  await store.createChatbot({
-    uuid: chatbotUuid,
-    userId: user.id,
-    name: 'Shared',
-    rate_limit: [20, 60],
-    rate_limit_message: '',
-    show_citations: true,
-    visibility: 'private',
-    created_at: AT,
-    modified_at: AT,
-  });
+  const chatbotUuid = await storeChatbot(store, 'Shared');
   const sources: string[] = [];
   for (let i = 0; i < count; i++) {
     const uuid = randomUUID();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { MessageRow, Store } from '../../src/server/store/types.js';
-import { type OpenedStore, openTestStore } from './stores.js';
+import { type OpenedStore, openTestStore, storeChatbot } from './stores.js';
 
 const AT = '2026-03-10T00:00:00Z';
 const T0 = 1_000_000;
@@ -39,19 +39,7 @@ describe('calls that arrive together', () => {
   before(async () => {
     opened = await openTestStore();
     store = opened.store;
-    const user = await store.ensureUser('alice');
-    chatbotUuid = randomUUID();
-    await store.createChatbot({
-      uuid: chatbotUuid,
-      userId: user.id,
-      name: 'Busy',
-      rate_limit: [20, 60],
-      rate_limit_message: '',
-      show_citations: true,
-      visibility: 'private',
-      created_at: AT,
-      modified_at: AT,
-    });
+    chatbotUuid = await storeChatbot(store, 'Busy');
   });
   after(() => opened.close());
 

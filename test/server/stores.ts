@@ -4,7 +4,7 @@
  * naming a cluster the tests may create databases on. Every harness then gets a database of its
  * own, dropped when it closes, so no test sees another's rows.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -283,4 +283,23 @@ async function keptPostgresDatabase(): Promise<KeptDatabase> {
       await database.drop();
     },
   };
+}
+
+/** A chatbot of a user ("alice", made on first use) straight in the store; answers its uuid. */
+export async function storeChatbot(store: Store, name: string): Promise<string> {
+  const at = '2026-03-10T00:00:00Z';
+  const user = await store.ensureUser('alice');
+  const uuid = randomUUID();
+  await store.createChatbot({
+    uuid,
+    userId: user.id,
+    name,
+    rate_limit: [20, 60],
+    rate_limit_message: '',
+    show_citations: true,
+    visibility: 'private',
+    created_at: at,
+    modified_at: at,
+  });
+  return uuid;
 }
