@@ -4,6 +4,7 @@
  * are absorbed here: a flag is 0/1 in SQLite and a boolean in PostgreSQL, and PostgreSQL sends
  * int8 counts as strings.
  */
+import { answerMeta, normalizeQuestion } from './facts.js';
 import type {
   AgentRow,
   ChatbotRow,
@@ -90,6 +91,38 @@ export const message = (r: Row): MessageRow => ({
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
 });
+
+/**
+ * What storing a message writes, both stores alike: the columns in order, the chatbot's third
+ * (each store reads it from the session), and the values of the others. The copies of what
+ * meta_json, feedback_json and error_message say are for the review's indexes; flags are
+ * booleans here, which SQLite's statement turns into 0/1.
+ */
+export const MESSAGE_INSERT_COLUMNS = `uuid, session_uuid, chatbot_uuid, query, query_norm, response,
+  finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating, covered,
+  escalated, created_at, modified_at`;
+
+export function messageValues(row: MessageRow): unknown[] {
+  const meta = answerMeta(row.meta, row.cite_data);
+  return [
+    row.uuid,
+    row.sessionUuid,
+    row.query,
+    normalizeQuestion(row.query),
+    row.response,
+    row.finish_reason,
+    json(row.cite_data),
+    json(meta),
+    row.error_message,
+    Boolean(row.error_message),
+    row.feedback ? json(row.feedback) : '',
+    row.feedback?.rating ?? null,
+    Boolean(meta.covered),
+    Boolean(meta.escalated),
+    row.created_at,
+    row.modified_at,
+  ];
+}
 
 export const document = (r: Row): SessionDocumentRow => ({
   uuid: String(r.uuid),

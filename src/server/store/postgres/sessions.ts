@@ -1,5 +1,10 @@
-import { answerMeta, normalizeQuestion } from '../facts.js';
-import { MESSAGE_COLUMNS, message, session } from '../rows.js';
+import {
+  MESSAGE_COLUMNS,
+  MESSAGE_INSERT_COLUMNS,
+  message,
+  messageValues,
+  session,
+} from '../rows.js';
 import type { MessageRow, Store } from '../types.js';
 import { BATCH_MAX, BATCHES_IN_FLIGHT, batched } from './batch.js';
 import { json, ROWS, type Sql } from './db.js';
@@ -19,33 +24,6 @@ export type SessionQueries = Pick<
 >;
 
 const SESSION_COLUMNS = 'uuid, chatbot_uuid, meta_json, created_at, modified_at';
-
-const MESSAGE_INSERT_COLUMNS = `uuid, session_uuid, chatbot_uuid, query, query_norm, response,
-  finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating, covered,
-  escalated, created_at, modified_at`;
-
-/** A message's values in the order of the statements' parameters (the chatbot's is read). */
-function messageValues(row: MessageRow): unknown[] {
-  const meta = answerMeta(row.meta, row.cite_data);
-  return [
-    row.uuid,
-    row.sessionUuid,
-    row.query,
-    normalizeQuestion(row.query),
-    row.response,
-    row.finish_reason,
-    json(row.cite_data),
-    json(meta),
-    row.error_message,
-    Boolean(row.error_message),
-    row.feedback ? json(row.feedback) : '',
-    row.feedback?.rating ?? null,
-    Boolean(meta.covered),
-    Boolean(meta.escalated),
-    row.created_at,
-    row.modified_at,
-  ];
-}
 
 /**
  * Chat sessions and their messages. Messages, their ratings and a session's time are written on

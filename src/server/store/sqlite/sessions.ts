@@ -1,5 +1,4 @@
-import { answerMeta, normalizeQuestion } from '../facts.js';
-import { message, session } from '../rows.js';
+import { MESSAGE_INSERT_COLUMNS, message, messageValues, session } from '../rows.js';
 import type { MessageRow, Store } from '../types.js';
 import { type Immediate, json, type Sql } from './db.js';
 
@@ -23,30 +22,17 @@ export type SessionQueries = Immediate<
 export function sessionQueries(sql: Sql): SessionQueries {
   const { db, all, one, run } = sql;
   const insertMessage = (row: MessageRow) => {
-    const meta = answerMeta(row.meta, row.cite_data);
+    const [uuid, sessionUuid, ...rest] = messageValues(row).map((v) =>
+      typeof v === 'boolean' ? Number(v) : v,
+    );
     run(
-      `INSERT INTO messages (uuid, session_uuid, chatbot_uuid, query, query_norm, response,
-        finish_reason, cite_data_json, meta_json, error_message, failed, feedback_json, rating,
-        covered, escalated, created_at, modified_at)
+      `INSERT INTO messages (${MESSAGE_INSERT_COLUMNS})
        VALUES (?, ?, (SELECT chatbot_uuid FROM sessions WHERE uuid = ?), ?, ?, ?, ?, ?, ?, ?, ?,
         ?, ?, ?, ?, ?, ?)`,
-      row.uuid,
-      row.sessionUuid,
-      row.sessionUuid,
-      row.query,
-      normalizeQuestion(row.query),
-      row.response,
-      row.finish_reason,
-      json(row.cite_data),
-      json(meta),
-      row.error_message,
-      row.error_message ? 1 : 0,
-      row.feedback ? json(row.feedback) : '',
-      row.feedback?.rating ?? null,
-      meta.covered ? 1 : 0,
-      meta.escalated ? 1 : 0,
-      row.created_at,
-      row.modified_at,
+      uuid,
+      sessionUuid,
+      sessionUuid,
+      ...rest,
     );
   };
   const queries: SessionQueries = {
