@@ -4,6 +4,7 @@ import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isMissingRoute } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
+import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import { renderExchange, shorten } from './conversation-exchange.js';
 import {
@@ -38,7 +39,7 @@ const SEARCH_DELAY_MS = 300;
  *
  * Against a server without the review routes (the hosted service), the first 404 or 405 turns
  * it into the session list it was, for the panel's life: every session by date, no search,
- * filters or export.
+ * filters or export; and the Insights tab goes, as it would when opened.
  */
 export class AdminSessionsPanel extends AdminPanel {
   static override styles = styles;
@@ -135,6 +136,8 @@ export class AdminSessionsPanel extends AdminPanel {
       } catch (error) {
         if (!isMissingRoute(error)) throw error;
         this.review = false;
+        // Insights is one of the same routes: a server without this one has none of them.
+        emit(this, 'admin-tab-unavailable', 'insights', { composed: false });
       }
     }
     const sessions = await client.sessions.list(chatbot.uuid, { signal });

@@ -54,6 +54,8 @@ describe('<chatbot-admin> conversations without the review routes', () => {
       expect(deep(panel, 'input[type=date]')).to.equal(null);
       expect(deep(panel, '.export')).to.equal(null);
       expect(deep(panel, '[role=alert]')).to.equal(null);
+      // Insights is one of the same routes: its tab goes too, before anyone opens it.
+      expect(deepAll(el, '[role=tab]').map((t) => t.id)).to.not.include('tab-insights');
       await expect(el).to.be.accessible();
 
       // The transcript comes from the session's own messages, as before the review routes.
