@@ -161,24 +161,33 @@ export async function* textDeltas(
   const decoder = new TextDecoder('utf-8');
   let finished = false;
   let stalled = false;
-  // One timer for the whole stream, not one per read: an answer comes in thousands of small
-  // chunks, and a timer set and cleared for each cost more main-thread time than reading them.
-  // It counts only the waits for the server: the time the caller holds a piece is not a stall.
+  // One timer at a time, not one per read: an answer comes in thousands of small chunks, and a
+  // timer set and cleared for each cost more main-thread time than reading them. It counts only
+  // the waits for the server (the time the caller holds a piece is not a stall), and it stops
+  // when it finds no read waiting, so a stream its caller walked away from holds no timer.
   let waitingSince: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number) => {
+    timer = setTimeout(watch, ms);
+    // In Node, a watch that outlives its last read must not hold the process open: the read
+    // itself does while it waits.
+    (timer as { unref?: () => void }).unref?.();
+  };
   const watch = () => {
-    const waited = waitingSince === undefined ? 0 : performance.now() - waitingSince;
+    timer = undefined;
+    if (waitingSince === undefined) return;
+    const waited = performance.now() - waitingSince;
     if (waited >= idleTimeoutMs) {
       stalled = true;
       abort();
-    } else timer = setTimeout(watch, idleTimeoutMs - waited);
+    } else arm(idleTimeoutMs - waited);
   };
   try {
-    timer = setTimeout(watch, idleTimeoutMs);
     while (true) {
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         waitingSince = performance.now();
+        if (timer === undefined) arm(idleTimeoutMs);
         result = await reader.read();
       } catch (error) {
         if (stopped()) return;

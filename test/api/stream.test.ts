@@ -151,6 +151,21 @@ describe('messages.stream', () => {
     assert.equal(pieces.join(''), 'abc');
   });
 
+  it('a stream its reader walked away from holds no timer', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const stream = await client(streamBase({ chunks: ['first'], hold: true }), {
+      streamIdleTimeoutMs: 50,
+    }).messages.stream('se1', 'q');
+    const pieces = stream.text[Symbol.asyncIterator]();
+    assert.deepEqual(await pieces.next(), { done: false, value: 'first' });
+    // The reader keeps the piece and never asks for another: no read waits, so nothing stalls,
+    // and the idle timer must not keep re-arming itself (it kept a Node process alive).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(timers(), before);
+    stream.abort();
+  });
+
   it('a refused stream is an ApiError with the server message and Retry-After', async () => {
     const body = '{"error":{"code":"rate_limited","message":"You are sending messages too fast."}}';
     const error = await rejection(
