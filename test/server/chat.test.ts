@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { decodeCitations, encodeCitations as encodeInBrowser } from '../../src/api/stream.js';
 import type { Citation } from '../../src/api/types.js';
-import { encodeCitations } from '../../src/server/routes/messages.js';
+import { encodeJsonHeader } from '../../src/server/routes/messages.js';
 import { ask, type Harness, startHarness, UUID } from './helpers.js';
 
 const LONG_TEXT = Array.from(
@@ -108,8 +108,8 @@ describe('the message stream', () => {
       { n: 1, data_source_uuid: uuid, title: 'Crème brûlée — 食谱 🍮', type: 'file' },
       { n: 2, data_source_uuid: uuid, title: 'a?b>c', type: 'link', url: 'https://x.test/?q=ä' },
     ];
-    assert.equal(encodeCitations(citations), encodeInBrowser(citations));
-    assert.deepEqual(decodeCitations(encodeCitations(citations)), citations);
+    assert.equal(encodeJsonHeader(citations), encodeInBrowser(citations));
+    assert.deepEqual(decodeCitations(encodeJsonHeader(citations)), citations);
   });
 
   it('answers 404 in JSON, not a stream, for an unknown session', async () => {

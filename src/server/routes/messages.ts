@@ -127,11 +127,11 @@ export function messageRoutes(
       const started = await begin(c.get('auth'), c.req.param('uuid'), body);
       const headers: Record<string, string> = { 'x-message-uuid': started.uuid };
       if (started.answer.citations.length > 0) {
-        headers['x-citations'] = encodeCitations(started.answer.citations);
+        headers['x-citations'] = encodeJsonHeader(started.answer.citations);
       }
       const { suggestions } = started.answer.meta;
       if (suggestions && suggestions.length > 0) {
-        headers['x-suggestions'] = encodeCitations(suggestions);
+        headers['x-suggestions'] = encodeJsonHeader(suggestions);
       }
       return streamPieces(c, (signal) => started.answer.text(signal), {
         headers,
@@ -188,9 +188,9 @@ export function messageRoutes(
 }
 
 /**
- * Citations for the `X-Citations` header: base64url of their JSON, unpadded, as the client's
- * `decodeCitations` reads it. Buffer's encoder does in one call what the browser-side
- * `encodeCitations` does byte by byte.
+ * A header holding JSON (`X-Citations`, and our `X-Suggestions`): base64url of it, unpadded, as
+ * the client's `decodeCitations` and `decodeSuggestions` read it. Buffer's encoder does in one
+ * call what the browser-side `encodeCitations` does byte by byte.
  */
-export const encodeCitations = (value: Citation[] | string[]) =>
+export const encodeJsonHeader = (value: Citation[] | string[]) =>
   Buffer.from(JSON.stringify(value)).toString('base64url');
