@@ -249,8 +249,17 @@ describe('<chatbot-admin> data sources', () => {
       bot.uuid,
       new File(['Charlie text'], 'charlie.txt', { type: 'text/plain' }),
     );
+    // Processed first: a file's row changes when its processing ends (a poll brings it), and a
+    // change between the two sorts below would look like a sort that failed.
+    await until(
+      async () => (await client.sources.list(bot.uuid)).every((s) => s.status === 'success'),
+      15_000,
+    );
     panel.refresh();
-    await until(() => rows(panel).length === 3);
+    await until(() => {
+      const shown = rows(panel);
+      return shown.length === 3 && shown.every((r) => r.textContent?.includes('success'));
+    });
     const header = (name: string) =>
       deepAll(panel, '[role=columnheader] button').find((b) =>
         b.textContent?.trim().startsWith(name),
