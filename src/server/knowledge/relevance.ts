@@ -153,10 +153,14 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const sayers = found.holders ? names.map((t) => ({ t, sources: found.holders!(t) })) : [];
   const single = known.length === 1 ? found.terms.indexOf(known[0]!) : -1;
   const named = [...weights.keys()].filter((t) => scope.names.has(t));
+  const question = questionBits(weights);
   const kept: Array<{ hit: Hit; share: number }> = [];
   for (const hit of found.hits) {
-    const context = new Set([...terms(hit.heading), ...(scope.titles.get(hit.sourceUuid) ?? [])]);
-    const matched = excerptTerms(hit, context, weights);
+    const context = new Set([
+      ...headingTerms(hit.heading),
+      ...(scope.titles.get(hit.sourceUuid) ?? []),
+    ]);
+    const matched = excerptTerms(hit, context, question);
     // A passage about another document than the one the question names is not even close.
     if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
     if (sayers.some(({ t, sources }) => !sources.has(hit.sourceUuid) && !context.has(t))) continue;
@@ -184,25 +188,81 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   return { hits, closeness };
 }
 
-/** The question's terms in the best window of a hit's units, with the hit's context. */
-function excerptTerms(hit: Hit, context: Set<string>, weights: Map<string, number>): Set<string> {
-  const base = [...context].filter((t) => weights.has(t));
-  let best = new Set(base);
-  let bestWeight = sum(weights, best);
+/**
+ * A section path's terms, remembered: every question reads the headings of a dozen hits, and the
+ * same few hundred come back (tokenizing them was the largest part of judging a question). A
+ * bounded cache, emptied when full, as text.ts's for stems.
+ */
+const headings = new Map<string, readonly string[]>();
+const HEADINGS_LIMIT = 50_000;
+
+function headingTerms(heading: string): readonly string[] {
+  let found = headings.get(heading);
+  if (!found) {
+    found = [...terms(heading)];
+    if (headings.size >= HEADINGS_LIMIT) headings.clear();
+    headings.set(heading, found);
+  }
+  return found;
+}
+
+/**
+ * The question's terms in the best window of a hit's units, with the hit's context. A question's
+ * terms are bits of a mask (up to 31 of them; a longer question's others count only in the
+ * context), so each unit is read once and a window is two ORs: a set per window, and every unit
+ * read once per window it falls in, were a tenth of a busy server's time (CPU profile).
+ */
+function excerptTerms(hit: Hit, context: Set<string>, question: QuestionBits): Set<string> {
+  const { bits, terms, weights } = question;
+  let base = 0;
+  for (const t of context) base |= bits.get(t) ?? 0;
   const { units } = hit;
-  for (let i = 0; i < units.length; i++) {
-    const window = new Set(base);
-    for (const unit of units.slice(i, i + WINDOW)) {
-      for (const t of unit.terms) if (weights.has(t)) window.add(t);
-      for (const t of unit.leadTerms) if (weights.has(t)) window.add(t);
-    }
-    const weight = sum(weights, window);
+  const masks = units.map((unit) => {
+    let mask = 0;
+    for (const t of unit.terms) mask |= bits.get(t) ?? 0;
+    for (const t of unit.leadTerms) mask |= bits.get(t) ?? 0;
+    return mask;
+  });
+  let best = base;
+  let bestWeight = weightOf(base, weights);
+  for (let i = 0; i < masks.length; i++) {
+    let window = base;
+    for (let j = i; j < i + WINDOW && j < masks.length; j++) window |= masks[j]!;
+    const weight = weightOf(window, weights);
     if (weight > bestWeight) {
       best = window;
       bestWeight = weight;
     }
   }
-  return best;
+  const matched = new Set<string>();
+  for (let b = 0; b < terms.length; b++) if (best & (1 << b)) matched.add(terms[b]!);
+  // Past the 31st term, only the context counts: rare enough not to be worth a second path.
+  for (const t of context) if (question.all.has(t)) matched.add(t);
+  return matched;
+}
+
+/** A question's weighted terms as bits: `bits` maps each of the first 31 to its bit. */
+interface QuestionBits {
+  bits: Map<string, number>;
+  terms: string[];
+  weights: number[];
+  all: Map<string, number>;
+}
+
+function questionBits(weights: Map<string, number>): QuestionBits {
+  const terms = [...weights.keys()].slice(0, 31);
+  return {
+    bits: new Map(terms.map((t, i) => [t, 1 << i])),
+    terms,
+    weights: terms.map((t) => weights.get(t)!),
+    all: weights,
+  };
+}
+
+function weightOf(mask: number, weights: number[]): number {
+  let total = 0;
+  for (let b = 0; mask !== 0; b++, mask >>>= 1) if (mask & 1) total += weights[b]!;
+  return total;
 }
 
 /**
