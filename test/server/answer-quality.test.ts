@@ -121,6 +121,7 @@ function found(
         score: h.score,
         matched: asked.filter((t) => held.has(t)),
         units: quotableUnits(h.text),
+        headingTerms: [...terms(h.heading ?? '')],
       };
     }),
   };

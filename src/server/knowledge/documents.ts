@@ -157,8 +157,17 @@ function searchDocuments(documents: readonly SessionDocumentRow[], query: string
   const known = found.df.filter((df) => df > 0).length;
   const opening = new Map<string, Hit>();
   for (const [uuid, chunkId] of firstIds) {
-    const { text, heading, units } = index.chunks.get(chunkId)!;
-    opening.set(uuid, { chunkId, sourceUuid: uuid, text, heading, units, score: 0, matched: [] });
+    const { text, heading, units, headingTerms } = index.chunks.get(chunkId)!;
+    opening.set(uuid, {
+      chunkId,
+      sourceUuid: uuid,
+      text,
+      heading,
+      units,
+      headingTerms,
+      score: 0,
+      matched: [],
+    });
   }
   return {
     hits: found.hits.filter((h) => h.matched.length * 2 >= known),

@@ -1,5 +1,5 @@
 import { quotableUnits, type Unit } from './quotable.js';
-import { boldLeads, processTerm, tokenize } from './text.js';
+import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
 export interface IndexedChunk {
   id: number;
@@ -20,6 +20,8 @@ export interface Entry extends IndexedChunk {
   /** The chunk's place in the index's per-document arrays. */
   slot: number;
   units: readonly Unit[];
+  /** The heading's terms, for judging a hit by its section path. */
+  headingTerms: readonly string[];
 }
 
 /** The two fields, text and topic, each with its own lengths and postings. */
@@ -90,6 +92,7 @@ export function indexChunks(index: ChatbotIndex, chunks: IndexedChunk[]): void {
       fieldTerms: [[], []],
       slot,
       units: quotableUnits(chunk.text),
+      headingTerms: [...terms(heading)],
     };
     index.slots.push(entry);
     index.chunks.set(chunk.id, entry);

@@ -12,6 +12,8 @@ export interface Hit {
   matched: string[];
   /** The chunk as an answer quotes it: split and stemmed once, when it was indexed. */
   units: readonly Unit[];
+  /** The heading's terms: split and stemmed once, when it was indexed. */
+  headingTerms: readonly string[];
 }
 
 export interface SearchResult {
@@ -288,6 +290,7 @@ export function rank(
       score,
       matched: all.filter((_, i) => has(slot, i)),
       units: entry.units,
+      headingTerms: entry.headingTerms,
     };
   });
   return result(hits);

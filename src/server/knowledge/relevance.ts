@@ -156,10 +156,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const question = questionBits(weights);
   const kept: Array<{ hit: Hit; share: number }> = [];
   for (const hit of found.hits) {
-    const context = new Set([
-      ...headingTerms(hit.heading),
-      ...(scope.titles.get(hit.sourceUuid) ?? []),
-    ]);
+    const context = new Set([...hit.headingTerms, ...(scope.titles.get(hit.sourceUuid) ?? [])]);
     const matched = excerptTerms(hit, context, question);
     // A passage about another document than the one the question names is not even close.
     if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
@@ -186,24 +183,6 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || k.share >= best!.share)
     .map((k) => k.hit);
   return { hits, closeness };
-}
-
-/**
- * A section path's terms, remembered: every question reads the headings of a dozen hits, and the
- * same few hundred come back (tokenizing them was the largest part of judging a question). A
- * bounded cache, emptied when full, as text.ts's for stems.
- */
-const headings = new Map<string, readonly string[]>();
-const HEADINGS_LIMIT = 50_000;
-
-function headingTerms(heading: string): readonly string[] {
-  let found = headings.get(heading);
-  if (!found) {
-    found = [...terms(heading)];
-    if (headings.size >= HEADINGS_LIMIT) headings.clear();
-    headings.set(heading, found);
-  }
-  return found;
 }
 
 /**
