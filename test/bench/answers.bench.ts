@@ -299,11 +299,18 @@ async function main(): Promise<void> {
   const separate = runs.slice(0, 2).flatMap((r) => r.results);
   printTable('overall (demo + packages)', separate);
   printCombined(runs[2]!.label, runs[2]!.results, separate);
-  printHalves(halves(questions), separate, runs[2]!.results);
+  const half = halves(questions);
+  printHalves(half, separate, runs[2]!.results);
   if (process.env.BENCH_ANSWERS_OUT) {
     // Per question and bot, for comparing two runs of a change question by question.
     const rows = runs.flatMap(({ label, results }) =>
-      results.map((r) => ({ bot: label, id: r.question.id, outcome: r.outcome, cited: r.cited })),
+      results.map((r) => ({
+        bot: label,
+        id: r.question.id,
+        half: half.get(r.question.id),
+        outcome: r.outcome,
+        cited: r.cited,
+      })),
     );
     writeFileSync(process.env.BENCH_ANSWERS_OUT, `${JSON.stringify(rows, null, 1)}\n`);
   }

@@ -298,9 +298,11 @@ describe('which passages answer a question', () => {
       },
     ]);
     const scope = scopeOf([source('csv', 'CSV parser'), source('ip', 'IP addresses')], everySource);
+    // Answered from the Papa Parse document, in its own word for a separator (synonyms.ts), never
+    // from the other one, which says "separator".
     const query = 'What is the separator in Papa Parse?';
     const result = await index.search('bot', query, { limit: 12 });
-    assert.deepEqual(kept(result, query, scope), []);
+    assert.deepEqual(kept(result, query, scope), [2]);
     // The same words without the name are a question the other document answers.
     const unnamed = 'What is the separator in parse?';
     assert.deepEqual(kept(await index.search('bot', unnamed, { limit: 12 }), unnamed, scope), [3]);
@@ -321,6 +323,64 @@ describe('which passages answer a question', () => {
     assert.deepEqual([...namesIn('WordPress plugin? Is the GDPR met?')], ['wordpress', 'gdpr']);
     assert.deepEqual([...namesIn('How Do I Reset My Password?')], []);
     assert.deepEqual([...namesIn('Where do I start? I read the guide.')], []);
+  });
+
+  it('a question in other words than the document’s finds it through a synonym', async () => {
+    const index = indexOf([
+      'The delimiter is guessed from the first lines when none is given.',
+      'Quoted fields may hold line breaks.',
+      'Rows are read in chunks of 10 MB.',
+    ]);
+    const query = 'Is the separator guessed?';
+    const result = await index.search('bot', query, { limit: 12 });
+    assert.deepEqual(result.alternatives?.get('separ'), ['delimit']);
+    assert.deepEqual(kept(result, query), [1]);
+    // The document's own word is still found the same way.
+    const own = 'Is the delimiter guessed?';
+    assert.deepEqual(kept(await index.search('bot', own, { limit: 12 }), own), [1]);
+  });
+
+  it('a synonym counts for less than the word itself, and no more than the word asked', async () => {
+    const index = indexOf([
+      'The delimiter of each row is a comma.',
+      'The separator of each row is a comma.',
+      'A header row names the columns.',
+      'Blank lines are skipped.',
+    ]);
+    const query = 'What is the separator of a row?';
+    const result = await index.search('bot', query, { limit: 12 });
+    // "separator" is a word of the sources: it weighs as they use it (one passage), not as its
+    // synonym does, and a passage saying "delimiter" holds less of it than one saying it.
+    assert.equal(result.df[result.terms.indexOf('separ')], 1);
+    const { hits } = relevant(result, query, guide);
+    assert.deepEqual(
+      hits.map((h) => h.chunkId),
+      [2, 1],
+    );
+  });
+
+  it('a word with another meaning in software documents has no synonyms', async () => {
+    const index = indexOf(['Each key of the object is copied.', 'Credentials are sent with CORS.']);
+    const result = await index.search('bot', 'Which key is copied?', { limit: 12 });
+    assert.equal(result.alternatives?.has('kei'), false);
+  });
+
+  it('a Q&A question in other words is matched through synonyms', async () => {
+    const index = indexOf([
+      { sourceUuid: 'qa', text: 'How do I delete my chatbot?\n\nOpen Settings and press Delete.' },
+      { sourceUuid: 'doc', text: 'The chatbot answers from its sources.' },
+    ]);
+    const query = 'How can I remove my bot?';
+    const result = await index.search('bot', query, { limit: 12 });
+    const qaSources = [
+      {
+        source: source('qa', 'How do I delete my chatbot?', { type: 'qa' }),
+        question: terms('How do I delete my chatbot?'),
+      },
+    ];
+    assert.equal(matchQa(termWeights(result), qaSources, result.alternatives)?.uuid, 'qa');
+    // Without them the two questions share no word.
+    assert.equal(matchQa(termWeights(result), qaSources), undefined);
   });
 
   it('a Q&A question answers verbatim only when the words it shares carry the user’s question', () => {

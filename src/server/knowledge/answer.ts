@@ -171,8 +171,9 @@ async function judge(
     // Every source allowed: no filter to run over each result.
     sources: allowed.size === sources.size ? undefined : allowed,
   });
-  const queryTerms = new Set(found.terms);
-  const qa = matchQa(termWeights(found), qaSources);
+  // An excerpt's sentences are chosen by the words asked and the synonyms found for them.
+  const queryTerms = new Set([...found.terms, ...[...(found.alternatives?.values() ?? [])].flat()]);
+  const qa = matchQa(termWeights(found), qaSources, found.alternatives);
   if (qa) return { ...none, qa, queryTerms };
   // A source being processed again keeps its old chunks meanwhile; it is not answered from.
   const { hits, closeness } = relevant(

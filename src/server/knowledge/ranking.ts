@@ -1,5 +1,6 @@
 import { type ChatbotIndex, type Postings, TEXT, TOPIC } from './postings.js';
 import type { Unit } from './quotable.js';
+import { synonymsOf } from './synonyms.js';
 import { queryTerms } from './text.js';
 
 export interface Hit {
@@ -20,8 +21,13 @@ export interface SearchResult {
   hits: Hit[];
   /** The processed query terms. */
   terms: string[];
-  /** How many chunks hold each of `terms` (0: a word the index does not know). */
+  /**
+   * How many chunks hold each of `terms`; for a word the index does not know, the most that hold
+   * one of its synonyms (0: said no way the index knows).
+   */
   df: number[];
+  /** Per term of `terms`, the synonyms of it the index holds, which hits may hold instead. */
+  alternatives?: ReadonlyMap<string, readonly string[]>;
   /** How many chunks the index holds. */
   total: number;
   /** The sources with a chunk that holds a processed term (read from the index when asked). */
@@ -141,14 +147,32 @@ export function rank(
   opts: { limit?: number; sources?: Set<string> },
 ): SearchResult {
   const { sources, limit = 5 } = opts;
-  const all = [...queryTerms(query)];
+  const asked = [...queryTerms(query)];
   const total = index.chunks.size;
+  // Per term asked, the synonyms the index holds (synonyms.ts), searched beside it and counted
+  // as it. A synonym that is itself a term of the question stays that term.
+  const alternatives = new Map<string, string[]>();
+  for (const term of asked) {
+    const others = synonymsOf(term).filter((t) => !asked.includes(t) && index.terms.has(t));
+    if (others.length > 0) alternatives.set(term, others);
+  }
+  const extra = [...new Set([...alternatives.values()].flat())];
+  const all = [...asked, ...extra];
   // Each term looked up once: the term map is large, and mostly not in cache.
   const known = new Map(all.map((t) => [t, index.terms.get(t)]));
   const df = (t: string) => known.get(t)?.df ?? 0;
+  /**
+   * How many chunks hold a term asked, as its weight counts it: a word the sources use weighs as
+   * they use it; one they never use weighs as the most used of the synonyms they say it with.
+   */
+  const conceptDf = (t: string) =>
+    df(t) > 0 ? df(t) : Math.max(0, ...(alternatives.get(t) ?? []).map(df));
   const holders = (term: string) => {
     const out = new Set<string>();
-    for (const postings of known.get(term)?.fields ?? []) {
+    const fields = [term, ...(alternatives.get(term) ?? [])].flatMap(
+      (t) => known.get(t)?.fields ?? [],
+    );
+    for (const postings of fields) {
       for (const slot of postings?.slots ?? []) {
         const entry = index.slots[slot];
         if (entry) out.add(entry.sourceUuid);
@@ -158,10 +182,11 @@ export function rank(
   };
   const result = (hits: Hit[]): SearchResult => ({
     hits,
-    terms: all,
-    df: all.map(df),
+    terms: asked,
+    df: asked.map(conceptDf),
     total,
     holders,
+    alternatives,
   });
   const held = all.filter((t) => df(t) > 0);
   if (held.length === 0 || limit <= 0) return result([]);
@@ -183,10 +208,13 @@ export function rank(
     const i = all.indexOf(term);
     return i < 32 ? 1 << i : 0;
   };
-  const has = (slot: number, i: number) =>
+  const holds = (slot: number, i: number) =>
     i < 32
       ? (acc[slot * STRIDE + 3]! & (1 << i)) !== 0
       : index.slots[slot]!.fieldTerms.some((terms) => terms.includes(all[i]!));
+  // A term asked is found in a chunk holding it or one of its synonyms.
+  const groups = asked.map((t) => [t, ...(alternatives.get(t) ?? [])].map((a) => all.indexOf(a)));
+  const has = (slot: number, i: number) => groups[i]!.some((j) => holds(slot, j));
   // Chunks in the order they first matched, as MiniSearch's result map held them.
   let matched: number[] = [];
   /** Adds a term's score in a chunk to the chunk's. */
@@ -269,7 +297,7 @@ export function rank(
     const base = acc[slot * STRIDE + 1]! * acc[slot * STRIDE + 2]!;
     let score = base;
     for (let i = 0; i < common.length; i++) {
-      if (has(slot, commonAt[i]!)) score += commonIdf[i]!;
+      if (holds(slot, commonAt[i]!)) score += commonIdf[i]!;
     }
     // Most chunks fall short of the last kept one: no object for them.
     if (best.length === limit && !beats(score, base, order, best[limit - 1]!)) continue;
@@ -288,7 +316,7 @@ export function rank(
       text: entry.text,
       heading: entry.heading,
       score,
-      matched: all.filter((_, i) => has(slot, i)),
+      matched: asked.filter((_, i) => has(slot, i)),
       units: entry.units,
       headingTerms: entry.headingTerms,
     };

@@ -92,14 +92,24 @@ const sum = (weights: Map<string, number>, of: Iterable<string>) => {
 export function matchQa(
   weights: Map<string, number>,
   candidates: Scope['qaSources'],
+  alternatives: SearchResult['alternatives'] = new Map(),
 ): SourceRow | undefined {
   const asked = sum(weights, weights.keys());
   if (asked === 0) return undefined;
+  // Each term of a Q&A question stands for the term asked that it is, or is a synonym of.
+  const standsFor = new Map([...weights.keys()].map((t) => [t, t]));
+  for (const [term, others] of alternatives) {
+    for (const other of others) if (!standsFor.has(other)) standsFor.set(other, term);
+  }
   let best: { source: SourceRow; score: number } | undefined;
   for (const { source, question } of candidates) {
     if (question.size === 0) continue;
-    const shared = [...question].filter((t) => weights.has(t));
-    const score = Math.min(shared.length / question.size / 0.6, sum(weights, shared) / asked / 0.5);
+    const shared = [...question].filter((t) => standsFor.has(t));
+    const askedShared = new Set(shared.map((t) => standsFor.get(t)!));
+    const score = Math.min(
+      shared.length / question.size / 0.6,
+      sum(weights, askedShared) / asked / 0.5,
+    );
     if (score >= 1 && (!best || score > best.score)) best = { source, score };
   }
   return best?.source;
@@ -119,6 +129,8 @@ export interface Relevance {
  * answer when another passage holds the other.
  */
 const MIN_SHARE = 0.5;
+/** How much of a word's weight a passage holding only a synonym of it gets (synonyms.ts). */
+const SYNONYM_CREDIT = 0.75;
 /** Consecutive units (sentences, items, code, tables) read together as the quoted excerpt. */
 const WINDOW = 2;
 
@@ -153,24 +165,24 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const sayers = found.holders ? names.map((t) => ({ t, sources: found.holders!(t) })) : [];
   const single = known.length === 1 ? found.terms.indexOf(known[0]!) : -1;
   const named = [...weights.keys()].filter((t) => scope.names.has(t));
-  const question = questionBits(weights);
+  const question = questionBits(weights, found.alternatives);
   const kept: Array<{ hit: Hit; share: number }> = [];
   for (const hit of found.hits) {
     const context = new Set([...hit.headingTerms, ...(scope.titles.get(hit.sourceUuid) ?? [])]);
-    const matched = excerptTerms(hit, context, question);
+    const { matched, weight } = excerptTerms(hit, context, question);
     // A passage about another document than the one the question names is not even close.
     if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
     if (sayers.some(({ t, sources }) => !sources.has(hit.sourceUuid) && !context.has(t))) continue;
-    const share = sum(weights, matched) / total;
+    const share = weight / total;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (unknownName || share < MIN_SHARE) continue;
     // Half, and what it lacks is a word other passages hold: they say it, this one does not.
     if (share < MIN_SHARE + 1e-9 && known.some((t) => !matched.has(t))) continue;
     if (single >= 0) {
-      const term = known[0]!;
+      const said = [known[0]!, ...(found.alternatives?.get(known[0]!) ?? [])];
       const topical =
-        context.has(term) ||
-        hit.units.some((u) => u.leadTerms.includes(term)) ||
+        said.some((t) => context.has(t)) ||
+        hit.units.some((u) => said.some((t) => u.leadTerms.includes(t))) ||
         found.df[single] === 1;
       if (!topical) continue;
     }
@@ -191,51 +203,90 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
  * context), so each unit is read once and a window is two ORs: a set per window, and every unit
  * read once per window it falls in, were a tenth of a busy server's time (CPU profile).
  */
-function excerptTerms(hit: Hit, context: Set<string>, question: QuestionBits): Set<string> {
-  const { bits, terms, weights } = question;
+function excerptTerms(
+  hit: Hit,
+  context: Set<string>,
+  question: QuestionBits,
+): { matched: Set<string>; weight: number } {
+  const { bits, synonyms, terms, weights } = question;
   let base = 0;
-  for (const t of context) base |= bits.get(t) ?? 0;
+  let baseSyn = 0;
+  for (const t of context) {
+    base |= bits.get(t) ?? 0;
+    baseSyn |= synonyms.get(t) ?? 0;
+  }
   const { units } = hit;
-  const masks = units.map((unit) => {
+  const masks = new Array<number>(units.length);
+  const synMasks = new Array<number>(units.length);
+  units.forEach((unit, i) => {
     let mask = 0;
-    for (const t of unit.terms) mask |= bits.get(t) ?? 0;
-    for (const t of unit.leadTerms) mask |= bits.get(t) ?? 0;
-    return mask;
+    let syn = 0;
+    for (const list of [unit.terms, unit.leadTerms]) {
+      for (const t of list) {
+        mask |= bits.get(t) ?? 0;
+        syn |= synonyms.get(t) ?? 0;
+      }
+    }
+    masks[i] = mask;
+    synMasks[i] = syn;
   });
+  const weigh = (literal: number, syn: number) =>
+    weightOf(literal, weights) + SYNONYM_CREDIT * weightOf(syn & ~literal, weights);
   let best = base;
-  let bestWeight = weightOf(base, weights);
+  let bestSyn = baseSyn;
+  let bestWeight = weigh(base, baseSyn);
   for (let i = 0; i < masks.length; i++) {
     let window = base;
-    for (let j = i; j < i + WINDOW && j < masks.length; j++) window |= masks[j]!;
-    const weight = weightOf(window, weights);
+    let windowSyn = baseSyn;
+    for (let j = i; j < i + WINDOW && j < masks.length; j++) {
+      window |= masks[j]!;
+      windowSyn |= synMasks[j]!;
+    }
+    const weight = weigh(window, windowSyn);
     if (weight > bestWeight) {
       best = window;
+      bestSyn = windowSyn;
       bestWeight = weight;
     }
   }
   const matched = new Set<string>();
-  for (let b = 0; b < terms.length; b++) if (best & (1 << b)) matched.add(terms[b]!);
+  const either = best | bestSyn;
+  for (let b = 0; b < terms.length; b++) if (either & (1 << b)) matched.add(terms[b]!);
   // Past the 31st term, only the context counts: rare enough not to be worth a second path.
-  for (const t of context) if (question.all.has(t)) matched.add(t);
-  return matched;
+  for (const t of context) {
+    if (question.all.has(t) && !matched.has(t)) {
+      matched.add(t);
+      bestWeight += question.all.get(t)!;
+    }
+  }
+  return { matched, weight: bestWeight };
 }
 
-/** A question's weighted terms as bits: `bits` maps each of the first 31 to its bit. */
+/**
+ * A question's weighted terms as bits: `bits` maps each of the first 31 to its bit, `synonyms`
+ * each synonym of one that the sources hold.
+ */
 interface QuestionBits {
   bits: Map<string, number>;
+  synonyms: Map<string, number>;
   terms: string[];
   weights: number[];
   all: Map<string, number>;
 }
 
-function questionBits(weights: Map<string, number>): QuestionBits {
+function questionBits(
+  weights: Map<string, number>,
+  alternatives: SearchResult['alternatives'] = new Map(),
+): QuestionBits {
   const terms = [...weights.keys()].slice(0, 31);
-  return {
-    bits: new Map(terms.map((t, i) => [t, 1 << i])),
-    terms,
-    weights: terms.map((t) => weights.get(t)!),
-    all: weights,
-  };
+  const bits = new Map(terms.map((t, i) => [t, 1 << i]));
+  const synonyms = new Map<string, number>();
+  terms.forEach((t, i) => {
+    for (const other of alternatives.get(t) ?? []) {
+      synonyms.set(other, (synonyms.get(other) ?? 0) | (1 << i));
+    }
+  });
+  return { bits, synonyms, terms, weights: terms.map((t) => weights.get(t)!), all: weights };
 }
 
 function weightOf(mask: number, weights: number[]): number {
