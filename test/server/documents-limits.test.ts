@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import type { ChatbotClient } from '../../src/api/client.js';
+import type { ApiError } from '../../src/api/errors.js';
 import type { Message } from '../../src/api/types.js';
 import {
   DOCUMENTS_TOO_LONG,
@@ -25,14 +27,23 @@ const textOf = (tokens: number, topic: string) =>
   `The ${topic} is here. `.repeat(Math.ceil((tokens * 4) / 20)).slice(0, tokens * 4);
 
 describe('session document settings', () => {
-  it('default to 10 MiB uploads and 6000 tokens of context, and refuse a value that is no count', () => {
-    assert.deepEqual(documentSettings({}), { maxBytes: 10 * 1024 * 1024, contextTokens: 6000 });
+  it('default to 10 MiB uploads, 6000 tokens of context and 100 MiB an hour per chatbot, and refuse a value that is no count', () => {
+    assert.deepEqual(documentSettings({}), {
+      maxBytes: 10 * 1024 * 1024,
+      contextTokens: 6000,
+      hourlyBytes: 100 * 1024 * 1024,
+    });
     assert.deepEqual(
       documentSettings({
         CHATBOT_DOCUMENT_MAX_BYTES: '2048',
         CHATBOT_DOCUMENT_CONTEXT_TOKENS: '9',
+        CHATBOT_DOCUMENT_HOURLY_BYTES: '5000',
       }),
-      { maxBytes: 2048, contextTokens: 9 },
+      { maxBytes: 2048, contextTokens: 9, hourlyBytes: 5000 },
+    );
+    assert.throws(
+      () => documentSettings({ CHATBOT_DOCUMENT_HOURLY_BYTES: '1.5' }),
+      /CHATBOT_DOCUMENT_HOURLY_BYTES must be a positive whole number/,
     );
     assert.throws(
       () => documentSettings({ CHATBOT_DOCUMENT_CONTEXT_TOKENS: 'lots' }),
@@ -217,6 +228,48 @@ describe('session document limits', () => {
       }
       assert.deepEqual(await h.api.messages.list(session.uuid), []);
     });
+  });
+});
+
+describe("a chatbot's visitors' uploads in an hour", () => {
+  let h: Harness;
+  let bot: string;
+  let visitor: ChatbotClient;
+  before(async () => {
+    h = await harnessWith({ CHATBOT_DOCUMENT_HOURLY_BYTES: '1000' });
+    bot = (await h.api.chatbots.create({ name: 'Uploads' })).uuid;
+    visitor = h.clientFor(await h.server.createKey('alice', { chatOnly: bot }));
+  });
+  after(() => h.close());
+
+  it('are limited together, sent or not, with 429 and when to try again; owners and other chatbots are not', async () => {
+    const first = await visitor.sessions.uploadDocument(file('a'.repeat(600), 'first.txt'));
+    // Sent with a message, it is the session's for as long as the session lasts: still counted.
+    const session = await visitor.sessions.create(bot);
+    await askWith(visitor, session.uuid, 'What is in it?', [first.uuid]);
+    const refused = await visitor.sessions.uploadDocument(file('b'.repeat(600), 'second.txt')).then(
+      () => assert.fail('a second upload past the hour’s bytes was taken'),
+      (error: ApiError) => error,
+    );
+    assert.equal(refused.status, 429);
+    assert.equal(refused.code, 'rate_limited');
+    assert.match(
+      refused.serverMessage ?? '',
+      /uploaded as much as they may in an hour \(1000 bytes\)/,
+    );
+    assert.ok(refused.retryAfter! >= 3500 && refused.retryAfter! <= 3600, `${refused.retryAfter}`);
+    // What is left of the hour is taken.
+    const fits = await visitor.sessions.uploadDocument(file('c'.repeat(400), 'third.txt'));
+    assert.equal(fits.size, 400);
+    await assert.rejects(visitor.sessions.uploadDocument(file('d', 'fourth.txt')), {
+      status: 429,
+    });
+    // The owner's own key, and another chatbot's visitors, have windows of their own.
+    assert.equal((await h.api.sessions.uploadDocument(file('e'.repeat(900), 'own.txt'))).size, 900);
+    const other = (await h.api.chatbots.create({ name: 'Other' })).uuid;
+    const otherVisitor = h.clientFor(await h.server.createKey('alice', { chatOnly: other }));
+    const elsewhere = await otherVisitor.sessions.uploadDocument(file('f'.repeat(900), 'f.txt'));
+    assert.equal(elsewhere.size, 900);
   });
 });
 

@@ -25,12 +25,18 @@ export interface DocumentSettings {
    * earlier ones together: `CHATBOT_DOCUMENT_CONTEXT_TOKENS`, default 6000.
    */
   contextTokens: number;
+  /**
+   * The most bytes the visitors of one chatbot (its chat-only keys) may upload in an hour,
+   * together, sent with a message or not: `CHATBOT_DOCUMENT_HOURLY_BYTES`, default 100 MiB.
+   */
+  hourlyBytes: number;
 }
 
 export function documentSettings(env: Record<string, string | undefined>): DocumentSettings {
   return {
     maxBytes: positive(env, 'CHATBOT_DOCUMENT_MAX_BYTES', 10 * 1024 * 1024),
     contextTokens: positive(env, 'CHATBOT_DOCUMENT_CONTEXT_TOKENS', 6000),
+    hourlyBytes: positive(env, 'CHATBOT_DOCUMENT_HOURLY_BYTES', 100 * 1024 * 1024),
   };
 }
 

@@ -30,6 +30,36 @@ const FILENAME_CHARS = 255;
 export const DOCUMENTS_PER_MESSAGE = 10;
 /** Documents no message sent are kept this long, then go. */
 const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
+/** The window of a chatbot's visitors' uploads (`DocumentSettings.hourlyBytes`). */
+const UPLOAD_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Refuses an upload through a chat-only key that would take its chatbot's visitors past the
+ * bytes they may upload in an hour: anyone holding the page's key can upload, and a message
+ * binds what it sends to its session for as long as the session lasts, so without a window one
+ * visitor could fill the disk. The answer says when the oldest upload leaves the window.
+ */
+async function checkUploadWindow(
+  store: Store,
+  chatbotUuid: string,
+  settings: DocumentSettings,
+  bytes: number,
+): Promise<void> {
+  const at = Date.now();
+  const { bytes: used, oldest } = await store.uploadedDocumentBytes(
+    chatbotUuid,
+    timestamp(at - UPLOAD_WINDOW_MS),
+  );
+  if (used + bytes <= settings.hourlyBytes) return;
+  const leaves = oldest === null ? at + UPLOAD_WINDOW_MS : Date.parse(oldest) + UPLOAD_WINDOW_MS;
+  const retryAfter = Math.max(1, Math.ceil((leaves - at) / 1000));
+  throw new HttpError(
+    429,
+    'rate_limited',
+    `this chatbot's visitors have uploaded as much as they may in an hour (${settings.hourlyBytes} bytes); try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
 
 const documentRecord = (row: SessionDocumentRow): SessionDocument => ({
   uuid: row.uuid,
@@ -57,14 +87,22 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
   return new Hono<AppEnv>().post('/api/v1/session-document/upload', async (c) => {
     refuseDeclaredLength(c, limit, 'the upload');
     const auth = c.get('auth');
-    // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
-    if (auth.chatOnly !== null) await ownedChatbot(ctx, auth, auth.chatOnly);
+    const { chatOnly } = auth;
+    if (chatOnly !== null) {
+      // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
+      await ownedChatbot(ctx, auth, chatOnly);
+      // Before the body is read, as far as its declared length tells: the file is at least that
+      // length less the room a form takes around it.
+      const declared = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10) || 0;
+      await checkUploadWindow(store, chatOnly, settings, Math.max(1, declared - FORM_BYTES));
+    }
     const type = multipartType(requestHeader(c, 'content-type'));
     const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
     const { file } = form;
     if (file.size > settings.maxBytes) {
       throw tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
     }
+    if (chatOnly !== null) await checkUploadWindow(store, chatOnly, settings, file.size);
     const filename = (form.filename ?? file.name).trim();
     if (!filename) throw badInput('filename must not be empty');
     if (filename.length > FILENAME_CHARS) {

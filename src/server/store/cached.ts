@@ -132,6 +132,7 @@ export function cachedStore(store: Store): Store {
     'getSessionDocument',
     'listSessionDocuments',
     'pruneSessionDocuments',
+    'uploadedDocumentBytes',
     'findMessages',
     'countMessages',
     'findConversations',

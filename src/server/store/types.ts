@@ -309,6 +309,14 @@ export interface Store {
   bindSessionDocuments(uuids: string[], sessionUuid: string): Promise<void>;
   /** Deletes the documents no message sent that were uploaded before `before`. */
   pruneSessionDocuments(before: string): Promise<void>;
+  /**
+   * The bytes uploaded through a chatbot's chat-only keys since `since` (sent with a message or
+   * not), and when the oldest of those uploads was made: what its upload window holds.
+   */
+  uploadedDocumentBytes(
+    chatbotUuid: string,
+    since: string,
+  ): Promise<{ bytes: number; oldest: string | null }>;
 
   /** Also sets the session's `modified_at` to the message's, atomically (one round trip). */
   createMessage(row: MessageRow): Promise<void>;

@@ -9,6 +9,7 @@ export type DocumentQueries = Pick<
   | 'listSessionDocuments'
   | 'bindSessionDocuments'
   | 'pruneSessionDocuments'
+  | 'uploadedDocumentBytes'
 >;
 
 const DOCUMENT_COLUMNS = `uuid, user_id, chatbot_uuid, session_uuid, filename, content_type, size,
@@ -68,6 +69,15 @@ export function documentQueries(sql: Sql): DocumentQueries {
         'DELETE FROM session_documents WHERE session_uuid IS NULL AND created_at < $1',
         before,
       );
+    },
+    async uploadedDocumentBytes(chatbotUuid, since) {
+      const r = await sql.one(
+        `SELECT coalesce(sum(size), 0) AS bytes, min(created_at) AS oldest FROM session_documents
+          WHERE chatbot_uuid = $1 AND created_at >= $2`,
+        chatbotUuid,
+        since,
+      );
+      return { bytes: Number(r?.bytes ?? 0), oldest: r?.oldest == null ? null : String(r.oldest) };
     },
   };
 }

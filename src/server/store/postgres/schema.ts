@@ -249,6 +249,11 @@ export const MIGRATIONS: string[] = [
     END IF;
   END $$;
   `,
+  // A chatbot's uploads through its chat-only keys are counted by time, against its upload limit.
+  `
+  CREATE INDEX IF NOT EXISTS session_documents_uploads ON session_documents(chatbot_uuid, created_at);
+  DROP INDEX IF EXISTS session_documents_chatbot;
+  `,
 ];
 
 /** Any constant: the key every instance's migration takes, so that one at a time migrates. */

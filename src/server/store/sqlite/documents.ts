@@ -10,6 +10,7 @@ export type DocumentQueries = Immediate<
     | 'listSessionDocuments'
     | 'bindSessionDocuments'
     | 'pruneSessionDocuments'
+    | 'uploadedDocumentBytes'
   >
 >;
 
@@ -60,6 +61,15 @@ export function documentQueries(sql: Sql): DocumentQueries {
       })(),
     pruneSessionDocuments(before) {
       run('DELETE FROM session_documents WHERE session_uuid IS NULL AND created_at < ?', before);
+    },
+    uploadedDocumentBytes(chatbotUuid, since) {
+      const r = one(
+        `SELECT coalesce(sum(size), 0) AS bytes, min(created_at) AS oldest FROM session_documents
+          WHERE chatbot_uuid = ? AND created_at >= ?`,
+        chatbotUuid,
+        since,
+      );
+      return { bytes: Number(r?.bytes ?? 0), oldest: r?.oldest == null ? null : String(r.oldest) };
     },
   };
 }

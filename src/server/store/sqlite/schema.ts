@@ -276,6 +276,12 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX rate_hits_session ON rate_hits(session_uuid, at);
   `,
+  // A chatbot's uploads through its chat-only keys are counted by time, against its upload limit.
+  // IF (NOT) EXISTS: a store whose user_version was set back by hand runs this step again.
+  `
+  CREATE INDEX IF NOT EXISTS session_documents_uploads ON session_documents(chatbot_uuid, created_at);
+  DROP INDEX IF EXISTS session_documents_chatbot;
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
