@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS, openPostgresStore } from '../../src/server/store/postgres.js';
 import type { Store, StoreChange } from '../../src/server/store/types.js';
-import { freshDatabase, type TestDatabase } from './stores.js';
+import { freshDatabase, storeChatbot, type TestDatabase } from './stores.js';
 
 const skip = !process.env.CHATBOT_TEST_DATABASE_URL
   ? 'needs PostgreSQL: CHATBOT_TEST_DATABASE_URL is unset (test/run-node-tests.mjs sets it)'
@@ -261,5 +261,81 @@ describe('the PostgreSQL store', { skip }, () => {
       await c.close();
       await until(async () => (await count()) <= before - 2, "C's connections to close");
     });
+  });
+
+  test('should lock the sessions of messages saved together in one order, so two statements never wait on each other', async () => {
+    const database = await freshDatabase();
+    const store = await openPostgresStore(database.url);
+    const holder = new pg.Client({ connectionString: database.url });
+    const first = new pg.Client({ connectionString: database.url });
+    try {
+      await Promise.all([holder.connect(), first.connect()]);
+      const chatbotUuid = await storeChatbot(store, 'Locks');
+      // Uuids that sort in the order written: the first is the one every statement locks first.
+      const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      const sessions = Array.from({ length: 10 }, (_, n) => uuid(n + 1));
+      const busy = uuid(99);
+      // Made in the reverse of their order: a plan that reads the table visits them so.
+      for (const s of [busy, ...sessions.toReversed()]) {
+        await store.createSession({
+          uuid: s,
+          chatbotUuid,
+          meta: null,
+          created_at: at(0),
+          modified_at: at(0),
+        });
+      }
+      const message = (sessionUuid: string, n: number) =>
+        store.createMessage({
+          uuid: `m-${sessionUuid}-${n}`,
+          sessionUuid,
+          query: `Question ${n}`,
+          response: `Answer ${n}`,
+          finish_reason: 'stop',
+          cite_data: {},
+          meta: {},
+          error_message: '',
+          feedback: null,
+          created_at: at(n),
+          modified_at: at(n),
+        });
+      const lock = (client: pg.Client, sessionUuid: string, nowait = '') =>
+        client.query(`SELECT 1 FROM sessions WHERE uuid = $1 FOR NO KEY UPDATE ${nowait}`, [
+          sessionUuid,
+        ]);
+      const waiting = async (text: string) =>
+        (
+          await query(
+            database.url,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+            [`%${text}%`],
+          )
+        )[0]!.n as number;
+
+      // The two statements the store runs at once wait on a session held elsewhere, so the
+      // messages that come next queue up and go together, in one statement.
+      await holder.query('BEGIN');
+      await lock(holder, busy);
+      const alone = [message(busy, 1), message(busy, 2)];
+      await until(async () => (await waiting('INSERT INTO messages')) === 2, 'two saves to wait');
+      await first.query('BEGIN');
+      await lock(first, sessions[0]!);
+      // Queued in the reverse of their order, the one locked elsewhere last.
+      const together = [...sessions.slice(1).reverse(), sessions[0]!].map((s, n) => message(s, n));
+      await holder.query('COMMIT');
+      await Promise.all(alone);
+      await until(async () => (await waiting('unnest')) === 1, 'the shared statement to wait');
+      // It waits on the session that sorts first, holding none of the others: each is free
+      // (NOWAIT: one it held would be an error at once, where waiting would be a deadlock).
+      for (const s of sessions.slice(1)) await lock(first, s, 'NOWAIT');
+      await first.query('COMMIT');
+      await Promise.all(together);
+      for (const s of sessions) assert.equal((await store.listMessages(s)).length, 1, s);
+    } finally {
+      await Promise.allSettled([holder.end(), first.end()]);
+      await store.close();
+      await database.drop();
+    }
   });
 });

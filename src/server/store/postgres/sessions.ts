@@ -43,7 +43,10 @@ export function sessionQueries(sql: Sql): SessionQueries {
     async many(rows) {
       const values = rows.map(messageValues);
       const columns = values[0]!.map((_, c) => values.map((v) => v[c]));
-      // Each session's time is the latest of its messages here, set once.
+      // Each session's time is the latest of its messages here, set once. The sessions are
+      // locked first, in the order of their uuids, as every statement that locks several does
+      // (the rate limits too): in whatever order a plan visits them, two statements holding
+      // each other's sessions would deadlock.
       await sql.run(
         `WITH r AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
@@ -52,10 +55,13 @@ export function sessionQueries(sql: Sql): SessionQueries {
              WITH ORDINALITY AS r(uuid, session_uuid, query, query_norm, response, finish_reason,
                cite_data_json, meta_json, error_message, failed, feedback_json, rating, covered,
                escalated, created_at, modified_at, i)
+         ), locked AS MATERIALIZED (
+           SELECT uuid FROM sessions WHERE uuid IN (SELECT session_uuid FROM r)
+           ORDER BY uuid FOR NO KEY UPDATE
          ), touched AS (
            UPDATE sessions s SET modified_at = m.modified_at
            FROM (SELECT session_uuid, max(modified_at) AS modified_at FROM r GROUP BY session_uuid) m
-           WHERE s.uuid = m.session_uuid
+           WHERE s.uuid = m.session_uuid AND s.uuid IN (SELECT uuid FROM locked)
          )
          INSERT INTO messages (${MESSAGE_INSERT_COLUMNS})
          SELECT uuid, session_uuid, (SELECT chatbot_uuid FROM sessions WHERE sessions.uuid = r.session_uuid),
