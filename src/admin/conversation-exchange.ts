@@ -3,6 +3,7 @@ import type { AnswerMeta, CiteData, Feedback, FeedbackReason, Message } from '..
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { formatDate, parseJson } from './format.js';
+import { icons } from './icons.js';
 import type { QaFormController } from './qa-from-exchange.js';
 
 export const shorten = (text: string, max = 60) =>
@@ -97,12 +98,12 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
 /** The visitor's rating in words (a mark beside them, never colour alone). */
 function renderRating(s: AdminStrings, feedback: Feedback | undefined) {
   if (feedback?.rating === 'up') {
-    return html`<li class="rated-up"><span aria-hidden="true">👍 </span>${s.ratedUp}</li>`;
+    return html`<li class="rated-up">${icons.up} ${s.ratedUp}</li>`;
   }
   if (feedback?.rating !== 'down') return nothing;
   const reason = feedback.reason && REASONS[feedback.reason];
   return html`<li class="rated-down">
-    <span aria-hidden="true">👎 </span>${reason ? fill(s.ratedDownReason, { reason: s[reason] }) : s.ratedDown}
+    ${icons.down} ${reason ? fill(s.ratedDownReason, { reason: s[reason] }) : s.ratedDown}
     ${
       feedback.comment
         ? html`<br /><span class="user-text">${fill(s.feedbackComment, { comment: feedback.comment })}</span>`

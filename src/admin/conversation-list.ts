@@ -3,6 +3,7 @@ import type { ConversationSummary, SessionSummary } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { formatDate } from './format.js';
+import { icons } from './icons.js';
 import { VirtualRowsController } from './virtual-rows-controller.js';
 
 /**
@@ -51,18 +52,18 @@ const NEAR_END = 10;
 type ListHost = ReactiveControllerHost & { readonly renderRoot: ParentNode };
 
 const FLAGS = [
-  { count: 'up', label: 'markUp', symbol: '👍', tone: 'ok' },
-  { count: 'down', label: 'markDown', symbol: '👎', tone: 'bad' },
-  { count: 'not_covered', label: 'markNotCovered', symbol: '∅', tone: 'bad' },
-  { count: 'escalated', label: 'markEscalated', symbol: '🙋', tone: '' },
-  { count: 'errors', label: 'markErrors', symbol: '⚠', tone: 'bad' },
+  { count: 'up', label: 'markUp', icon: icons.up, tone: 'ok' },
+  { count: 'down', label: 'markDown', icon: icons.down, tone: 'bad' },
+  { count: 'not_covered', label: 'markNotCovered', icon: icons.notCovered, tone: 'bad' },
+  { count: 'escalated', label: 'markEscalated', icon: icons.escalated, tone: '' },
+  { count: 'errors', label: 'markErrors', icon: icons.error, tone: 'bad' },
 ] as const;
 
 /**
  * The conversations as a virtual table (only the rows on screen are in the DOM, so 100,000
  * stay fast) that asks for the next page as its rows on screen near the end of those loaded.
  * Each row: the first question, the number of exchanges, the last activity, the flags (ratings,
- * answers not covered, escalations, errors: a symbol with its meaning as text), Open and Delete.
+ * answers not covered, escalations, errors: an icon with its meaning as text), Open and Delete.
  */
 export class ConversationList implements ReactiveController {
   private readonly rows: VirtualRowsController<ConversationItem>;
@@ -172,7 +173,7 @@ export class ConversationList implements ReactiveController {
     return FLAGS.filter((flag) => summary[flag.count] > 0).map((flag) => {
       const text = fill(s[flag.label], { count: summary[flag.count] });
       return html`<span class="flag ${flag.tone}" title=${text}
-        ><span aria-hidden="true">${flag.symbol} ${summary[flag.count]}</span
+        ><span aria-hidden="true">${flag.icon} ${summary[flag.count]}</span
         ><span class="visually-hidden">${text}</span></span
       >`;
     });

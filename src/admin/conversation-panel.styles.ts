@@ -1,10 +1,12 @@
 import { css } from 'lit';
+import { iconStyles } from './icons.js';
 import { panelStyles } from './styles.js';
 import { tableStyles } from './table.styles.js';
 
 export const styles = [
   panelStyles,
   tableStyles,
+  iconStyles,
   css`
     .toolbar.flags {
       gap: 4px 16px;

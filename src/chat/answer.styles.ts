@@ -246,6 +246,11 @@ const styles = css`
     align-self: center;
     font-size: 1.2em;
   }
+  .attach svg {
+    width: 1em;
+    height: 1em;
+    vertical-align: -0.125em;
+  }
   .panel.dragging {
     outline: 2px dashed var(--_accent);
     outline-offset: -4px;

@@ -10,6 +10,14 @@ import { StringsController, type StringsHost } from '../ui/strings-controller.js
 import { html, nothing } from './lazy-lit.js';
 import type { SentDocument } from './transcript-store.js';
 
+/**
+ * The attach button's paperclip, drawn in the text's colour: the emoji it was is an empty box on
+ * a system without an emoji font. Path from Lucide (lucide-static 1.62, ISC licence). Made when
+ * drawn: `html` is the element's, handed over once the chunk has loaded (lazy-lit.ts).
+ */
+const paperclip = () =>
+  html`<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"><path d="m16 6-8.414 8.586a2 2 0 0 0 2.829 2.829l8.414-8.586a4 4 0 1 0-5.657-5.657l-8.379 8.551a6 6 0 1 0 8.485 8.485l8.379-8.551" /></svg>`;
+
 /** The types the reference server extracts text from (as for data sources). */
 export const DEFAULT_ACCEPT = '.txt,.md,.csv,.html,.pdf,.docx';
 /** The reference server's default limit (CHATBOT_DOCUMENT_MAX_BYTES). */
@@ -199,7 +207,7 @@ export class AttachmentsController implements ReactiveController {
       unavailable
         ? nothing
         : html`<input type="file" multiple hidden accept=${this.host.accept || DEFAULT_ACCEPT} @change=${this.handleChange} />
-          <button type="button" class="attach" part="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${this.handleAttachClick}>📎</button>`
+          <button type="button" class="attach" part="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${this.handleAttachClick}>${paperclip()}</button>`
     }`;
   }
 

@@ -91,6 +91,8 @@ describe('<chatbot-admin> conversation transcript', () => {
     transcript = await open(panel, QUESTIONS.uncovered);
     const text = deepText(transcript);
     expect(text).to.contain('Rated not helpful: wrong');
+    const rated = transcript.querySelector('.rated-down')!;
+    expect(rated.querySelector('svg.icon')?.getAttribute('aria-hidden')).to.equal('true');
     expect(text).to.contain('Comment: We do sell umbrellas, at the kiosk.');
     expect(text).to.contain('Not covered by the sources');
     expect(transcript.querySelector('[part=sources]')).to.equal(null);

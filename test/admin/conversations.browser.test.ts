@@ -59,6 +59,14 @@ describe('<chatbot-admin> conversations', () => {
     expect(cells[3]).to.contain('1 rated not helpful').and.to.contain('1 not covered by sources');
     expect(rowOf(panel, QUESTIONS.covered).textContent).to.contain('1 rated helpful');
     expect(rowOf(panel, QUESTIONS.escalated).textContent).to.contain('1 escalated to a human');
+    // Each mark is an icon drawn in the text's colour, not a character some font may lack (an
+    // empty box, and a font search on every layout of the row).
+    const marks = [...uncovered.querySelectorAll('.flag > [aria-hidden=true]')];
+    expect(marks).to.have.length(2);
+    for (const mark of marks) {
+      expect(mark.querySelector('svg.icon')?.getAttribute('stroke')).to.equal('currentColor');
+      expect(mark.textContent?.trim()).to.equal('1');
+    }
     const open = uncovered.querySelector('button')!;
     expect(open.textContent?.trim()).to.equal('Open');
     expect(open.ariaLabel).to.equal(`Open session: ${QUESTIONS.uncovered}`);

@@ -78,6 +78,11 @@ describe('<chatbot-chat attachments="on">', () => {
     const bot = await realChatbot();
     const el = await mount(bot);
     expect(attachButton(el)!.getAttribute('aria-label')).to.equal('Attach file');
+    // A paperclip drawn in the text's colour, not an emoji some systems have no font for.
+    const clip = attachButton(el)!.querySelector('svg');
+    expect(clip?.getAttribute('stroke')).to.equal('currentColor');
+    expect(clip!.getBoundingClientRect().width).to.be.greaterThan(10);
+    expect(attachButton(el)!.textContent?.trim()).to.equal('');
     pick(el, notes());
     await el.updateComplete;
     expect(chips(el)[0]!.textContent).to.contain('notes.txt');
