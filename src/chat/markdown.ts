@@ -62,21 +62,37 @@ function sanitizer(): ReturnType<typeof DOMPurify> {
     ADD_FORBID_CONTENTS: ['x-style'],
     RETURN_DOM_FRAGMENT: true,
   });
-  purifier.addHook('uponSanitizeAttribute', (_node, data) => {
-    // Classes from answers could imitate our own controls; only marked's code language survives.
-    if (data.attrName === 'class' && !/^language-[\w+-]{1,30}$/.test(data.attrValue)) {
-      data.keepAttr = false;
-    }
-  });
-  purifier.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName !== 'A') return;
-    const href = node.getAttribute('href');
-    if (href && SAFE_URL.test(href.trim())) {
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
-    } else node.removeAttribute('href');
-  });
   return purifier;
+}
+
+/** marked's class for a code block's language: the one class an answer keeps. */
+const CODE_LANGUAGE = /^language-[\w+-]{1,30}$/;
+
+/**
+ * What is left to do once DOMPurify has kept only what is allowed, in one pass over its result
+ * before any of it is in the page: classes from answers could imitate our own controls, so only
+ * a code block's language stays; links open in a new tab, without the opener, and one whose
+ * address is not safe loses it. Done with two native queries rather than DOMPurify's hooks,
+ * which ran script for every element and attribute of every frame of a streaming answer (a
+ * fifth of sanitizing's time, in Chromium).
+ */
+function finish(fragment: DocumentFragment, html: string): DocumentFragment {
+  // Most blocks have neither: a look at the text they came from spares the queries.
+  if (/class\s*=/i.test(html)) {
+    for (const element of fragment.querySelectorAll('[class]')) {
+      if (!CODE_LANGUAGE.test(element.getAttribute('class') ?? '')) {
+        element.removeAttribute('class');
+      }
+    }
+  }
+  if (!/<a[\s/>]/i.test(html)) return fragment;
+  for (const link of fragment.querySelectorAll('a[href]')) {
+    if (SAFE_URL.test(link.getAttribute('href')!.trim())) {
+      link.setAttribute('target', '_blank');
+      link.setAttribute('rel', 'noopener noreferrer');
+    } else link.removeAttribute('href');
+  }
+  return fragment;
 }
 
 /** An HTML start tag, quoted attribute values included; the `>` may not have arrived yet. */
@@ -101,14 +117,16 @@ function disarm(html: string): string {
  * body to return (null). The guard is removed with its content, as an answer's styles are.
  */
 const BODY_GUARD = '<x-style>.</x-style>';
+const FRAMESET = /<frameset/i;
 
 /** Turns HTML from marked into a sanitized fragment owned by the current document. */
 export function sanitize(html: string): DocumentFragment {
-  const fragment = sanitizer().sanitize(
-    BODY_GUARD + disarm(html),
-  ) as unknown as DocumentFragment | null;
+  // The guard only where a frameset could be: it is one element more to parse and remove, on
+  // every frame of a streaming answer.
+  const guarded = FRAMESET.test(html) ? BODY_GUARD + disarm(html) : disarm(html);
+  const fragment = sanitizer().sanitize(guarded) as unknown as DocumentFragment | null;
   // Should a parser still find a way out of the body, the HTML is shown as the text it is.
-  return fragment ?? asText(html);
+  return fragment ? finish(fragment, html) : asText(html);
 }
 
 function asText(text: string): DocumentFragment {

@@ -117,6 +117,22 @@ describe('markdown', () => {
     expect(div.innerHTML).to.equal('<p>a</p>');
   });
 
+  it('should keep no class but a code block’s language, and treat raw-HTML links as markdown ones, however written', () => {
+    // Each rendered alone, so that each is sanitized alone.
+    const attribute = (markdown: string, selector: string, name: string) =>
+      MarkdownView.render(markdown).root.querySelector(selector)!.getAttribute(name);
+    expect(attribute('<em class="send-button">Send</em>', 'em', 'class')).to.equal(null);
+    expect(attribute('Then <STRONG CLASS = "chip">x</STRONG>', 'strong', 'class')).to.equal(null);
+    expect(attribute('```js\nconst a = 1;\n```', 'pre code', 'class')).to.equal('language-js');
+    const safe = MarkdownView.render('<A HREF="https://a.example">safe</A>').root.querySelector(
+      'a',
+    )!;
+    expect(safe.getAttribute('href')).to.equal('https://a.example');
+    expect(safe.target).to.equal('_blank');
+    expect(safe.rel).to.equal('noopener noreferrer');
+    expect(attribute('Then <a\nhref="javascript:alert(1)">unsafe</a>', 'a', 'href')).to.equal(null);
+  });
+
   it('should add a copy button to each finished code block', () => {
     const view = MarkdownView.render('```\ncode\n```\n\ntext', {
       copyCodeLabel: () => 'Copy code',
