@@ -247,6 +247,17 @@ export interface Store {
     limit: [number, number],
     now: number,
   ): Promise<{ retryAfter: number } | null>;
+  /**
+   * The same window for one visitor of a chatbot, across its sessions (ours): `visitor` is a
+   * digest of the client's address, never the address. Windows of visitors who do not come back
+   * are removed once they have passed.
+   */
+  takeVisitorLimit(
+    chatbotUuid: string,
+    visitor: string,
+    limit: [number, number],
+    now: number,
+  ): Promise<{ retryAfter: number } | null>;
 
   ensureUser(name: string): Promise<UserRow>;
   findUser(name: string): Promise<UserRow | undefined>;
@@ -318,7 +329,7 @@ export interface Store {
     since: string,
   ): Promise<{ bytes: number; oldest: string | null }>;
 
-  /** Also sets the session's `modified_at` to the message's, atomically (one round trip). */
+  /** Also moves the session's `modified_at` on to the message's (never back), atomically. */
   createMessage(row: MessageRow): Promise<void>;
   getMessage(uuid: string): Promise<MessageRow | undefined>;
   listMessages(sessionUuid: string): Promise<MessageRow[]>;

@@ -33,7 +33,9 @@ export function sessionQueries(sql: Sql): SessionQueries {
   const storeMessage = batched<MessageRow, void>({
     async one(row) {
       await sql.run(
-        `WITH touched AS (UPDATE sessions SET modified_at = $16 WHERE uuid = $2)
+        `WITH touched AS (
+           UPDATE sessions SET modified_at = greatest(modified_at, $16) WHERE uuid = $2
+         )
          INSERT INTO messages (${MESSAGE_INSERT_COLUMNS})
          VALUES ($1, $2, (SELECT chatbot_uuid FROM sessions WHERE uuid = $2), $3, $4, $5, $6, $7,
           $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
@@ -43,7 +45,8 @@ export function sessionQueries(sql: Sql): SessionQueries {
     async many(rows) {
       const values = rows.map(messageValues);
       const columns = values[0]!.map((_, c) => values.map((v) => v[c]));
-      // Each session's time is the latest of its messages here, set once. The sessions are
+      // Each session's time is the latest of its messages here, set once, and never earlier than
+      // it was: a message saved alone can commit after a batch holding a later one. The sessions are
       // locked first, in the order of their uuids, as every statement that locks several does
       // (the rate limits too): in whatever order a plan visits them, two statements holding
       // each other's sessions would deadlock.
@@ -59,7 +62,7 @@ export function sessionQueries(sql: Sql): SessionQueries {
            SELECT uuid FROM sessions WHERE uuid IN (SELECT session_uuid FROM r)
            ORDER BY uuid FOR NO KEY UPDATE
          ), touched AS (
-           UPDATE sessions s SET modified_at = m.modified_at
+           UPDATE sessions s SET modified_at = greatest(s.modified_at, m.modified_at)
            FROM (SELECT session_uuid, max(modified_at) AS modified_at FROM r GROUP BY session_uuid) m
            WHERE s.uuid = m.session_uuid AND s.uuid IN (SELECT uuid FROM locked)
          )

@@ -63,7 +63,12 @@ export function sessionQueries(sql: Sql): SessionQueries {
     createMessage: (row) =>
       db.transaction(() => {
         insertMessage(row);
-        run('UPDATE sessions SET modified_at = ? WHERE uuid = ?', row.modified_at, row.sessionUuid);
+        // Never back: as on PostgreSQL, where messages saved at once may commit out of order.
+        run(
+          'UPDATE sessions SET modified_at = max(modified_at, ?) WHERE uuid = ?',
+          row.modified_at,
+          row.sessionUuid,
+        );
       })(),
     getMessage(uuid) {
       const r = one('SELECT * FROM messages WHERE uuid = ?', uuid);
