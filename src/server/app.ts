@@ -16,6 +16,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { sourceRoutes } from './routes/sources.js';
 import { tagRoutes } from './routes/tags.js';
 import { type StaticDir, serveStatic } from './static.js';
+import { type VisitorSettings, visitorSettings } from './visitors.js';
 
 export { JSON_LIMIT_BYTES };
 
@@ -27,6 +28,8 @@ export interface AppOptions {
   staticDirs: StaticDir[];
   /** Session documents' limits; by default from the environment (knowledge/documents.ts). */
   documents?: DocumentSettings;
+  /** The limit on one visitor across sessions; by default from the environment (visitors.ts). */
+  visitors?: VisitorSettings;
 }
 
 const errorBody = (code: string, message: string) => ({ error: { code, message } });
@@ -34,6 +37,7 @@ const errorBody = (code: string, message: string) => ({ error: { code, message }
 export function createApp(ctx: ServerContext, options: AppOptions) {
   const app = new Hono<AppEnv>();
   const documents = options.documents ?? documentSettings(process.env);
+  const visitors = options.visitors ?? visitorSettings(process.env);
   // Outermost: every answer, error or not, waits until the request's body is read.
   app.use(drainUnread());
 
@@ -102,7 +106,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   app.route('/', tagRoutes(ctx));
   app.route('/', sessionRoutes(ctx));
   app.route('/', documentRoutes(ctx, documents));
-  app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*', documents }));
+  app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*', documents, visitors }));
   app.route('/', reviewRoutes(ctx));
 
   if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));

@@ -59,6 +59,28 @@ describe('calls that arrive together', () => {
     }
   });
 
+  it('a visitor window takes exactly its number from questions sent at once, per visitor', async () => {
+    const visitors = ['visitor-a', 'visitor-b', 'visitor-c'];
+    const asked = visitors.flatMap((v) =>
+      Array.from({ length: 12 }, (_, i) => ({ v, at: T0 + i })),
+    );
+    const answers = await Promise.all(
+      asked.map((a) => store.takeVisitorLimit(chatbotUuid, a.v, [5, 60], a.at)),
+    );
+    for (const v of visitors) {
+      const own = answers.filter((_, i) => asked[i]!.v === v);
+      assert.equal(own.filter((a) => a === null).length, 5, 'taken');
+      for (const refused of own.filter((a) => a !== null)) {
+        assert.ok(refused.retryAfter >= 1 && refused.retryAfter <= 60);
+      }
+    }
+    // A minute on, the window is empty again.
+    assert.equal(
+      await store.takeVisitorLimit(chatbotUuid, 'visitor-a', [5, 60], T0 + 60_012),
+      null,
+    );
+  });
+
   it('stores every message sent at once, and each session’s time is its latest', async () => {
     const sessions = [await session(), await session()];
     const rows = Array.from({ length: 40 }, (_, n) => messageRow(sessions[n % 2]!, n));

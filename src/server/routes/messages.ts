@@ -14,6 +14,7 @@ import { prepareAnswer } from '../knowledge/answer.js';
 import { type DocumentSettings, tooLongAnswer } from '../knowledge/documents.js';
 import { messageRecord } from '../records.js';
 import { streamPieces } from '../streaming.js';
+import { clientAddress, type VisitorSettings, visitorOf } from '../visitors.js';
 import { attachDocuments, documentRef, sentDocuments, sessionDocumentUuids } from './documents.js';
 
 const queryBody = (fields: Fields) => {
@@ -59,20 +60,41 @@ const feedbackBody = (fields: Fields) => {
 
 export function messageRoutes(
   ctx: ServerContext,
-  options: { varyOrigin: boolean; documents: DocumentSettings },
+  options: { varyOrigin: boolean; documents: DocumentSettings; visitors: VisitorSettings },
 ) {
   const { store } = ctx;
+  const { visitors } = options;
 
-  /** Checks access and the rate limit, then plans the answer; everything before the first byte. */
-  const begin = async (auth: Auth, sessionUuid: string, { query, documentUuids }: QueryBody) => {
+  /**
+   * Checks access and the rate limits, then plans the answer; everything before the first byte.
+   * `address` is the client's, for a chat-only key's visitor limit (visitors.ts).
+   */
+  const begin = async (
+    auth: Auth,
+    sessionUuid: string,
+    { query, documentUuids }: QueryBody,
+    address: string | undefined,
+  ) => {
     const session = await ownedSession(ctx, auth, sessionUuid);
     const chatbot = await ownedChatbot(ctx, auth, session.chatbotUuid);
     const sent = await sentDocuments(store, auth, session, documentUuids);
-    // Counted in the database: the limit holds across instances and restarts.
-    const limited = await store.takeRateLimit(session.uuid, chatbot.rate_limit, Date.now());
-    if (limited) {
+    // Counted in the database: the limits hold across instances and restarts. Both windows at
+    // once, in two round trips side by side: a message one refuses still counts in the other.
+    const [n, seconds] = chatbot.rate_limit;
+    const at = Date.now();
+    const visitor =
+      auth.chatOnly !== null && visitors.sessions > 0 && address !== undefined
+        ? visitorOf(chatbot.uuid, address)
+        : undefined;
+    const limits = await Promise.all([
+      store.takeRateLimit(session.uuid, chatbot.rate_limit, at),
+      visitor &&
+        store.takeVisitorLimit(chatbot.uuid, visitor, [n * visitors.sessions, seconds], at),
+    ]);
+    const waits = limits.flatMap((limit) => (limit ? [limit.retryAfter] : []));
+    if (waits.length > 0) {
       throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
-        'Retry-After': String(limited.retryAfter),
+        'Retry-After': String(Math.max(...waits)),
       });
     }
     const read = await attachDocuments(store, session, sent, options.documents.contextTokens);
@@ -124,7 +146,12 @@ export function messageRoutes(
     .post('/api/v1/session/:uuid/message/stream', jsonBody(queryBody), async (c) => {
       const body = c.get('body');
       const { query } = body;
-      const started = await begin(c.get('auth'), c.req.param('uuid'), body);
+      const started = await begin(
+        c.get('auth'),
+        c.req.param('uuid'),
+        body,
+        clientAddress(c, visitors.trustProxy),
+      );
       const headers: Record<string, string> = { 'x-message-uuid': started.uuid };
       if (started.answer.citations.length > 0) {
         headers['x-citations'] = encodeJsonHeader(started.answer.citations);
@@ -147,7 +174,12 @@ export function messageRoutes(
     .post('/api/v1/session/:uuid/message/non-stream', jsonBody(queryBody), async (c) => {
       const body = c.get('body');
       const { query } = body;
-      const started = await begin(c.get('auth'), c.req.param('uuid'), body);
+      const started = await begin(
+        c.get('auth'),
+        c.req.param('uuid'),
+        body,
+        clientAddress(c, visitors.trustProxy),
+      );
       const controller = new AbortController();
       const clientGone = c.req.raw.signal;
       const stop = () => controller.abort();

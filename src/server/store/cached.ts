@@ -103,6 +103,7 @@ export function cachedStore(store: Store): Store {
     'finishJob',
     'releaseJobs',
     'takeRateLimit',
+    'takeVisitorLimit',
     'findUser',
     'findKey',
     'getChatbot',

@@ -11,6 +11,7 @@ import { migrate } from './postgres/schema.js';
 import { sessionQueries } from './postgres/sessions.js';
 import { sourceQueries } from './postgres/sources.js';
 import { tagQueries } from './postgres/tags.js';
+import { visitorQueries } from './postgres/visitors.js';
 import type { Store, StoreChange } from './types.js';
 
 export { MIGRATIONS } from './postgres/schema.js';
@@ -98,6 +99,7 @@ export async function openPostgresStore(
       return () => listeners.delete(own);
     },
     ...jobQueries(sql),
+    ...visitorQueries(sql),
     ...accountQueries(sql),
     ...chatbotQueries(sql),
     ...sourceQueries(sql),

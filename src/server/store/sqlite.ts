@@ -10,6 +10,7 @@ import { reviewQueries } from './sqlite/review.js';
 import { migrate } from './sqlite/schema.js';
 import { sessionQueries } from './sqlite/sessions.js';
 import { sourceQueries } from './sqlite/sources.js';
+import { visitorQueries } from './sqlite/visitors.js';
 import type { Store } from './types.js';
 
 export { MIGRATIONS } from './sqlite/schema.js';
@@ -36,6 +37,7 @@ export function openSqliteStore(path: string): Store {
     ...documentQueries(sql),
     ...reviewQueries(sql),
     ...queueQueries(sql),
+    ...visitorQueries(sql),
   };
   return {
     kind: 'sqlite',

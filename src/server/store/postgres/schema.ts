@@ -254,6 +254,32 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX IF NOT EXISTS session_documents_uploads ON session_documents(chatbot_uuid, created_at);
   DROP INDEX IF EXISTS session_documents_chatbot;
   `,
+  // Each visitor's recent messages to a chatbot, across sessions (a digest of the client's
+  // address, never the address), until each leaves its window (times in ms since the epoch).
+  `
+  CREATE TABLE visitor_hits (
+    chatbot_uuid ${text} NOT NULL REFERENCES chatbots(uuid) ON DELETE CASCADE,
+    visitor ${text} NOT NULL,
+    at bigint NOT NULL,
+    until bigint NOT NULL
+  );
+  CREATE INDEX visitor_hits_visitor ON visitor_hits(chatbot_uuid, visitor, at);
+  CREATE INDEX visitor_hits_until ON visitor_hits(until);
+  -- As take_rate_limit: the lock queues one visitor's takers; other visitors go on in parallel.
+  CREATE FUNCTION take_visitor_limit(cid text, vid text, lim double precision, since bigint,
+      taken bigint, keep bigint, OUT hits bigint, OUT oldest bigint) LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(cid || ' ' || vid, 1));
+    DELETE FROM visitor_hits v WHERE v.chatbot_uuid = cid AND v.visitor = vid AND v.at <= since;
+    SELECT count(*), min(v.at) INTO hits, oldest FROM visitor_hits v
+      WHERE v.chatbot_uuid = cid AND v.visitor = vid;
+    IF hits < lim THEN
+      -- A chatbot deleted meanwhile has no window left to count in.
+      INSERT INTO visitor_hits (chatbot_uuid, visitor, at, until)
+        SELECT c.uuid, vid, taken, keep FROM chatbots c WHERE c.uuid = cid;
+    END IF;
+  END $$;
+  `,
 ];
 
 /** Any constant: the key every instance's migration takes, so that one at a time migrates. */

@@ -282,6 +282,18 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX IF NOT EXISTS session_documents_uploads ON session_documents(chatbot_uuid, created_at);
   DROP INDEX IF EXISTS session_documents_chatbot;
   `,
+  // Each visitor's recent messages to a chatbot, across sessions (a digest of the client's
+  // address, never the address), until each leaves its window (times in ms since the epoch).
+  `
+  CREATE TABLE IF NOT EXISTS visitor_hits (
+    chatbot_uuid TEXT NOT NULL REFERENCES chatbots(uuid) ON DELETE CASCADE,
+    visitor TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    until INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS visitor_hits_visitor ON visitor_hits(chatbot_uuid, visitor, at);
+  CREATE INDEX IF NOT EXISTS visitor_hits_until ON visitor_hits(until);
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */

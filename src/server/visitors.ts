@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+
+/**
+ * The limit on one visitor across sessions (ours). `rate_limit: [N, S]` counts a session's
+ * messages, and a page's chat-only key may open as many sessions as it likes: one per message
+ * would never meet the limit. So the messages one client address sends to a chatbot through
+ * chat-only keys are counted too, against `sessions` × N per S seconds (several people can share
+ * an address: an office, a school, a mobile carrier).
+ */
+export interface VisitorSettings {
+  /** How many sessions' worth one address may send: `CHATBOT_VISITOR_SESSIONS`, default 5; 0 off. */
+  sessions: number;
+  /**
+   * How many proxies in front of the server append to `X-Forwarded-For` (a load balancer: 1):
+   * `CHATBOT_TRUST_PROXY`, default 0, when the address is the connection's and the header, which
+   * anyone can write, is not read.
+   */
+  trustProxy: number;
+}
+
+export function visitorSettings(env: Record<string, string | undefined>): VisitorSettings {
+  return {
+    sessions: count(env, 'CHATBOT_VISITOR_SESSIONS', 5),
+    trustProxy: count(env, 'CHATBOT_TRUST_PROXY', 0),
+  };
+}
+
+function count(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new Error(`${name} must be a whole number, 0 or more, not "${value.slice(0, 40)}"`);
+  }
+  return n;
+}
+
+/**
+ * The client's address: the connection's, or, behind `trustProxy` proxies, the one the
+ * outermost of them saw (that many entries from the end of `X-Forwarded-For`, which each proxy
+ * appends to). Undefined when the request came through no socket (an in-process request).
+ */
+export function clientAddress(c: Context, trustProxy: number): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const socket = incoming?.socket?.remoteAddress;
+  if (!socket) return undefined;
+  if (trustProxy === 0) return socket;
+  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, socket];
+  return chain[Math.max(0, chain.length - 1 - trustProxy)];
+}
+
+/** What the store keeps of a visitor: a digest of the address, per chatbot, never the address. */
+export const visitorOf = (chatbotUuid: string, address: string) =>
+  createHash('sha256').update(`${chatbotUuid} ${address}`).digest('base64url').slice(0, 22);
