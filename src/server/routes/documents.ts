@@ -30,6 +30,12 @@ const FILENAME_CHARS = 255;
 export const DOCUMENTS_PER_MESSAGE = 10;
 /** Documents no message sent are kept this long, then go. */
 const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000;
+/** A size as a visitor reads it in a message: whole MiB where it is some, else bytes. */
+const bytesText = (bytes: number) =>
+  bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / 1024 / 1024} MiB`
+    : `${bytes} bytes`;
+
 /** The window of a chatbot's visitors' uploads (`DocumentSettings.hourlyBytes`). */
 const UPLOAD_WINDOW_MS = 60 * 60 * 1000;
 
@@ -56,7 +62,7 @@ async function checkUploadWindow(
   throw new HttpError(
     429,
     'rate_limited',
-    `this chatbot's visitors have uploaded as much as they may in an hour (${settings.hourlyBytes} bytes); try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
+    `this chatbot's visitors have uploaded as much as they may in an hour (${bytesText(settings.hourlyBytes)}); try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
     { 'Retry-After': String(retryAfter) },
   );
 }
