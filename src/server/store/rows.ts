@@ -137,3 +137,19 @@ export const document = (r: Row): SessionDocumentRow => ({
   text: String(r.text),
   created_at: String(r.created_at),
 });
+
+/**
+ * What a rate-limit window answers (a session's or a visitor's), from its `hits` and `oldest`
+ * hit as a store counted them: full once `limit` hits are in it, and then the whole seconds until
+ * the oldest leaves it (at least 1); null while there is room. Times in ms since the epoch.
+ */
+export function windowWait(
+  counted: Row | undefined,
+  limit: number,
+  windowMs: number,
+  now: number,
+): { retryAfter: number } | null {
+  if (Number(counted?.hits ?? 0) < limit) return null;
+  const oldest = counted?.oldest == null ? now : Number(counted.oldest);
+  return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+}

@@ -1,3 +1,4 @@
+import { windowWait } from '../rows.js';
 import type { Store } from '../types.js';
 import { BATCH_MAX, BATCHES_IN_FLIGHT, batched } from './batch.js';
 import { num, type Row, type Sql } from './db.js';
@@ -121,9 +122,7 @@ export function jobQueries(sql: Sql): JobQueries {
         since: Math.floor(now - windowMs),
         now: Math.floor(now),
       });
-      if (num(r?.hits) < limit) return null;
-      const oldest = r?.oldest == null ? now : num(r.oldest);
-      return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+      return windowWait(r, limit, windowMs, now);
     },
   };
 }

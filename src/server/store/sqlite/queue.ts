@@ -1,3 +1,4 @@
+import { windowWait } from '../rows.js';
 import type { Store } from '../types.js';
 import type { Immediate, Sql } from './db.js';
 
@@ -78,13 +79,11 @@ export function queueQueries(sql: Sql): QueueQueries {
           now - windowMs,
         );
         const r = one(
-          'SELECT count(*) AS n, min(at) AS oldest FROM rate_hits WHERE session_uuid = ?',
+          'SELECT count(*) AS hits, min(at) AS oldest FROM rate_hits WHERE session_uuid = ?',
           sessionUuid,
         );
-        if (Number(r?.n ?? 0) >= limit) {
-          const oldest = r?.oldest == null ? now : Number(r.oldest);
-          return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
-        }
+        const full = windowWait(r, limit, windowMs, now);
+        if (full) return full;
         // A session deleted meanwhile has no window left to count in.
         run(
           'INSERT INTO rate_hits (session_uuid, at) SELECT uuid, ? FROM sessions WHERE uuid = ?',

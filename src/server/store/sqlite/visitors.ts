@@ -1,3 +1,4 @@
+import { windowWait } from '../rows.js';
 import type { Store } from '../types.js';
 import type { Immediate, Sql } from './db.js';
 
@@ -19,16 +20,14 @@ export function visitorQueries(sql: Sql): VisitorQueries {
         }
         const windowMs = seconds * 1000;
         const r = one(
-          `SELECT count(*) AS n, min(at) AS oldest FROM visitor_hits
+          `SELECT count(*) AS hits, min(at) AS oldest FROM visitor_hits
             WHERE chatbot_uuid = ? AND visitor = ? AND at > ?`,
           chatbotUuid,
           visitor,
           now - windowMs,
         );
-        if (Number(r?.n ?? 0) >= limit) {
-          const oldest = r?.oldest == null ? now : Number(r.oldest);
-          return { retryAfter: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
-        }
+        const full = windowWait(r, limit, windowMs, now);
+        if (full) return full;
         // A chatbot deleted meanwhile has no window left to count in.
         run(
           `INSERT INTO visitor_hits (chatbot_uuid, visitor, at, until)
