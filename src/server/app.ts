@@ -104,7 +104,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   app.route('/', agentRoutes(ctx));
   app.route('/', sourceRoutes(ctx, { allowPrivateUrls: options.allowPrivateUrls }));
   app.route('/', tagRoutes(ctx));
-  app.route('/', sessionRoutes(ctx));
+  app.route('/', sessionRoutes(ctx, visitors));
   app.route('/', documentRoutes(ctx, documents));
   app.route('/', messageRoutes(ctx, { varyOrigin: allowed !== '*', documents, visitors }));
   app.route('/', reviewRoutes(ctx));

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import type { Auth } from './context.js';
+import { HttpError } from './http.js';
+import type { ChatbotRow, Store } from './store/types.js';
 
 /**
  * The limit on one visitor across sessions (ours). `rate_limit: [N, S]` counts a session's
  * messages, and a page's chat-only key may open as many sessions as it likes: one per message
  * would never meet the limit. So the messages one client address sends to a chatbot through
- * chat-only keys are counted too, against `sessions` × N per S seconds (several people can share
- * an address: an office, a school, a mobile carrier).
+ * chat-only keys are counted too, and the sessions it opens (a flood of sessions is a visitor's
+ * too), against `sessions` × N per S seconds (several people can share an address: an office, a
+ * school, a mobile carrier).
  */
 export interface VisitorSettings {
   /** How many sessions' worth one address may send: `CHATBOT_VISITOR_SESSIONS`, default 5; 0 off. */
@@ -58,3 +62,34 @@ export function clientAddress(c: Context, trustProxy: number): string | undefine
 /** What the store keeps of a visitor: a digest of the address, per chatbot, never the address. */
 export const visitorOf = (chatbotUuid: string, address: string) =>
   createHash('sha256').update(`${chatbotUuid} ${address}`).digest('base64url').slice(0, 22);
+
+/** The 429 of a full window: the chatbot's own words, and when to try again. */
+export const rateLimited = (chatbot: ChatbotRow, retryAfter: number) =>
+  new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
+    'Retry-After': String(retryAfter),
+  });
+
+/**
+ * Takes one from the window of the visitor at `address` (a message, or a new session): the
+ * seconds to wait when it is full, else null; null too for an owner's key, with the limit off,
+ * or without an address.
+ */
+export function takeVisitor(
+  store: Store,
+  settings: VisitorSettings,
+  auth: Auth,
+  chatbot: ChatbotRow,
+  address: string | undefined,
+  at: number,
+): Promise<{ retryAfter: number } | null> {
+  if (auth.chatOnly === null || settings.sessions === 0 || address === undefined) {
+    return Promise.resolve(null);
+  }
+  const [n, seconds] = chatbot.rate_limit;
+  return store.takeVisitorLimit(
+    chatbot.uuid,
+    visitorOf(chatbot.uuid, address),
+    [n * settings.sessions, seconds],
+    at,
+  );
+}

@@ -1,7 +1,8 @@
 /**
  * The limit on one visitor across sessions (ours, src/server/visitors.ts): a chat-only key can
  * open a session per message, which a per-session rate limit never meets, so the messages one
- * client address sends to a chatbot are counted too, against CHATBOT_VISITOR_SESSIONS × N.
+ * client address sends to a chatbot, and the sessions it opens, are counted too, against
+ * CHATBOT_VISITOR_SESSIONS × N.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -60,7 +61,7 @@ describe('the visitor limit', () => {
   let visitor: ChatbotClient;
   let chatKey: string;
   before(async () => {
-    h = await harnessWith({ CHATBOT_VISITOR_SESSIONS: '2' });
+    h = await harnessWith({ CHATBOT_VISITOR_SESSIONS: '3' });
     bot = (
       await h.api.chatbots.create({
         name: 'Visited',
@@ -73,19 +74,22 @@ describe('the visitor limit', () => {
   });
   after(() => h.close());
 
-  it('counts a chat-only key’s messages from one address across its sessions; owners and other chatbots are not counted', async () => {
-    // Two sessions' worth: 2 × 2 messages, whichever sessions they go to.
-    for (let s = 0; s < 2; s++) {
-      const session = await visitor.sessions.create(bot);
-      await visitor.messages.send(session.uuid, `question ${s}a`);
-      await visitor.messages.send(session.uuid, `question ${s}b`);
-    }
-    const fresh = await visitor.sessions.create(bot);
-    const refused = await h.raw(`/api/v1/session/${fresh.uuid}/message/stream`, {
+  it('counts the messages and new sessions of a chat-only key from one address; owners and other chatbots are not counted', async () => {
+    // Three sessions' worth: 3 × 2, whether sessions or messages, whichever session they go to.
+    const [first, second, third] = [
+      await visitor.sessions.create(bot),
+      await visitor.sessions.create(bot),
+      await visitor.sessions.create(bot),
+    ];
+    await visitor.messages.send(first!.uuid, 'question one');
+    await visitor.messages.send(first!.uuid, 'question two');
+    await visitor.messages.send(second!.uuid, 'question three');
+    // The second session has room in its own window, but the visitor has none.
+    const refused = await h.raw(`/api/v1/session/${second!.uuid}/message/stream`, {
       method: 'POST',
       key: chatKey,
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query: 'one more, in a new session' }),
+      body: JSON.stringify({ query: 'one more' }),
     });
     assert.equal(refused.status, 429);
     const retryAfter = Number(refused.headers.get('retry-after'));
@@ -93,7 +97,13 @@ describe('the visitor limit', () => {
     assert.deepEqual(await refused.json(), {
       error: { code: 'rate_limited', message: 'Easy there!' },
     });
-    assert.equal((await visitor.messages.list(fresh.uuid)).length, 0);
+    await assert.rejects(visitor.messages.send(third!.uuid, 'and here?'), { status: 429 });
+    // Nor does a new session escape it.
+    await assert.rejects(visitor.sessions.create(bot), {
+      status: 429,
+      serverMessage: 'Easy there!',
+    });
+    assert.equal((await visitor.messages.list(second!.uuid)).length, 1);
 
     // The owner's full key is not a visitor.
     const own = await h.api.sessions.create(bot);
@@ -107,35 +117,44 @@ describe('the visitor limit', () => {
 });
 
 describe('the visitor limit behind a proxy', () => {
-  const ask = (h: Harness, key: string, session: string, forwardedFor: string) =>
-    h.raw(`/api/v1/session/${session}/message/non-stream`, {
-      method: 'POST',
-      key,
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
-      body: JSON.stringify({ query: 'hello' }),
-    });
-
-  /** One message each from two addresses, each in a session of its own: how many got through. */
-  async function answered(env: Record<string, string>): Promise<number[]> {
+  /**
+   * Each of two addresses opens a session and asks once (2 of a window of 2 per address), the
+   * address in X-Forwarded-For: the statuses, in order, until one is refused.
+   */
+  async function statuses(env: Record<string, string>): Promise<number[]> {
     const h = await harnessWith({ CHATBOT_VISITOR_SESSIONS: '1', ...env });
     try {
-      const bot = (await h.api.chatbots.create({ name: 'Proxied', rate_limit: [1, 3600] })).uuid;
+      const bot = (await h.api.chatbots.create({ name: 'Proxied', rate_limit: [2, 3600] })).uuid;
       const key = await h.server.createKey('alice', { chatOnly: bot });
-      const client = h.clientFor(key);
-      const statuses: number[] = [];
+      const out: number[] = [];
       for (const address of ['198.51.100.1', '198.51.100.2']) {
-        const session = await client.sessions.create(bot);
-        statuses.push((await ask(h, key, session.uuid, address)).status);
+        const headers = { 'Content-Type': 'application/json', 'X-Forwarded-For': address };
+        const created = await h.raw(`/api/v1/chatbot/${bot}/session/create`, {
+          method: 'POST',
+          key,
+          headers,
+        });
+        out.push(created.status);
+        if (created.status !== 200) break;
+        const { uuid } = (await created.json()) as { uuid: string };
+        const asked = await h.raw(`/api/v1/session/${uuid}/message/non-stream`, {
+          method: 'POST',
+          key,
+          headers,
+          body: JSON.stringify({ query: 'hello' }),
+        });
+        out.push(asked.status);
       }
-      return statuses;
+      return out;
     } finally {
       await h.close();
     }
   }
 
   it('counts the addresses X-Forwarded-For names apart with CHATBOT_TRUST_PROXY=1, and ignores the header without it', async () => {
-    assert.deepEqual(await answered({ CHATBOT_TRUST_PROXY: '1' }), [200, 200]);
-    // Both come from this test's connection: the second is the same visitor's.
-    assert.deepEqual(await answered({}), [200, 429]);
+    assert.deepEqual(await statuses({ CHATBOT_TRUST_PROXY: '1' }), [200, 200, 200, 200]);
+    // All come from this test's connection: the second address is the same visitor, whose
+    // window the first session and message have filled.
+    assert.deepEqual(await statuses({}), [200, 200, 429]);
   });
 });

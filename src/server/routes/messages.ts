@@ -9,12 +9,12 @@ import {
   ownedSession,
   type ServerContext,
 } from '../context.js';
-import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
+import { badInput, type Fields, newUuid, now } from '../http.js';
 import { prepareAnswer } from '../knowledge/answer.js';
 import { type DocumentSettings, tooLongAnswer } from '../knowledge/documents.js';
 import { messageRecord } from '../records.js';
 import { streamPieces } from '../streaming.js';
-import { clientAddress, type VisitorSettings, visitorOf } from '../visitors.js';
+import { clientAddress, rateLimited, takeVisitor, type VisitorSettings } from '../visitors.js';
 import { attachDocuments, documentRef, sentDocuments, sessionDocumentUuids } from './documents.js';
 
 const queryBody = (fields: Fields) => {
@@ -80,23 +80,13 @@ export function messageRoutes(
     const sent = await sentDocuments(store, auth, session, documentUuids);
     // Counted in the database: the limits hold across instances and restarts. Both windows at
     // once, in two round trips side by side: a message one refuses still counts in the other.
-    const [n, seconds] = chatbot.rate_limit;
     const at = Date.now();
-    const visitor =
-      auth.chatOnly !== null && visitors.sessions > 0 && address !== undefined
-        ? visitorOf(chatbot.uuid, address)
-        : undefined;
     const limits = await Promise.all([
       store.takeRateLimit(session.uuid, chatbot.rate_limit, at),
-      visitor &&
-        store.takeVisitorLimit(chatbot.uuid, visitor, [n * visitors.sessions, seconds], at),
+      takeVisitor(store, visitors, auth, chatbot, address, at),
     ]);
     const waits = limits.flatMap((limit) => (limit ? [limit.retryAfter] : []));
-    if (waits.length > 0) {
-      throw new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
-        'Retry-After': String(Math.max(...waits)),
-      });
-    }
+    if (waits.length > 0) throw rateLimited(chatbot, Math.max(...waits));
     const read = await attachDocuments(store, session, sent, options.documents.contextTokens);
     const answer =
       'tooLong' in read

@@ -4,6 +4,7 @@ import { readJsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
 import { badInput, Fields, newUuid, now } from '../http.js';
 import { sessionRecord, sessionSummary } from '../records.js';
+import { clientAddress, rateLimited, takeVisitor, type VisitorSettings } from '../visitors.js';
 
 /** Initial session data is a flat object: scalar values only, one level deep. */
 function parseSessionData(value: unknown): SessionData {
@@ -24,11 +25,16 @@ function parseSessionData(value: unknown): SessionData {
   return data;
 }
 
-export function sessionRoutes(ctx: ServerContext) {
+export function sessionRoutes(ctx: ServerContext, visitors: VisitorSettings) {
   const { store } = ctx;
   return new Hono<AppEnv>()
     .post('/api/v1/chatbot/:uuid/session/create', async (c) => {
-      const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
+      const auth = c.get('auth');
+      const chatbot = await ownedChatbot(ctx, auth, c.req.param('uuid'));
+      // A new session counts in its visitor's window, as a message does (visitors.ts).
+      const address = clientAddress(c, visitors.trustProxy);
+      const full = await takeVisitor(store, visitors, auth, chatbot, address, Date.now());
+      if (full) throw rateLimited(chatbot, full.retryAfter);
       // Public clients send a bare POST; only a body makes the response carry the stored data.
       const body = await readJsonBody(c);
       const meta = body === undefined ? null : parseSessionData(body);
