@@ -171,6 +171,29 @@ describe('chatbot-chat.js end to end', () => {
     await page.context().close();
   });
 
+  it('holds a visitor who starts a new conversation for every question to the limit all the same', async () => {
+    // One question a conversation; one address may use five (CHATBOT_VISITOR_SESSIONS) times
+    // that across conversations, a new conversation counting as one.
+    const b = await bot({
+      rate_limit: [1, 60],
+      rate_limit_message: 'One question a minute, please.',
+    });
+    const page = await open(chatPage(b));
+    const newChat = page.getByRole('button', { name: 'New conversation' });
+    await ask(page, 'When is the bakery open?');
+    await waitForAnswers(page, 1);
+    await newChat.click();
+    await ask(page, 'When is the bakery open on Saturday?');
+    await waitForAnswers(page, 1);
+    await newChat.click();
+    await ask(page, 'And on Sunday?');
+    await page.getByRole('alert').filter({ hasText: 'One question a minute' }).waitFor();
+    assert.match(await alertText(page), /You can send again in \d+ s/);
+    assert.deepEqual(await userTexts(page), ['And on Sunday?']);
+    await assertClean(page, h.errors);
+    await page.context().close();
+  });
+
   it('keeps the partial answer when Stop is pressed mid-answer', async () => {
     const long = Array.from({ length: 120 }, (_, i) => `Sentence number ${i} about bread.`).join(
       ' ',
