@@ -139,7 +139,8 @@ function score(
  * term and scoring keeps only the best `limit` chunks: a search costs a pass over the matching
  * postings and no object per matching chunk. Scores are the ones MiniSearch gave (BM25+ with its
  * parameters, summed in its order, times the number of query terms found), so rankings are the
- * same; test/server/search.test.ts compares the two.
+ * same for the same terms; test/server/search.test.ts compares the two. A term's synonyms the
+ * index holds (synonyms.ts) are searched as terms of the query too, which MiniSearch did not do.
  */
 export function rank(
   index: ChatbotIndex,
