@@ -133,7 +133,7 @@ export class ChatbotChat extends LitElement {
       if (!retry) this.extras?.attachments?.clear();
       this.follow.reading = false;
     },
-    onText: () => this.follow.grew(),
+    onText: () => this.follow.follow(),
     documents: () => this.extras?.attachments?.documents(),
   });
   /**

@@ -23,18 +23,6 @@ export class FollowController implements ReactiveController {
   private frame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
   private followTop = 0;
-  /**
-   * Follows the newest exchange as it grows: its callback comes after the frame's layout, so
-   * putting the log at its bottom there costs no layout of its own, where doing it as the text
-   * arrives made the browser lay the log out once more every frame of a streaming answer.
-   */
-  private readonly growth =
-    typeof ResizeObserver === 'undefined'
-      ? undefined
-      : new ResizeObserver(() => {
-          if (!this.isReading) this.follow(0);
-        });
-  private watched?: Element;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -60,32 +48,12 @@ export class FollowController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    this.watch();
     this.follow();
   }
 
   hostDisconnected(): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);
     this.frame = undefined;
-    this.growth?.disconnect();
-    this.watched = undefined;
-  }
-
-  /** Watches the log's last child, where new text arrives. */
-  private watch(): void {
-    const last = this.log()?.lastElementChild ?? undefined;
-    if (!this.growth || last === this.watched) return;
-    if (this.watched) this.growth.unobserve(this.watched);
-    if (last) this.growth.observe(last);
-    this.watched = last;
-  }
-
-  /**
-   * New text in the newest exchange: followed once it is laid out (see `growth`), or at once
-   * where nothing observes sizes.
-   */
-  grew(): void {
-    if (!this.growth) this.follow();
   }
 
   /**

@@ -44,26 +44,6 @@ describe('FollowController', () => {
     expect(follow.reading).to.equal(false);
   });
 
-  it('should follow the newest exchange as it grows, once it is laid out, with no update of its host', async () => {
-    host.update();
-    // Past the frames in which an update's follow() checks the bottom again.
-    await frames(8);
-    const newest = log.lastElementChild as HTMLElement;
-    // Text arriving in the answer: its exchange grows, and nothing else happens.
-    newest.style.height = '400px';
-    follow.grew();
-    await frames(2);
-    expect(atBottom()).to.equal(true);
-    expect(host.updates, 'no update of the host asked for').to.equal(0);
-    // A reader who scrolled up is left where they are.
-    log.scrollTop = 0;
-    follow.handleScroll();
-    newest.style.height = '800px';
-    follow.grew();
-    await frames(2);
-    expect(log.scrollTop).to.equal(0);
-  });
-
   it('should leave a reader who scrolled up where they are, until they are back at the bottom', () => {
     host.update();
     log.scrollTop = 0;
