@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer, get, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { MIGRATIONS } from '../../src/server/store/postgres.js';
 import { askWith, file } from './documents-helpers.js';
 import { ADMIN_KEY, ask } from './helpers.js';
-import { freePort, startCli } from './spawn-server.js';
+import { CLI, freePort, startCli } from './spawn-server.js';
 import { freshDatabase, postgresOnly, type TestDatabase } from './stores.js';
 
 interface Instance {
@@ -211,6 +211,45 @@ describe(
         await assert.rejects(a.api.messages.send(session.uuid, 'one more'), { status: 429 });
         await assert.rejects(b.api.messages.send(session.uuid, 'one more'), { status: 429 });
         assert.equal((await a.api.messages.list(session.uuid)).length, 3);
+      });
+
+      it("should count one visitor's sessions and messages through A and B in one window", async () => {
+        // rate_limit [1, 60] and the default five sessions' worth: five requests an address.
+        const bot = await a.api.chatbots.create({ name: 'Visited', rate_limit: [1, 60] });
+        const made = spawnSync(
+          process.execPath,
+          [...CLI, 'create-key', 'alice', '--chat-only', bot.uuid],
+          {
+            env: { ...process.env, DATABASE_URL: database.url },
+            encoding: 'utf8',
+          },
+        );
+        assert.equal(made.status, 0, made.stderr);
+        const key = made.stdout.trim();
+        const call = (on: Instance, path: string, body?: object) =>
+          fetch(on.url + path, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: body && JSON.stringify(body),
+          });
+        const statuses: number[] = [];
+        // Each conversation opened on one instance and asked on the other.
+        for (const [open, askOn] of [
+          [a, b],
+          [b, a],
+          [a, b],
+        ] as const) {
+          const created = await call(open, `/api/v1/chatbot/${bot.uuid}/session/create`);
+          statuses.push(created.status);
+          if (created.status !== 200) break;
+          const { uuid } = (await created.json()) as { uuid: string };
+          const asked = await call(askOn, `/api/v1/session/${uuid}/message/non-stream`, {
+            query: 'When do you open?',
+          });
+          await asked.arrayBuffer();
+          statuses.push(asked.status);
+        }
+        assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
       });
     });
 
