@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Auth } from './context.js';
+import { envCount } from './env.js';
 import { HttpError } from './http.js';
 import type { ChatbotRow, Store } from './store/types.js';
 
@@ -26,19 +27,9 @@ export interface VisitorSettings {
 
 export function visitorSettings(env: Record<string, string | undefined>): VisitorSettings {
   return {
-    sessions: count(env, 'CHATBOT_VISITOR_SESSIONS', 5),
-    trustProxy: count(env, 'CHATBOT_TRUST_PROXY', 0),
+    sessions: envCount(env, 'CHATBOT_VISITOR_SESSIONS', 5, 0),
+    trustProxy: envCount(env, 'CHATBOT_TRUST_PROXY', 0, 0),
   };
-}
-
-function count(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const value = env[name]?.trim();
-  if (!value) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new Error(`${name} must be a whole number, 0 or more, not "${value.slice(0, 40)}"`);
-  }
-  return n;
 }
 
 /**

@@ -3,6 +3,8 @@
  * before the chatbot's own sources. Their text is extracted at upload by the data sources'
  * extractors; an answer chunks and searches them as the sources are, in an index of their own.
  */
+
+import { envCount } from '../env.js';
 import type { SessionDocumentRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
 import { chunksOf, cleanText } from './chunking.js';
@@ -34,20 +36,10 @@ export interface DocumentSettings {
 
 export function documentSettings(env: Record<string, string | undefined>): DocumentSettings {
   return {
-    maxBytes: positive(env, 'CHATBOT_DOCUMENT_MAX_BYTES', 10 * 1024 * 1024),
-    contextTokens: positive(env, 'CHATBOT_DOCUMENT_CONTEXT_TOKENS', 6000),
-    hourlyBytes: positive(env, 'CHATBOT_DOCUMENT_HOURLY_BYTES', 100 * 1024 * 1024),
+    maxBytes: envCount(env, 'CHATBOT_DOCUMENT_MAX_BYTES', 10 * 1024 * 1024, 1),
+    contextTokens: envCount(env, 'CHATBOT_DOCUMENT_CONTEXT_TOKENS', 6000, 1),
+    hourlyBytes: envCount(env, 'CHATBOT_DOCUMENT_HOURLY_BYTES', 100 * 1024 * 1024, 1),
   };
-}
-
-function positive(env: Record<string, string | undefined>, name: string, fallback: number) {
-  const value = env[name]?.trim();
-  if (!value) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new Error(`${name} must be a positive whole number, not "${value.slice(0, 40)}"`);
-  }
-  return n;
 }
 
 /** A language model's tokens, roughly: about four characters each. */
