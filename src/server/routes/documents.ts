@@ -40,31 +40,33 @@ const bytesText = (bytes: number) =>
 const UPLOAD_WINDOW_MS = 60 * 60 * 1000;
 
 /**
- * Refuses an upload through a chat-only key that would take its chatbot's visitors past the
- * bytes they may upload in an hour: anyone holding the page's key can upload, and a message
- * binds what it sends to its session for as long as the session lasts, so without a window one
- * visitor could fill the disk. The answer says when the oldest upload leaves the window.
+ * The room left in a chatbot's upload window, read once: the check it answers refuses an upload
+ * through a chat-only key that would take its chatbot's visitors past the bytes they may upload
+ * in an hour. Anyone holding the page's key can upload, and a message binds what it sends to its
+ * session for as long as the session lasts, so without a window one visitor could fill the
+ * disk. The refusal says when the oldest upload leaves the window.
  */
-async function checkUploadWindow(
+async function uploadWindow(
   store: Store,
   chatbotUuid: string,
   settings: DocumentSettings,
-  bytes: number,
-): Promise<void> {
+): Promise<(bytes: number) => void> {
   const at = Date.now();
   const { bytes: used, oldest } = await store.uploadedDocumentBytes(
     chatbotUuid,
     timestamp(at - UPLOAD_WINDOW_MS),
   );
-  if (used + bytes <= settings.hourlyBytes) return;
-  const leaves = oldest === null ? at + UPLOAD_WINDOW_MS : Date.parse(oldest) + UPLOAD_WINDOW_MS;
-  const retryAfter = Math.max(1, Math.ceil((leaves - at) / 1000));
-  throw new HttpError(
-    429,
-    'rate_limited',
-    `this chatbot's visitors have uploaded as much as they may in an hour (${bytesText(settings.hourlyBytes)}); try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
-    { 'Retry-After': String(retryAfter) },
-  );
+  return (bytes) => {
+    if (used + bytes <= settings.hourlyBytes) return;
+    const leaves = oldest === null ? at + UPLOAD_WINDOW_MS : Date.parse(oldest) + UPLOAD_WINDOW_MS;
+    const retryAfter = Math.max(1, Math.ceil((leaves - at) / 1000));
+    throw new HttpError(
+      429,
+      'rate_limited',
+      `this chatbot's visitors have uploaded as much as they may in an hour (${bytesText(settings.hourlyBytes)}); try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
+      { 'Retry-After': String(retryAfter) },
+    );
+  };
 }
 
 const documentRecord = (row: SessionDocumentRow): SessionDocument => ({
@@ -94,13 +96,15 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     refuseDeclaredLength(c, limit, 'the upload');
     const auth = c.get('auth');
     const { chatOnly } = auth;
+    let fits: ((bytes: number) => void) | undefined;
     if (chatOnly !== null) {
       // A chat-only key outlives a deleted chatbot: its uploads would belong to nothing.
       await ownedChatbot(ctx, auth, chatOnly);
+      fits = await uploadWindow(store, chatOnly, settings);
       // Before the body is read, as far as its declared length tells: the file is at least that
       // length less the room a form takes around it.
       const declared = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10) || 0;
-      await checkUploadWindow(store, chatOnly, settings, Math.max(1, declared - FORM_BYTES));
+      fits(Math.max(1, declared - FORM_BYTES));
     }
     const type = multipartType(requestHeader(c, 'content-type'));
     const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
@@ -108,7 +112,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     if (file.size > settings.maxBytes) {
       throw tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
     }
-    if (chatOnly !== null) await checkUploadWindow(store, chatOnly, settings, file.size);
+    fits?.(file.size);
     const filename = (form.filename ?? file.name).trim();
     if (!filename) throw badInput('filename must not be empty');
     if (filename.length > FILENAME_CHARS) {
