@@ -10,17 +10,7 @@ import {
   SESSION_DOCUMENTS_TOO_LONG,
 } from '../../src/server/knowledge/documents.js';
 import { askWith, file, messageBody, recordingLlm, refusal } from './documents-helpers.js';
-import { ADMIN_KEY, type Harness, startHarness } from './helpers.js';
-
-/** Starts a harness with the session document limits of `env`, read when the app is built. */
-async function harnessWith(env: Record<string, string>, options = {}): Promise<Harness> {
-  Object.assign(process.env, env);
-  try {
-    return await startHarness(options);
-  } finally {
-    for (const name of Object.keys(env)) delete process.env[name];
-  }
-}
+import { ADMIN_KEY, type Harness, startHarness, startHarnessWith } from './helpers.js';
 
 /** `tokens` tokens of text (4 characters each) about one thing. */
 const textOf = (tokens: number, topic: string) =>
@@ -57,7 +47,7 @@ describe('session document limits', () => {
   let h: Harness;
   let bot: string;
   before(async () => {
-    h = await harnessWith({
+    h = await startHarnessWith({
       CHATBOT_DOCUMENT_MAX_BYTES: '4096',
       CHATBOT_DOCUMENT_CONTEXT_TOKENS: '200',
     });
@@ -236,7 +226,7 @@ describe("a chatbot's visitors' uploads in an hour", () => {
   let bot: string;
   let visitor: ChatbotClient;
   before(async () => {
-    h = await harnessWith({ CHATBOT_DOCUMENT_HOURLY_BYTES: '1000' });
+    h = await startHarnessWith({ CHATBOT_DOCUMENT_HOURLY_BYTES: '1000' });
     bot = (await h.api.chatbots.create({ name: 'Uploads' })).uuid;
     visitor = h.clientFor(await h.server.createKey('alice', { chatOnly: bot }));
   });

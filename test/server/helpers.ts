@@ -59,6 +59,22 @@ export async function startHarness(options: ServerOptions = {}): Promise<Harness
   };
 }
 
+/**
+ * A harness whose server reads `env` as its environment (settings read when the app is built:
+ * session document limits, the visitor limit); the variables are gone again once it has started.
+ */
+export async function startHarnessWith(
+  env: Record<string, string>,
+  options: ServerOptions = {},
+): Promise<Harness> {
+  Object.assign(process.env, env);
+  try {
+    return await startHarness(options);
+  } finally {
+    for (const name of Object.keys(env)) delete process.env[name];
+  }
+}
+
 /** Polls the source list until the source leaves the progress statuses. */
 export async function settled(h: Harness, chatbotUuid: string, sourceUuid: string) {
   await h.server.idle();

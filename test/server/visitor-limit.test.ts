@@ -9,17 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Context } from 'hono';
 import type { ChatbotClient } from '../../src/api/client.js';
 import { clientAddress, visitorSettings } from '../../src/server/visitors.js';
-import { type Harness, startHarness } from './helpers.js';
-
-/** Starts a harness with `env`, read when the app is built. */
-async function harnessWith(env: Record<string, string>): Promise<Harness> {
-  Object.assign(process.env, env);
-  try {
-    return await startHarness();
-  } finally {
-    for (const name of Object.keys(env)) delete process.env[name];
-  }
-}
+import { type Harness, startHarnessWith } from './helpers.js';
 
 describe('visitor settings', () => {
   it('default to five sessions’ worth and no trusted proxy, and refuse a value that is no count', () => {
@@ -61,7 +51,7 @@ describe('the visitor limit', () => {
   let visitor: ChatbotClient;
   let chatKey: string;
   before(async () => {
-    h = await harnessWith({ CHATBOT_VISITOR_SESSIONS: '3' });
+    h = await startHarnessWith({ CHATBOT_VISITOR_SESSIONS: '3' });
     bot = (
       await h.api.chatbots.create({
         name: 'Visited',
@@ -122,7 +112,7 @@ describe('the visitor limit behind a proxy', () => {
    * address in X-Forwarded-For: the statuses, in order, until one is refused.
    */
   async function statuses(env: Record<string, string>): Promise<number[]> {
-    const h = await harnessWith({ CHATBOT_VISITOR_SESSIONS: '1', ...env });
+    const h = await startHarnessWith({ CHATBOT_VISITOR_SESSIONS: '1', ...env });
     try {
       const bot = (await h.api.chatbots.create({ name: 'Proxied', rate_limit: [2, 3600] })).uuid;
       const key = await h.server.createKey('alice', { chatOnly: bot });
