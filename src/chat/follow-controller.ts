@@ -20,6 +20,12 @@ function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
  */
 export class FollowController implements ReactiveController {
   private isReading = false;
+  /**
+   * What the last place kept could not scroll by: the browser rounds scrollTop, and a long
+   * conversation appears above the reader in dozens of steps, each rounding the same way (20 px
+   * adrift over sixty steps). Carried to the next step instead.
+   */
+  private unscrolled = 0;
   private frame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
   private followTop = 0;
@@ -105,7 +111,12 @@ export class FollowController implements ReactiveController {
     const read = this.isReading ? readingAt(log) : undefined;
     const before = read?.getBoundingClientRect().top ?? 0;
     return () => {
-      if (log && read?.isConnected) log.scrollTop += read.getBoundingClientRect().top - before;
+      if (!log || !read?.isConnected) return;
+      const target = log.scrollTop + read.getBoundingClientRect().top - before + this.unscrolled;
+      log.scrollTop = target;
+      // Only a rounding's worth: at the top or bottom of the log the rest cannot be scrolled.
+      const left = target - log.scrollTop;
+      this.unscrolled = Math.abs(left) < 1 ? left : 0;
     };
   }
 }
