@@ -310,6 +310,7 @@ async function main(): Promise<void> {
         half: half.get(r.question.id),
         outcome: r.outcome,
         cited: r.cited,
+        response: r.response,
       })),
     );
     writeFileSync(process.env.BENCH_ANSWERS_OUT, `${JSON.stringify(rows, null, 1)}\n`);
