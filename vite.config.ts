@@ -10,9 +10,11 @@ const entries = {
   api: { entry: 'src/api/index.ts', fileName: 'api', formats: ['es'] },
   chat: { entry: 'src/chat/index.ts', fileName: 'chatbot-chat', formats: ['es'] },
   admin: { entry: 'src/admin/index.ts', fileName: 'chatbot-admin', formats: ['es'] },
-  // marked and DOMPurify with everything else that shows only once an answer exists: loaded by
-  // the others when an answer needs them.
+  // marked's lexer with everything else that shows only once an answer exists: loaded by the
+  // others when an answer needs them.
   markdown: { entry: 'src/chat/answer-chunk.ts', fileName: 'chatbot-markdown', formats: ['es'] },
+  // marked's HTML renderer and DOMPurify: loaded by the markdown chunk for raw HTML in an answer.
+  'raw-html': { entry: 'src/chat/raw-html.ts', fileName: 'chatbot-raw-html', formats: ['es'] },
   // The upload client and the chips: loaded by the chat only when `attachments="on"`.
   attachments: {
     entry: 'src/chat/attachments-chunk.ts',
@@ -56,12 +58,17 @@ const besideBundle: Record<string, { importer: string; file: string; mode: strin
     file: './chatbot-attachments.js',
     mode: 'attachments',
   },
+  './raw-html.js': {
+    importer: '/src/chat/markdown.ts',
+    file: './chatbot-raw-html.js',
+    mode: 'raw-html',
+  },
 };
 
 /**
  * The elements load the markdown renderer with `import('./answer-chunk.js')`
  * (src/chat/renderer.ts), and that chunk loads attachments with `import('./attachments-chunk.js')`
- * (src/chat/answer-extras.ts). Every bundle but the chunk's own leaves that import to the
+ * (src/chat/answer-extras.ts) and the sanitizer with `import('./raw-html.js')` (markdown.ts). Every bundle but the chunk's own leaves that import to the
  * chunk's file in `dist/`, beside it, instead of inlining it or splitting a chunk per bundle:
  * one file serves the ES bundles and the classic embed script (which names it by absolute URL,
  * see src/embed.ts: a cross-origin classic script's relative `import()` does not resolve against

@@ -1,194 +1,44 @@
-import DOMPurify from 'dompurify';
-import { Lexer, Parser, type Token, type TokensList } from 'marked';
+import { Lexer, type Token } from 'marked';
 import type { Citation } from '../api/types.js';
-import { SAFE_URL, safeUrl } from './links.js';
+import { safeUrl } from './links.js';
+import { appendBlocks, holdsHtml } from './markdown-dom.js';
 
 /**
- * Markdown for answers: marked for parsing, DOMPurify with an allow-list for safety.
+ * Markdown for answers: marked's lexer for parsing, its tokens built as DOM (markdown-dom.ts),
+ * and raw HTML, where an answer has any, through marked's HTML renderer and DOMPurify
+ * (raw-html.ts, a file of its own, loaded the first time it is needed).
  *
  * Streaming is incremental: blocks that can no longer change are rendered once and kept as DOM;
  * only the open last block is parsed again on each update. An answer of n characters therefore
  * costs O(n) in total rather than O(n²).
  */
 
-const ALLOWED_TAGS = [
-  'a',
-  'b',
-  'blockquote',
-  'br',
-  'code',
-  'del',
-  'em',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'hr',
-  'i',
-  'li',
-  'ol',
-  'p',
-  'pre',
-  's',
-  'strong',
-  'sub',
-  'sup',
-  'table',
-  'tbody',
-  'td',
-  'th',
-  'thead',
-  'tr',
-  'ul',
-];
-const ALLOWED_ATTR = ['href', 'title', 'start', 'align', 'colspan', 'rowspan', 'class', 'lang'];
-
-let purifier: ReturnType<typeof DOMPurify> | undefined;
-
-function sanitizer(): ReturnType<typeof DOMPurify> {
-  if (purifier) return purifier;
-  // An own instance: hooks must not leak into a host page that uses DOMPurify itself.
-  purifier = DOMPurify(window);
-  // Set once: a configuration passed to each sanitize() is parsed again into its sets on every
-  // call, and a streaming answer sanitizes every frame.
-  purifier.setConfig({
-    ALLOWED_TAGS,
-    ALLOWED_ATTR,
-    ALLOWED_URI_REGEXP: SAFE_URL,
-    ALLOW_DATA_ATTR: false,
-    ALLOW_ARIA_ATTR: false,
-    ADD_FORBID_CONTENTS: ['x-style'],
-    RETURN_DOM_FRAGMENT: true,
-  });
-  return purifier;
-}
-
-/** marked's class for a code block's language: the one class an answer keeps. */
-const CODE_LANGUAGE = /^language-[\w+-]{1,30}$/;
-
-/**
- * What is left to do once DOMPurify has kept only what is allowed, in one pass over its result
- * before any of it is in the page: classes from answers could imitate our own controls, so only
- * a code block's language stays; links open in a new tab, without the opener, and one whose
- * address is not safe loses it. Done with two native queries rather than DOMPurify's hooks,
- * which ran script for every element and attribute of every frame of a streaming answer (a
- * fifth of sanitizing's time, in Chromium).
- */
-function finish(fragment: DocumentFragment, html: string): DocumentFragment {
-  // Most blocks have neither: a look at the text they came from spares the queries.
-  if (/class\s*=/i.test(html)) {
-    for (const element of fragment.querySelectorAll('[class]')) {
-      if (!CODE_LANGUAGE.test(element.getAttribute('class') ?? '')) {
-        element.removeAttribute('class');
-      }
-    }
-  }
-  if (!/<a[\s/>]/i.test(html)) return fragment;
-  for (const link of fragment.querySelectorAll('a[href]')) {
-    if (SAFE_URL.test(link.getAttribute('href')!.trim())) {
-      link.setAttribute('target', '_blank');
-      link.setAttribute('rel', 'noopener noreferrer');
-    } else link.removeAttribute('href');
-  }
-  return fragment;
-}
-
-/** An HTML start tag, quoted attribute values included; the `>` may not have arrived yet. */
-const START_TAG = /<[a-zA-Z](?:"[^"]*"?|'[^']*'?|[^'">])*>?/g;
-const INLINE_ATTRIBUTE = /([\s/"'])((?:on[a-z]+|style)\s*=)/gi;
-const STYLE_TAG = /<(\/?)style(?=[\s/>]|$)/gi;
-
-/**
- * Renames event handlers, style attributes and style elements before the HTML is parsed at all.
- * DOMPurify removes them anyway, but Chromium reports a Content-Security-Policy violation (a
- * console error in the host page) as soon as it parses one, even into an inert document.
- */
-function disarm(html: string): string {
-  return html
-    .replace(STYLE_TAG, '<$1x-style')
-    .replace(START_TAG, (tag) => tag.replace(INLINE_ATTRIBUTE, '$1data-x-$2'));
-}
-
-/**
- * Goes before every HTML: a visible character first sets the parser's frameset-ok flag to "not
- * ok", so a `<frameset>` in an answer can no longer replace the body, which left DOMPurify no
- * body to return (null). The guard is removed with its content, as an answer's styles are.
- */
-const BODY_GUARD = '<x-style>.</x-style>';
-const FRAMESET = /<frameset/i;
-
-/** Turns HTML from marked into a sanitized fragment owned by the current document. */
-export function sanitize(html: string): DocumentFragment {
-  // The guard only where a frameset could be: it is one element more to parse and remove, on
-  // every frame of a streaming answer.
-  const guarded = FRAMESET.test(html) ? BODY_GUARD + disarm(html) : disarm(html);
-  const fragment = sanitizer().sanitize(guarded) as unknown as DocumentFragment | null;
-  // Should a parser still find a way out of the body, the HTML is shown as the text it is.
-  return fragment ? finish(fragment, html) : asText(html);
-}
-
-function asText(text: string): DocumentFragment {
-  const fragment = document.createDocumentFragment();
-  fragment.append(text);
-  return fragment;
-}
-
-/** A block of raw HTML of which the sanitizer keeps nothing to see (a frameset, a script). */
-function refusedWhole(token: Token): boolean {
-  if (token.type !== 'html' || !token.block) return false;
-  const fragment = sanitize(token.raw);
-  return !fragment.children.length && !fragment.textContent?.trim();
-}
-
 const markedOptions = { gfm: true, breaks: false, async: false } as const;
 
-/**
- * Shows each image as a link named by its alt text, never as an image. An answer can be steered
- * by what it quotes, and an image loads as soon as it is shown: its address could carry the
- * conversation to a third party (or track the visitor) without a click. A link needs one.
- * A block of raw HTML the sanitizer would keep nothing of is shown as text: no answer, or part
- * of one, renders as nothing.
- */
-function imagesAsLinks(tokens: Token[] | undefined): void {
-  if (!tokens) return;
-  tokens.forEach((token, i) => {
-    if (refusedWhole(token)) {
-      const text = token.raw.trim();
-      tokens[i] = {
-        type: 'paragraph',
-        raw: token.raw,
-        text,
-        tokens: [{ type: 'text', raw: text, text, escaped: false }],
-      };
-      return;
-    }
-    if (token.type === 'image') {
-      const text = token.text || token.href;
-      tokens[i] = {
-        type: 'link',
-        raw: token.raw,
-        href: token.href,
-        title: token.title,
-        text,
-        tokens: [{ type: 'text', raw: text, text, escaped: false }],
-      };
-      return;
-    }
-    if ('tokens' in token) imagesAsLinks(token.tokens);
-    if (token.type === 'list') for (const item of token.items) imagesAsLinks(item.tokens);
-    if (token.type === 'table') {
-      for (const cell of [token.header, ...token.rows].flat()) imagesAsLinks(cell.tokens);
-    }
-  });
-}
+type RawHtml = typeof import('./raw-html.js');
+let rawHtml: RawHtml | undefined;
+let loadingRawHtml: Promise<RawHtml | undefined> | undefined;
 
-function toHtml(tokens: Token[]): string {
-  imagesAsLinks(tokens);
-  const list = tokens as TokensList;
-  list.links = {};
-  return Parser.parse(list, markedOptions);
+/**
+ * Loads the sanitizer for raw HTML, once per page: dist/chatbot-raw-html.js beside this chunk
+ * (a relative import resolves against this module's own address, for the embed too). If it
+ * cannot be loaded, blocks with raw HTML stay shown as the text they were written as.
+ */
+export function loadRawHtml(): Promise<RawHtml | undefined> {
+  loadingRawHtml ??= import('./raw-html.js').then(
+    (module) => {
+      rawHtml = module;
+      return module;
+    },
+    (error: unknown) => {
+      console.warn(
+        'chatbot-chat: the HTML sanitizer (chatbot-raw-html.js, beside the element) did not load; raw HTML in answers shows as text.',
+        error,
+      );
+      return undefined;
+    },
+  );
+  return loadingRawHtml;
 }
 
 /** A lone list marker may still become the next item of the list before it. */
@@ -217,6 +67,8 @@ export class MarkdownView {
   private raw = '';
   /** Characters of `text` that belong to committed, never re-parsed blocks. */
   private committed = 0;
+  /** The tokens the open block shows. */
+  private openTokens: Token[] = [];
 
   constructor(options: MarkdownViewOptions = {}) {
     this.options = options;
@@ -277,6 +129,7 @@ export class MarkdownView {
     const pending = this.text.slice(this.committed);
     if (pending) this.commit(new Lexer(markedOptions).lex(pending));
     this.committed = this.text.length;
+    this.openTokens = [];
     this.open.replaceChildren();
   }
 
@@ -289,6 +142,7 @@ export class MarkdownView {
     this.text = '';
     this.raw = '';
     this.committed = 0;
+    this.openTokens = [];
     this.open.replaceChildren();
     this.root.replaceChildren(this.open);
   }
@@ -297,16 +151,38 @@ export class MarkdownView {
     if (!tokens.some((token) => token.type !== 'space')) return;
     const block = document.createElement('div');
     block.className = 'block';
-    block.append(this.fragment(tokens, true));
+    block.append(this.fragment(tokens, true, block));
     this.root.insertBefore(block, this.open);
   }
 
   private renderOpen(tokens: Token[]): void {
-    this.open.replaceChildren(this.fragment(tokens, false));
+    this.openTokens = tokens;
+    this.open.replaceChildren(this.fragment(tokens, false, this.open));
   }
 
-  private fragment(tokens: Token[], complete: boolean): DocumentFragment {
-    const fragment = sanitize(toHtml(tokens));
+  /**
+   * Blocks shown as text until the sanitizer for their raw HTML has loaded: drawn again then.
+   * The open block is drawn again from its latest tokens, unless a later update did it already.
+   */
+  private awaitRawHtml(into: HTMLElement, tokens: Token[], complete: boolean): void {
+    void loadRawHtml().then((module) => {
+      if (!module) return;
+      if (into === this.open) {
+        if (this.openTokens === tokens) this.renderOpen(tokens);
+      } else if (this.root.contains(into)) {
+        into.replaceChildren(this.fragment(tokens, complete, into));
+      }
+    });
+  }
+
+  private fragment(tokens: Token[], complete: boolean, into: HTMLElement): DocumentFragment {
+    let fragment: DocumentFragment;
+    if (holdsHtml(tokens) && rawHtml) fragment = rawHtml.renderHtml(tokens);
+    else {
+      fragment = document.createDocumentFragment();
+      appendBlocks(fragment, tokens);
+      if (holdsHtml(tokens)) this.awaitRawHtml(into, tokens, complete);
+    }
     linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
     // Code and tables scroll sideways when wide; a keyboard reader scrolls what has focus.
     for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, table')) {

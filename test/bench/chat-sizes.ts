@@ -95,6 +95,10 @@ export async function reportSizes(): Promise<string[]> {
   console.log(
     `| chatbot-markdown (loaded when an answer first needs it) | ${kb(renderer.length)} | ${kb(gz(renderer))} | — |`,
   );
+  const rawHtml = read('dist/chatbot-raw-html.js');
+  console.log(
+    `| chatbot-raw-html (marked's HTML renderer and DOMPurify: loaded when an answer first has raw HTML) | ${kb(rawHtml.length)} | ${kb(gz(rawHtml))} | — |`,
+  );
   const deep = read('node_modules/deep-chat/dist/deepChat.bundle.js');
   console.log(`| deep-chat 2.4.2 | ${kb(deep.length)} | ${kb(gz(deep))} | — |`);
   for (const element of ['chat', 'embed']) {
@@ -104,6 +108,9 @@ export async function reportSizes(): Promise<string[]> {
       `| a page showing answers: chatbot-${element} + chatbot-markdown | ${kb(first.length + renderer.length)} | ${kb(set)} | towards ${kb(ANSWER_SET_TARGET)} |`,
     );
   }
+  console.log(
+    `| a page showing answers with raw HTML: chatbot-chat + chatbot-markdown + chatbot-raw-html | ${kb(read('dist/chatbot-chat.js').length + renderer.length + rawHtml.length)} | ${kb(gz(read('dist/chatbot-chat.js')) + gz(renderer) + gz(rawHtml))} | — |`,
+  );
   // What the required libraries weigh alone, minified together: the floor under our bundles.
   const floor = await build({
     stdin: {
@@ -122,6 +129,24 @@ export async function reportSizes(): Promise<string[]> {
   const floorBytes = floor.outputFiles[0]!.contents;
   console.log(
     `| (lit + marked + DOMPurify alone) | ${kb(floorBytes.length)} | ${kb(gz(floorBytes))} | — |`,
+  );
+  // The libraries the set that shows answers needs since raw HTML has a file of its own.
+  const lexerOnly = await build({
+    stdin: {
+      contents: `import { LitElement, html, css, nothing } from 'lit';
+        import { property, state, query } from 'lit/decorators.js';
+        import { Lexer } from 'marked';
+        window.x = [LitElement, html, css, nothing, property, state, query, Lexer];`,
+      resolveDir: root,
+    },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+  });
+  const lexerBytes = lexerOnly.outputFiles[0]!.contents;
+  console.log(
+    `| (lit + marked's Lexer alone) | ${kb(lexerBytes.length)} | ${kb(gz(lexerBytes))} | — |`,
   );
 
   // Each library's share of the set that shows answers. gzip is not additive: the share of the

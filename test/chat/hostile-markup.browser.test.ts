@@ -1,6 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
-import { MarkdownView, sanitize } from '../../src/chat/markdown.js';
+import { loadRawHtml, MarkdownView } from '../../src/chat/markdown.js';
+import { sanitize } from '../../src/chat/raw-html.js';
 import '../../src/chat/index.js';
 import { answers, fakeService, until } from './helpers.js';
 
@@ -43,6 +44,7 @@ function expectInert(root: ParentNode, what: string): void {
 }
 
 describe('markdown with markup the sanitizer cannot place', () => {
+  before(() => loadRawHtml());
   let errors: unknown[] = [];
   const onError = (event: ErrorEvent) => errors.push(event.error ?? event.message);
   beforeEach(() => {

@@ -1,5 +1,8 @@
 import { expect } from '@open-wc/testing';
-import { MarkdownView, sanitize } from '../../src/chat/markdown.js';
+import { Lexer } from 'marked';
+import { loadRawHtml, MarkdownView } from '../../src/chat/markdown.js';
+import { appendBlocks } from '../../src/chat/markdown-dom.js';
+import { sanitize } from '../../src/chat/raw-html.js';
 
 const SAMPLE = `# Title
 
@@ -34,7 +37,61 @@ function streamInto(view: MarkdownView, text: string, size: number): void {
 const normalized = (view: MarkdownView) =>
   view.root.innerHTML.replace(/<div class="block(?: open)?">|<\/div>/g, '');
 
+/**
+ * Markdown without raw HTML, every kind of block and inline mark, entities and odd links: built
+ * as DOM from the tokens, it must be what marked's HTML renderer and DOMPurify make of it.
+ */
+const WITHOUT_HTML = [
+  SAMPLE,
+  '## Heading with `code` and **bold *nested em***\n\nText ~~gone~~ and a hard  \nbreak.',
+  'Entities: &amp; &lt;tag&gt; &copy; &#169; &#x00A9; &nbsp;x AT&T &unknown; &amp',
+  'Escapes: \\*not em\\* \\<b\\> \\& \\[1\\]',
+  '[titled](https://a.example/?q=1&amp;r=2 "A &amp; B") [space](https://a.example/a b) [bad](javascript:alert(1)) [rel](./x)',
+  'Autolinks: https://a.example/?q=1&amp;r=2 <https://b.example> mail@c.example <mailto:d@e.example>',
+  '![alt &amp; text](https://e.example/i.png "T") ![](https://e.example/j.png) ![x](javascript:alert(1))',
+  '1. one\n2. two\n\n   loose paragraph\n3. three',
+  '7. starts at seven\n8. eight',
+  '- a\n  - b\n    - c\n- d\n\n> quote\n> > nested\n\n---',
+  '| left | center | right | none |\n|:---|:---:|---:|---|\n| `a` | **b** | [c](https://c.example) | d \\| e |\n| 1 | 2 | 3 | 4 |',
+  '| only head |\n|---|',
+  '```\nplain < & >\n```\n\n```ts title="x"\nconst a = 1;\n```\n\n```c++\nx\n```\n\n    indented code',
+  'Setext\n======\n\nSub\n---\n\n###### six\n\n####### seven',
+  '[ref link][r] and [r]\n\n[r]: https://r.example "Ref"',
+  'Emoji 😀, dashes — and “quotes” ‘here’.',
+];
+
 describe('markdown', () => {
+  before(() => loadRawHtml());
+
+  it('should build the same DOM from tokens as marked’s HTML and DOMPurify make', async () => {
+    const { renderHtml } = await import('../../src/chat/raw-html.js');
+    for (const text of WITHOUT_HTML) {
+      const tokens = new Lexer().lex(text);
+      const reference = document.createElement('div');
+      reference.append(renderHtml(tokens));
+      const built = document.createElement('div');
+      appendBlocks(built, tokens);
+      expect(built.innerHTML, text).to.equal(reference.innerHTML);
+    }
+  });
+
+  it('should keep a list’s start and a cell’s alignment, also where raw HTML is in the block', () => {
+    const view = MarkdownView.render('7. seven\n8. eight\n\n| n |\n|--:|\n| <b>1</b> |');
+    expect(view.root.querySelector('ol')?.getAttribute('start')).to.equal('7');
+    expect(view.root.querySelector('b')?.textContent).to.equal('1');
+    expect(view.root.querySelector('td')?.getAttribute('align')).to.equal('right');
+  });
+
+  it('should show task list boxes, checked or not, that cannot be changed', () => {
+    const view = MarkdownView.render('- [x] done\n- [ ] to do');
+    const boxes = [...view.root.querySelectorAll('input')];
+    expect(boxes.map((b) => [b.type, b.checked, b.disabled])).to.deep.equal([
+      ['checkbox', true, true],
+      ['checkbox', false, true],
+    ]);
+    expect(view.plainText).to.equal('done to do');
+  });
+
   it('should render the same DOM incrementally as in one pass, for every chunk size', () => {
     const whole = MarkdownView.render(SAMPLE);
     for (const size of [1, 3, 7, 10, 64]) {

@@ -114,6 +114,38 @@ describe('chatbot-chat.js end to end', () => {
     await page.context().close();
   });
 
+  it('fetches the HTML sanitizer (chatbot-raw-html.js) only once an answer has raw HTML', async () => {
+    const page = await open(chatPage(await bot()));
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await ask(page, 'When is the bakery open?');
+    await waitForAnswers(page, 1);
+    const answers = page.locator('.exchange .assistant .markdown');
+    assert.equal(await answers.first().locator('strong').textContent(), '7 am to 6 pm');
+    assert.deepEqual(
+      fetched.filter((path) => path.includes('raw-html')),
+      [],
+      'markdown only',
+    );
+    await page.context().close();
+
+    const withHtml = await open(
+      chatPage(await bot({}, 'Water is H<sub>2</sub>O. <b>Fresh</b> daily.')),
+    );
+    withHtml.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await ask(withHtml, 'When is the bakery open?');
+    await waitForAnswers(withHtml, 1);
+    const answer = withHtml.locator('.exchange .assistant .markdown').first();
+    await answer.locator('sub').waitFor();
+    assert.equal(await answer.locator('b').textContent(), 'Fresh');
+    assert.deepEqual(
+      fetched.filter((path) => path.includes('raw-html')),
+      ['/dist/chatbot-raw-html.js'],
+    );
+    await assertClean(withHtml, h.errors);
+    await withHtml.context().close();
+  });
+
   it('continues the same session after a reload, showing the conversation', async () => {
     const b = await bot();
     const page = await open(chatPage(b));

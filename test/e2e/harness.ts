@@ -63,10 +63,12 @@ const BUILD_SOURCES: Record<string, { out: string; dirs: string[] }> = {
   markdown: { out: 'dist/chatbot-markdown.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
   // Loaded by the markdown chunk for `attachments="on"`, from beside it.
   attachments: { out: 'dist/chatbot-attachments.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
+  // Loaded by the markdown chunk for an answer with raw HTML, from beside it.
+  'raw-html': { out: 'dist/chatbot-raw-html.js', dirs: ['src/chat'] },
 };
 
 /** The lazily loaded chunks every element's bundle needs beside it. */
-const CHUNKS = ['markdown', 'attachments'];
+const CHUNKS = ['markdown', 'attachments', 'raw-html'];
 
 function newestMtime(path: string): number {
   const full = join(root, path);
