@@ -48,7 +48,8 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
       ${
         meta?.covered === true
           ? html`<li class="covered">${s.answerCovered}</li>`
-          : meta?.covered === false
+          : // An agent that answered before the sources were asked left no gap in them.
+            meta?.covered === false && meta.sources_asked !== false
             ? html`<li class="not-covered">${s.answerNotCovered}</li>`
             : nothing
       }

@@ -68,6 +68,60 @@ describe('the PostgreSQL store', { skip }, () => {
     }
   });
 
+  test('should count a stored escalation or spam reply as no gap in the sources once migrated', async () => {
+    const database = await freshDatabase();
+    try {
+      let store = await openPostgresStore(database.url);
+      const bot = await storeChatbot(store, 'Old');
+      const t = at(1);
+      await store.createSession({
+        uuid: 'old',
+        chatbotUuid: bot,
+        meta: null,
+        created_at: t,
+        modified_at: t,
+      });
+      for (const [uuid, rule] of [
+        ['spam', 'spam-defense'],
+        ['gap', 'not-covered'],
+      ] as const) {
+        await store.createMessage({
+          uuid,
+          sessionUuid: 'old',
+          query: uuid,
+          response: 'r',
+          finish_reason: 'stop',
+          cite_data: {},
+          meta: { rule },
+          error_message: '',
+          feedback: null,
+          created_at: t,
+          modified_at: t,
+        });
+      }
+      await store.close();
+      // As a store from before the last step wrote them: meta without sources_asked, both
+      // counted as not covered.
+      const version = MIGRATIONS.findIndex((step) => step.includes('sources_asked')) + 1;
+      await query(
+        database.url,
+        `UPDATE messages SET covered = false, meta_json = $1 WHERE uuid = 'spam'`,
+        [JSON.stringify({ rule: 'spam-defense', covered: false, sources: [] })],
+      );
+      await query(database.url, 'DELETE FROM schema_migrations WHERE version = $1', [version]);
+      store = await openPostgresStore(database.url);
+      try {
+        assert.equal(await store.countMessages(bot, { covered: false }), 1);
+        assert.equal((await store.getMessage('spam'))!.meta.sources_asked, false);
+        assert.equal((await store.getMessage('gap'))!.meta.sources_asked, undefined);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   describe('two instances on one database', () => {
     let database: TestDatabase;
     let a: Store;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { answerMeta, normalizeQuestion } from '../../src/server/store/facts.js';
+import { answerMeta, coveredForReview, normalizeQuestion } from '../../src/server/store/facts.js';
 import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { MessageRow, Store } from '../../src/server/store/types.js';
 import { sqliteOnly } from './stores.js';
@@ -250,7 +250,13 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           ['old-1', { rule: 'passages', covered: true, sources: ['src'] }, null],
           [
             'old-2',
-            { agent_type: 'human-escalation', covered: false, sources: [], escalated: true },
+            {
+              agent_type: 'human-escalation',
+              covered: false,
+              sources: [],
+              escalated: true,
+              sources_asked: false,
+            },
             null,
           ],
           ['old-3', { rule: 'not-covered', covered: false, sources: [] }, null],
@@ -267,7 +273,8 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           last_activity: at(3),
           up: 0,
           down: 0,
-          not_covered: 2,
+          // The escalation is no gap in the sources.
+          not_covered: 1,
           escalated: 1,
           errors: 1,
         },
@@ -321,7 +328,24 @@ describe('facts.ts', () => {
       covered: false,
       sources: [],
       escalated: true,
+      sources_asked: false,
     });
+    assert.equal(answerMeta({ rule: 'spam-defense' }, {}).sources_asked, false);
+    // A pre-canned reply from before sources_asked: the fallback's or a trigger's, unknown.
+    assert.equal(answerMeta({ rule: 'pre-canned' }, {}).sources_asked, undefined);
+  });
+
+  it('should count as no gap in the sources what an agent answered before they were asked', () => {
+    assert.equal(coveredForReview(answerMeta({ rule: 'not-covered', covered: false }, {})), false);
+    assert.equal(coveredForReview(answerMeta({ rule: 'spam-defense', covered: false }, {})), true);
+    assert.equal(
+      coveredForReview({ rule: 'pre-canned', covered: false, sources_asked: false }),
+      true,
+    );
+    assert.equal(
+      coveredForReview(answerMeta({ rule: 'passages' }, { 1: { data_source_uuid: 'a' } })),
+      true,
+    );
   });
 
   it('should group questions by wording: case, punctuation and spacing aside', () => {

@@ -29,7 +29,8 @@ export interface PreparedAnswer {
  * What every message record's meta_json says, besides the rule that answered and its agent:
  * whether the answer drew on the sources (`covered`), which ones (`sources`, data_source_uuids,
  * whether or not the chatbot shows citations), the topics offered instead (`suggestions`), and
- * `escalated` when the human-escalation agent answered. The admin counts gaps from these.
+ * `escalated` when the human-escalation agent answered, and `sources_asked: false` when an
+ * agent answered before the sources were searched. The admin counts gaps from these.
  */
 export interface AnswerMeta extends Record<string, unknown> {
   rule: string;
@@ -37,4 +38,5 @@ export interface AnswerMeta extends Record<string, unknown> {
   sources: string[];
   suggestions?: string[];
   escalated?: true;
+  sources_asked?: false;
 }

@@ -21,6 +21,13 @@ const LLM_PASSAGES = 6;
 /** How many hits a search returns for relevance.ts to judge: the right one is often not first. */
 const SEARCHED = 12;
 
+/**
+ * An agent answered before the sources were searched (spam defense, human escalation, a
+ * pre-canned reply to its trigger) or no agent could: not covered, but no gap in the sources
+ * either, so review does not count it as one (store/facts.ts).
+ */
+const UNASKED = { sources_asked: false } as const;
+
 const answerMeta = (
   base: Record<string, unknown> & { rule: string },
   sources: string[],
@@ -44,7 +51,7 @@ export async function prepareAnswer(
     if (isSpam(query, previous)) {
       return fixed(
         spamAgent.meta.default_message ?? '',
-        answerMeta(agentMeta(spamAgent, 'spam-defense'), []),
+        answerMeta(agentMeta(spamAgent, 'spam-defense'), [], UNASKED),
       );
     }
   }
@@ -52,7 +59,7 @@ export async function prepareAnswer(
   if (escalation && asksForHuman(query)) {
     return fixed(
       escalation.human_escalation_settings?.human_requested_message ?? '',
-      answerMeta(agentMeta(escalation, 'human-escalation'), [], { escalated: true }),
+      answerMeta(agentMeta(escalation, 'human-escalation'), [], { ...UNASKED, escalated: true }),
     );
   }
   const preCanned = enabled('pre-canned');
@@ -60,7 +67,7 @@ export async function prepareAnswer(
   if (triggered) {
     return fixed(
       triggered.meta.default_message ?? '',
-      answerMeta(agentMeta(triggered, 'pre-canned'), []),
+      answerMeta(agentMeta(triggered, 'pre-canned'), [], UNASKED),
     );
   }
   // The owner's own words for "not covered" are the reply as written: a list of topics under
@@ -68,7 +75,7 @@ export async function prepareAnswer(
   const fallback = preCanned.find((a) => triggerPhrases(a).length === 0);
 
   const agent = enabled('user-facing')[0];
-  if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, []));
+  if (!agent) return fixed(NO_AGENT, answerMeta({ rule: 'no-agent' }, [], UNASKED));
 
   const scope = scopeOf(await deps.store.listSources(chatbot.uuid), agent);
   // The session's documents lead, ahead of the sources and of a Q&A pair (documents.ts).

@@ -4,11 +4,16 @@
  */
 import type { CiteData } from '../../api/types.js';
 
+/** Rules of the agents that answer before the sources are searched (knowledge/answer.ts). */
+const UNASKED_RULES = new Set(['spam-defense', 'human-escalation', 'no-agent']);
+
 /**
  * The meta_json members review reads, filled in when the answer path left them out: `covered`
- * (the answer cited a source or Q&A), `sources` (the cited data_source_uuids, in citation order)
- * and `escalated: true` (a human-escalation agent answered). Members the answer path set itself
- * are kept as they are.
+ * (the answer cited a source or Q&A), `sources` (the cited data_source_uuids, in citation order),
+ * `escalated: true` (a human-escalation agent answered) and `sources_asked: false` (an agent
+ * answered before the sources were searched; a pre-canned reply of a record from before this
+ * member cannot be told from the one that stands in for "not covered", and counts as asked).
+ * Members the answer path set itself are kept as they are.
  */
 export function answerMeta(
   meta: Record<string, unknown>,
@@ -26,7 +31,24 @@ export function answerMeta(
     : cited;
   const covered = typeof meta.covered === 'boolean' ? meta.covered : sources.length > 0;
   const escalated = meta.escalated === true || meta.agent_type === 'human-escalation';
-  return { ...meta, covered, sources, ...(escalated ? { escalated: true } : {}) };
+  const unasked = meta.sources_asked === false || escalated || UNASKED_RULES.has(String(meta.rule));
+  return {
+    ...meta,
+    covered,
+    sources,
+    ...(escalated ? { escalated: true } : {}),
+    ...(unasked ? { sources_asked: false } : {}),
+  };
+}
+
+/**
+ * The review's own `covered` column: whether a message is NOT a gap in the sources, that is
+ * they covered it or were never asked (an agent answered first). "Not covered" in filters,
+ * marks and insights lists the questions the sources were asked and could not answer, which
+ * adding a source or a Q&A can mend; meta_json's `covered` stays what the sources did.
+ */
+export function coveredForReview(meta: Record<string, unknown>): boolean {
+  return meta.covered === true || meta.sources_asked === false;
 }
 
 /**

@@ -4,7 +4,7 @@
  * are absorbed here: a flag is 0/1 in SQLite and a boolean in PostgreSQL, and PostgreSQL sends
  * int8 counts as strings.
  */
-import { answerMeta, normalizeQuestion } from './facts.js';
+import { answerMeta, coveredForReview, normalizeQuestion } from './facts.js';
 import type {
   AgentRow,
   ChatbotRow,
@@ -117,7 +117,7 @@ export function messageValues(row: MessageRow): unknown[] {
     Boolean(row.error_message),
     row.feedback ? json(row.feedback) : '',
     row.feedback?.rating ?? null,
-    Boolean(meta.covered),
+    coveredForReview(meta),
     Boolean(meta.escalated),
     row.created_at,
     row.modified_at,

@@ -280,6 +280,14 @@ export const MIGRATIONS: string[] = [
     END IF;
   END $$;
   `,
+  // A message an agent answered before the sources were searched is no gap in them: review's
+  // covered column counts it as covered (facts.ts, coveredForReview), and its meta says so.
+  `
+  UPDATE messages SET covered = true,
+    meta_json = (meta_json::jsonb || '{"sources_asked": false}'::jsonb)::text
+    WHERE NOT covered AND (escalated
+      OR (meta_json::jsonb ->> 'rule') IN ('spam-defense', 'human-escalation', 'no-agent'));
+  `,
 ];
 
 /** Any constant: the key every instance's migration takes, so that one at a time migrates. */

@@ -294,6 +294,13 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX IF NOT EXISTS visitor_hits_visitor ON visitor_hits(chatbot_uuid, visitor, at);
   CREATE INDEX IF NOT EXISTS visitor_hits_until ON visitor_hits(until);
   `,
+  // A message an agent answered before the sources were searched is no gap in them: review's
+  // covered column counts it as covered (facts.ts, coveredForReview), and its meta says so.
+  `
+  UPDATE messages SET meta_json = answer_meta(meta_json, cite_data_json), covered = 1
+    WHERE covered = 0 AND (escalated = 1
+      OR json_extract(meta_json, '$.rule') IN ('spam-defense', 'human-escalation', 'no-agent'));
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
