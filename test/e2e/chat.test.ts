@@ -146,6 +146,28 @@ describe('chatbot-chat.js end to end', () => {
     await withHtml.context().close();
   });
 
+  it('without chatbot-raw-html.js, shows raw HTML in an answer as text and says so once', async () => {
+    const b = await bot({}, 'Water is H<sub>2</sub>O. **Fresh** daily.');
+    const page = await h.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.route('**/chatbot-raw-html.js', (route) => route.fulfill({ status: 404 }));
+    await page.goto(chatPage(b));
+    await ask(page, 'When is the bakery open?');
+    await waitForAnswers(page, 1);
+    const answer = page.locator('.exchange .assistant .markdown').first();
+    await page.waitForFunction(
+      () => !!document.querySelector('chatbot-chat')!.shadowRoot!.querySelector('.markdown strong'),
+    );
+    assert.equal(await answer.locator('strong').textContent(), 'Fresh');
+    assert.equal(await answer.locator('sub').count(), 0);
+    assert.match((await answer.textContent()) ?? '', /H<sub>2<\/sub>O/);
+    assert.equal(warnings.filter((text) => text.includes('chatbot-raw-html.js')).length, 1);
+    await page.context().close();
+  });
+
   it('continues the same session after a reload, showing the conversation', async () => {
     const b = await bot();
     const page = await open(chatPage(b));
