@@ -37,32 +37,57 @@ window.requestAnimationFrame = (callback) => raf((t) => {
   inFrame = true;
   callback(t);
 });
-// When the element's request leaves: fetch called (the first call after the click).
+// When the element's request leaves: fetch called (the first call after the click); when its
+// response's headers are in, and its body's first bytes (BENCH_VERBOSE's breakdown).
 const realFetch = window.fetch;
-let left;
+let left, headersAt, firstReadAt;
 window.fetch = function (input, init) {
   left ??= performance.now();
-  return realFetch.call(this, input, init);
+  const response = realFetch.call(this, input, init);
+  if (String(input).includes('/message/stream')) {
+    response.then(() => { headersAt ??= performance.now(); }, () => {});
+  }
+  return response;
+};
+const realRead = ReadableStreamDefaultReader.prototype.read;
+ReadableStreamDefaultReader.prototype.read = function () {
+  return realRead.call(this).then((result) => {
+    if (result.value && result.value.length && firstReadAt === undefined) firstReadAt = performance.now();
+    return result;
+  });
 };
 await import('/dist/chatbot-chat.js');
 const el = document.querySelector('chatbot-chat');
+// The element's renders between the click and the paint (BENCH_VERBOSE's breakdown).
+let renders = [];
+const proto = customElements.get('chatbot-chat').prototype;
+const realUpdate = proto.update;
+proto.update = function (changed) {
+  const began = performance.now();
+  realUpdate.call(this, changed);
+  renders.push([began, performance.now() - began]);
+};
 el.setAttribute('base-url', location.origin);
 window.__ask = (question) => new Promise((resolve) => {
   const answers = () => el.shadowRoot.querySelectorAll('.exchange .assistant .markdown');
   const before = answers().length;
   let seen = false;
-  const painted = (at) => resolve({ sentAt, at, left });
+  let domAt;
+  const painted = (at) => resolve({ sentAt, at, left, headersAt, firstReadAt, domAt,
+    renders: renders.filter(([began]) => began < at).map(([began, took]) => [began - sentAt, took]) });
   const observer = new MutationObserver(() => {
     const answer = answers()[before];
     if (seen || !answer || !answer.textContent.trim()) return;
     seen = true;
+    domAt = performance.now();
     observer.disconnect();
     if (inFrame) afterTask(() => painted(performance.now()));
     else raf(() => afterTask(() => painted(performance.now())));
   });
   observer.observe(el.shadowRoot, { childList: true, subtree: true, characterData: true });
   el.shadowRoot.querySelector('textarea').value = question;
-  left = undefined;
+  left = headersAt = firstReadAt = undefined;
+  renders = [];
   const sentAt = performance.now();
   el.shadowRoot.querySelector('[part~="send-button"]').click();
 });
@@ -74,14 +99,16 @@ window.__askBare = async (question, session, key) => {
     headers: { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json', Accept: 'text/plain' },
     body: JSON.stringify({ query: question }),
   });
+  const headers = performance.now();
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let at;
+  let at, read;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     const text = decoder.decode(value, { stream: true });
     if (!text || at) continue;
+    read = performance.now();
     document.getElementById('bare').textContent = text;
     at = new Promise((resolve) => {
       const now = () => resolve(performance.now());
@@ -89,7 +116,7 @@ window.__askBare = async (question, session, key) => {
       else raf(() => afterTask(now));
     });
   }
-  return { sentAt, at: await at };
+  return { sentAt, at: await at, headersAt: headers, firstReadAt: read, domAt: read };
 };
 window.__idle = () => new Promise((resolve) => {
   if (!el.shadowRoot.querySelector('[part~="stop-button"]')) resolve();
@@ -103,6 +130,12 @@ interface Asked {
   at: number;
   /** The element's: when its request left. */
   left?: number;
+  /** When the response's headers were in, its first bytes read, its first text in the DOM. */
+  headersAt?: number;
+  firstReadAt?: number;
+  domAt?: number;
+  /** The element's renders from the click to the paint: when each began (ms after the click), how long. */
+  renders?: Array<[number, number]>;
 }
 
 /** Prints the figures; returns the budgets missed. */
@@ -133,6 +166,7 @@ export async function benchFirstAnswer(h: Harness): Promise<string[]> {
   const leaving: number[] = [];
   const bare: number[] = [];
   const server: number[] = [];
+  const steps: { widget: Asked[]; floor: Asked[] } = { widget: [], floor: [] };
   // The first question of each is discarded: it creates the widget's session and warms all up.
   for (const [i, question] of questions.entries()) {
     const began = performance.now();
@@ -158,6 +192,8 @@ export async function benchFirstAnswer(h: Harness): Promise<string[]> {
     painted.push(asked.at - asked.sentAt);
     leaving.push(asked.left! - asked.sentAt);
     bare.push(floor.at - floor.sentAt);
+    steps.widget.push(asked);
+    steps.floor.push(floor);
   }
   await p.context().close();
 
@@ -181,5 +217,25 @@ export async function benchFirstAnswer(h: Harness): Promise<string[]> {
     `≤ ${BUDGET_MS} ms: ${p95 <= BUDGET_MS ? 'ok' : 'MISSED'}`,
   );
   row("the floor's share, the same way (a paint waits for the next frame)", bareShare);
+  if (process.env.BENCH_VERBOSE) {
+    // Where each one's time goes, step by step (p50 / p95 of each step, in ms).
+    for (const [name, list] of Object.entries(steps)) {
+      type Stamp = Exclude<keyof Asked, 'renders'>;
+      const step = (from: Stamp, to: Stamp) => {
+        const values = list.map((a) => (a[to] ?? Number.NaN) - (a[from] ?? Number.NaN));
+        return `${ms(median(values))} / ${ms(percentile(values, 95))}`;
+      };
+      console.error(
+        `  ${name}: renders ${
+          name === 'widget'
+            ? list
+                .map((a) => a.renders!.map(([b, t]) => `${b.toFixed(1)}+${t.toFixed(1)}`).join(' '))
+                .slice(-3)
+                .join(' | ')
+            : ''
+        }\n  ${name}: sent → headers ${step('sentAt', 'headersAt')}; → first bytes read ${step('headersAt', 'firstReadAt')}; → text in the DOM ${step('firstReadAt', 'domAt')}; → painted ${step('domAt', 'at')}`,
+      );
+    }
+  }
   return p95 <= BUDGET_MS ? [] : [`the widget's share of the first answer is ${ms(p95)} at p95`];
 }
