@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { chunkMarkdown } from '../../src/server/knowledge/markdown.js';
+import { createIndex, indexChunks } from '../../src/server/knowledge/postings.js';
 import { SearchIndex } from '../../src/server/knowledge/search.js';
 import { terms } from '../../src/server/knowledge/text.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
@@ -133,6 +137,33 @@ describe('the search index', () => {
     assert.equal(hits.length, 12);
     assert.equal(hits[0]?.chunkId, 301);
     assert.ok(hits.slice(1).every((h) => h.matched.includes('widget')));
+  });
+
+  it('holds every term of a chunk’s quotable units among the chunk’s own terms', () => {
+    // relevance.ts looks for a question's words in a hit's units only among those the search
+    // found in the chunk: a unit term the chunk's fields lacked would never count.
+    const dir = 'test/fixtures/answers/corpus';
+    const files = [...readdirSync(dir).map((name) => join(dir, name)), 'README.md', 'SECURITY.md'];
+    const index = createIndex([]);
+    let id = 0;
+    for (const file of files) {
+      const chunks = chunkMarkdown(readFileSync(file, 'utf8'));
+      indexChunks(
+        index,
+        chunks.map((c) => ({ id: id++, sourceUuid: file, text: c.text, heading: c.heading })),
+      );
+    }
+    let checked = 0;
+    for (const entry of index.chunks.values()) {
+      const own = new Set([...entry.fieldTerms[0], ...entry.fieldTerms[1]]);
+      for (const unit of entry.units) {
+        for (const term of [...unit.terms, ...unit.leadTerms]) {
+          checked++;
+          assert.ok(own.has(term), `${term} of "${unit.text}" is not a term of its chunk`);
+        }
+      }
+    }
+    assert.ok(checked > 10_000, `${checked} terms checked`);
   });
 
   it('ranks and scores exactly as the MiniSearch search it replaced', async () => {

@@ -208,28 +208,45 @@ function excerptTerms(
   context: Set<string>,
   question: QuestionBits,
 ): { matched: Set<string>; weight: number } {
-  const { bits, synonyms, terms, weights } = question;
+  const { marks, terms, weights } = question;
   let base = 0;
   let baseSyn = 0;
   for (const t of context) {
-    base |= bits.get(t) ?? 0;
-    baseSyn |= synonyms.get(t) ?? 0;
+    const mark = marks.get(t);
+    if (mark) {
+      base |= mark.literal;
+      baseSyn |= mark.synonym;
+    }
   }
   const { units } = hit;
   const masks = new Array<number>(units.length);
   const synMasks = new Array<number>(units.length);
-  units.forEach((unit, i) => {
+  // The busiest loop of answering (a tenth of a loaded server's time, when every term of every
+  // unit was looked up): a unit's terms are among its chunk's, so only the question's terms the
+  // search found in this chunk (`matched`) and their synonyms can be in a unit. Each is looked
+  // for in each unit's few terms. search.test.ts holds the premise.
+  const wanted: Array<[string, { literal: number; synonym: number }]> = [];
+  for (const asked of hit.matched) {
+    const mark = marks.get(asked);
+    if (mark) wanted.push([asked, mark]);
+    for (const other of question.alternatives.get(asked) ?? []) {
+      const m = marks.get(other);
+      if (m) wanted.push([other, m]);
+    }
+  }
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
     let mask = 0;
     let syn = 0;
-    for (const list of [unit.terms, unit.leadTerms]) {
-      for (const t of list) {
-        mask |= bits.get(t) ?? 0;
-        syn |= synonyms.get(t) ?? 0;
+    for (const [t, mark] of wanted) {
+      if (unit.terms.includes(t) || unit.leadTerms.includes(t)) {
+        mask |= mark.literal;
+        syn |= mark.synonym;
       }
     }
     masks[i] = mask;
     synMasks[i] = syn;
-  });
+  }
   const weigh = (literal: number, syn: number) =>
     weightOf(literal, weights) + SYNONYM_CREDIT * weightOf(syn & ~literal, weights);
   let best = base;
@@ -263,12 +280,13 @@ function excerptTerms(
 }
 
 /**
- * A question's weighted terms as bits: `bits` maps each of the first 31 to its bit, `synonyms`
- * each synonym of one that the sources hold.
+ * A question's weighted terms as bits: `marks` maps each of the first 31 to its bit
+ * (`literal`), and each synonym of one that the sources hold to the bits of the terms it stands
+ * for (`synonym`); a term can be both.
  */
 interface QuestionBits {
-  bits: Map<string, number>;
-  synonyms: Map<string, number>;
+  marks: Map<string, { literal: number; synonym: number }>;
+  alternatives: NonNullable<SearchResult['alternatives']>;
   terms: string[];
   weights: number[];
   all: Map<string, number>;
@@ -279,14 +297,15 @@ function questionBits(
   alternatives: SearchResult['alternatives'] = new Map(),
 ): QuestionBits {
   const terms = [...weights.keys()].slice(0, 31);
-  const bits = new Map(terms.map((t, i) => [t, 1 << i]));
-  const synonyms = new Map<string, number>();
+  const marks = new Map(terms.map((t, i) => [t, { literal: 1 << i, synonym: 0 }]));
   terms.forEach((t, i) => {
     for (const other of alternatives.get(t) ?? []) {
-      synonyms.set(other, (synonyms.get(other) ?? 0) | (1 << i));
+      const mark = marks.get(other) ?? { literal: 0, synonym: 0 };
+      mark.synonym |= 1 << i;
+      marks.set(other, mark);
     }
   });
-  return { bits, synonyms, terms, weights: terms.map((t) => weights.get(t)!), all: weights };
+  return { marks, alternatives, terms, weights: terms.map((t) => weights.get(t)!), all: weights };
 }
 
 function weightOf(mask: number, weights: number[]): number {
