@@ -19,6 +19,8 @@ export interface StreamOptions {
    * onEnd follows.
    */
   onError(error: unknown): void;
+  /** The pieces of an answer known in full and their pace: sent from timers on Node. */
+  paced?: { pieces: readonly string[]; delayMs: number };
 }
 
 /** One answer on its way out, whichever transport carries it. */
@@ -90,6 +92,10 @@ function toNode<E extends AppEnv>(
     void pieces.return?.(undefined);
   };
   outgoing.once('close', stop);
+  if (options.paced) {
+    sendPaced(outgoing, run, options.paced);
+    return alreadySent();
+  }
   void (async () => {
     try {
       for (;;) {
@@ -109,6 +115,46 @@ function toNode<E extends AppEnv>(
     if (!outgoing.writableEnded) outgoing.end();
   })();
   return alreadySent();
+}
+
+/**
+ * An answer known in full, a piece per timer: what the loop above does through the pieces'
+ * async iterator, without its promises (a promise chain per piece was about a twentieth of a
+ * loaded server's time). The first piece goes out with the headers; a slow reader holds the next
+ * back until the response drains; the body ends once `onEnd` has run, right after the last piece.
+ */
+function sendPaced(
+  outgoing: ServerResponse,
+  run: Run,
+  { pieces, delayMs }: NonNullable<StreamOptions['paced']>,
+): void {
+  const { signal } = run.controller;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  let at = 0;
+  const later = () => {
+    if (!signal.aborted) timer = setTimeout(next, delayMs);
+  };
+  const next = (): void => {
+    if (signal.aborted) return;
+    if (at < pieces.length) {
+      const piece = pieces[at++]!;
+      run.sent += piece;
+      const flowing = outgoing.write(piece);
+      if (at < pieces.length) {
+        if (flowing) later();
+        else outgoing.once('drain', later);
+        return;
+      }
+    }
+    void run
+      .finish(true)
+      .catch((error: unknown) => console.error('an answer could not be ended:', error))
+      .finally(() => {
+        if (!outgoing.writableEnded) outgoing.end();
+      });
+  };
+  next();
 }
 
 /**

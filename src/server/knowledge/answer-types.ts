@@ -23,6 +23,16 @@ export interface PreparedAnswer {
   cutShort: boolean;
   /** `pace: false` for a whole answer at once (the non-stream endpoint). */
   text(signal: AbortSignal, pace?: boolean): AsyncIterable<string>;
+  /**
+   * An answer known in full: `text()`'s pieces and the pause between them, for a stream to send
+   * from timers instead of a promise chain per piece (streaming.ts).
+   */
+  paced?: Paced;
+}
+
+export interface Paced {
+  pieces: readonly string[];
+  delayMs: number;
 }
 
 /**

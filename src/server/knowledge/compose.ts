@@ -131,6 +131,7 @@ export function composed(
     errorMessage: '',
     cutShort: false,
     text: (signal, pace = true) => paced(text, pace ? deps.streamDelayMs : 0, signal),
+    paced: { pieces: pieces(text), delayMs: deps.streamDelayMs },
   };
 }
 

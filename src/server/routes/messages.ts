@@ -152,6 +152,7 @@ export function messageRoutes(
       }
       return streamPieces(c, (signal) => started.answer.text(signal), {
         headers,
+        paced: started.answer.paced,
         varyOrigin: options.varyOrigin,
         onEnd: (response, finished) =>
           save(started, query, response, finished && !started.answer.cutShort),
