@@ -5,10 +5,11 @@
  * questions, the same in every process (seeded).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -115,8 +116,12 @@ async function serverChild(options: ServeOptions) {
   const { createServerApp } = (await import(
     pathToFileURL(main).href
   )) as typeof import('../../src/server/main.js');
+  // A file, as `npm start` keeps it, with BENCH_SERVER_SQLITE=file: its writes go through the WAL.
+  const file = process.env.BENCH_SERVER_SQLITE === 'file';
+  const dir = file ? mkdtempSync(join(tmpdir(), 'bench-sqlite-')) : '';
+  if (file) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const built = await createServerApp({
-    db: ':memory:',
+    db: file ? join(dir, 'chatbot.sqlite') : ':memory:',
     databaseUrl: options.databaseUrl,
     // As the CLI reads it, which the workers' column runs.
     poolSize: Number(process.env.CHATBOT_PG_POOL_SIZE) || undefined,

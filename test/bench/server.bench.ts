@@ -14,7 +14,8 @@
  * - PostgreSQL is a throwaway cluster (test/postgres-cluster.mjs) with a fresh database, removed
  *   at the end; without PostgreSQL installed, its columns are skipped with one line.
  *
- * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_AB=<checkout>[,<checkout>…] adds a
+ * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_SQLITE=file keeps SQLite in a file in
+ * a temporary directory, as `npm start` does (in memory by default); BENCH_SERVER_AB=<checkout>[,<checkout>…] adds a
  * column per checkout, its server on SQLite, to compare versions in one run (named by the
  * folder; on PostgreSQL with BENCH_SERVER_AB_STORE=postgres); BENCH_SERVER_PASSES and BENCH_SERVER_ROUNDS set the sustained windows and the burst
  * rounds per server (default 2 and 3); BENCH_CPU_PROF=<dir> writes a CPU profile of each server

@@ -99,6 +99,29 @@ describe('calls that arrive together', () => {
     }
   });
 
+  it(
+    'on SQLite, a read that comes while writes are on their way sees them, in their order',
+    {
+      // PostgreSQL reads on another connection than the writes are on: nothing promised there.
+      skip: process.env.CHATBOT_TEST_STORE === 'postgres' && 'SQLite only',
+    },
+    async () => {
+      const s = await session();
+      const rows = Array.from({ length: 3 }, (_, n) => messageRow(s, n));
+      // Not awaited before the reads: SQLite commits a turn's writes together (sqlite.ts).
+      const writes = rows.map((r) => store.createMessage(r));
+      const taken = store.takeRateLimit(s, [1, 60], T0);
+      const listed = await store.listMessages(s);
+      assert.deepEqual(
+        listed.map((m) => m.uuid),
+        rows.map((r) => r.uuid),
+      );
+      await Promise.all(writes);
+      assert.equal(await taken, null);
+      assert.ok(await store.takeRateLimit(s, [1, 60], T0 + 1), 'the first take counted');
+    },
+  );
+
   it('a message that cannot be stored fails alone', async () => {
     const s = await session();
     const good = Array.from({ length: 10 }, (_, n) => messageRow(s, n));
