@@ -10,7 +10,7 @@ import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
 import { chunksOf, cleanText } from './chunking.js';
 import { composed } from './compose.js';
 import { extract, type FileKind, fileKind, kindOfContentType } from './parse.js';
-import { createIndex, indexChunks } from './postings.js';
+import { type ChatbotIndex, createIndex, indexChunks } from './postings.js';
 import { type Hit, rank } from './ranking.js';
 
 /** The hosted service's own words. */
@@ -133,13 +133,38 @@ export function withDocuments<J extends Judged>(
   };
 }
 
-function searchDocuments(documents: readonly SessionDocumentRow[], query: string) {
+/** An index of the documents one answer reads, and the id of each one's first chunk. */
+interface DocumentIndex {
+  index: ChatbotIndex;
+  firstIds: Map<string, number>;
+  chars: number;
+}
+
+/**
+ * The indexes of the documents recent answers read, by the documents' uuids, least recently used
+ * first: a session's next question reads the same documents, and chunking and indexing them again
+ * took milliseconds before each first byte. A document never changes once uploaded, so an entry
+ * cannot go stale; at most INDEXED of them, of INDEXED_CHARS of text in all.
+ */
+const indexed = new Map<string, DocumentIndex>();
+let indexedChars = 0;
+const INDEXED = 32;
+const INDEXED_CHARS = 4_000_000;
+
+function documentIndex(documents: readonly SessionDocumentRow[]): DocumentIndex {
+  const key = documents.map((d) => d.uuid).join(' ');
+  const known = indexed.get(key);
+  if (known) {
+    indexed.delete(key);
+    indexed.set(key, known);
+    return known;
+  }
   const index = createIndex([]);
   const firstIds = new Map<string, number>();
   let id = 0;
   for (const document of documents) {
     const chunks = chunksOf(document.text, document.markdown);
-    // Ids of their own, below the store's: these chunks live only as long as this answer.
+    // Ids of their own, below the store's: these chunks are in no chatbot's index.
     const start = id - 1;
     firstIds.set(document.uuid, start);
     indexChunks(
@@ -151,6 +176,20 @@ function searchDocuments(documents: readonly SessionDocumentRow[], query: string
       })),
     );
   }
+  const entry = { index, firstIds, chars: documents.reduce((n, d) => n + d.text.length, 0) };
+  indexed.set(key, entry);
+  indexedChars += entry.chars;
+  for (const [oldest, old] of indexed) {
+    if (indexed.size <= INDEXED && indexedChars <= INDEXED_CHARS) break;
+    if (oldest === key) break;
+    indexed.delete(oldest);
+    indexedChars -= old.chars;
+  }
+  return entry;
+}
+
+function searchDocuments(documents: readonly SessionDocumentRow[], query: string) {
+  const { index, firstIds } = documentIndex(documents);
   const found = rank(index, query, { limit: SEARCHED });
   const known = found.df.filter((df) => df > 0).length;
   const opening = new Map<string, Hit>();
