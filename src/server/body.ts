@@ -2,7 +2,7 @@
  * Request bodies: read from Node's request stream with a byte limit, parsed as JSON with a depth
  * limit, and whatever a refused request left unread drained before its answer goes out.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { badInput, Fields, HttpError, isAlreadySent, requestHeader, tooLarge } from './http.js';
 import { JSON_DEPTH_LIMIT, jsonTooDeep } from './json-depth.js';
@@ -21,6 +21,29 @@ export const DRAIN_TOTAL_MS = 60_000;
 
 const incomingOf = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
+/**
+ * Requests whose client waits for `100 Continue` before it sends the body (`Expect:
+ * 100-continue`, as curl sends with an upload), and has not been told to yet. Node would say it
+ * at once, before the request is even seen; `answerExpectContinue` makes it wait until the body
+ * is read, so that a refusal from the headers alone (401, 404, a declared length over the limit,
+ * an hourly upload cap) goes out before the client has sent a byte of the body.
+ */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** Lets a server's requests with `Expect: 100-continue` be told to go on only by readBody. */
+export function answerExpectContinue(server: Server): void {
+  server.on('checkContinue', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    awaitingContinue.add(incoming);
+    server.emit('request', incoming, outgoing);
+  });
+}
+
+/** Tells a client waiting for it to send the body (see `awaitingContinue`). */
+function sayContinue(c: Context, incoming: IncomingMessage): void {
+  if (!awaitingContinue.delete(incoming)) return;
+  (c.env as { outgoing?: ServerResponse }).outgoing?.writeContinue();
+}
+
 /** A 413 from the declared length alone, before anything is read. */
 export function refuseDeclaredLength(c: Context, limit: number, what: string): void {
   if (requestHeader(c, 'transfer-encoding') !== undefined) return;
@@ -38,6 +61,7 @@ export async function readBody(c: Context, limit: number, what: string): Promise
   refuseDeclaredLength(c, limit, what);
   const incoming = incomingOf(c);
   if (!incoming || incoming.readableDidRead) return readWebBody(c, limit, what);
+  sayContinue(c, incoming);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -138,6 +162,12 @@ export function drainUnread(): MiddlewareHandler {
     await next();
     const incoming = incomingOf(c);
     if (!incoming || incoming.complete || incoming.destroyed || isAlreadySent(c.res)) return;
+    // Refused before its client was told to send the body: there is none to read. A client that
+    // sends it all the same, its wait over, does so on a connection that closes after this.
+    if (awaitingContinue.has(incoming)) {
+      c.header('Connection', 'close');
+      return;
+    }
     if (!(await drain(incoming))) c.header('Connection', 'close');
   };
 }

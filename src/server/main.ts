@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp as buildApp } from './app.js';
 import { createKey, seedKeys } from './auth.js';
+import { answerExpectContinue } from './body.js';
 import type { ServerContext } from './context.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
 import { Knowledge } from './knowledge/knowledge.js';
@@ -130,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await built.close();
     throw error;
   }
+  answerExpectContinue(server as Server);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;

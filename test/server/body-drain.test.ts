@@ -326,3 +326,99 @@ describe('a body over the limit is not held', () => {
     }
   });
 });
+
+/**
+ * A client that says `Expect: 100-continue` (curl with an upload) and sends its body only once
+ * told to, on a raw socket: whether it was told, and the final answer.
+ */
+function expectingExchange(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ continued: boolean; sent: boolean; status: number; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let continued = false;
+    let sent = false;
+    socket.on('data', (d) => {
+      received += d;
+      if (!continued && !sent && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        continued = true;
+        received = received.slice('HTTP/1.1 100 Continue\r\n\r\n'.length);
+        socket.write(body, () => {
+          sent = true;
+        });
+      }
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      const [head = '', text = ''] = received.split('\r\n\r\n');
+      resolve({ continued, sent, status: Number(/^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 0), text });
+    });
+    const lines = Object.entries({
+      ...headers,
+      Host: hostname,
+      'Content-Length': String(body.length),
+      Expect: '100-continue',
+      Connection: 'close',
+    }).map(([k, v]) => `${k}: ${v}`);
+    socket.write(`POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+  });
+}
+
+describe('a client that waits for 100 Continue', () => {
+  let h: Harness;
+  let bot: string;
+  before(async () => {
+    h = await startHarness({ uploadLimitBytes: 4 * MiB });
+    bot = (await h.api.chatbots.create({ name: 'Expecting' })).uuid;
+  });
+  after(() => h.close());
+
+  const form = (key = ADMIN_KEY) => ({
+    Authorization: `Bearer ${key}`,
+    'Content-Type': 'multipart/form-data; boundary=xyz',
+  });
+  const upload = () => `/api/v1/chatbot/${bot}/data-source/upload`;
+
+  it('is refused from the headers before it sends the body: too large, or an unknown key', async () => {
+    const path = upload();
+    const big = await expectingExchange(h.url, path, form(), multipart('big.txt', 24 * MiB));
+    assert.deepEqual(
+      { continued: big.continued, status: big.status },
+      { continued: false, status: 413 },
+    );
+    assert.match(big.text, /the upload is larger than 4194304 bytes/);
+    const stranger = await expectingExchange(
+      h.url,
+      path,
+      form('not-a-key'),
+      multipart('a.txt', 10),
+    );
+    assert.deepEqual(
+      { continued: stranger.continued, status: stranger.status },
+      { continued: false, status: 401 },
+    );
+    assert.deepEqual(await h.api.sources.list(bot), []);
+  });
+
+  it('is told to go on when its body is read, and answered', async () => {
+    const path = upload();
+    const small = await expectingExchange(h.url, path, form(), multipart('notes.txt', 2048));
+    assert.deepEqual(
+      { continued: small.continued, sent: small.sent, status: small.status },
+      { continued: true, sent: true, status: 200 },
+    );
+    const created = await expectingExchange(
+      h.url,
+      '/api/v1/chatbot/create',
+      { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
+      Buffer.from(JSON.stringify({ name: 'Told to go on' })),
+    );
+    assert.equal(created.continued, true);
+    assert.match(created.text, /Told to go on/);
+  });
+});
