@@ -5,9 +5,9 @@
 import { agentsApi } from './resources/agents.js';
 import { chatbotsApi } from './resources/chatbots.js';
 import { documentsApi } from './resources/documents.js';
-import { messagesApi } from './resources/messages.js';
+import { chatMessagesApi, messagesApi } from './resources/messages.js';
 import { reviewApi } from './resources/review.js';
-import { sessionsApi } from './resources/sessions.js';
+import { chatSessionsApi, sessionsApi } from './resources/sessions.js';
 import { sourcesApi } from './resources/sources.js';
 import { tagsApi } from './resources/tags.js';
 import { type ClientOptions, createTransport } from './transport.js';
@@ -46,15 +46,16 @@ export function createClient(options: ClientOptions) {
 export type ChatbotClient = ReturnType<typeof createClient>;
 
 /**
- * Only the groups the chat element calls, for its own client from base-url and api-key: the
- * chat bundle then leaves the admin endpoints and the XHR upload out. A full client fits too.
+ * Only the methods the chat element calls, for its own client from base-url and api-key: the
+ * chat bundle then leaves the admin endpoints, the XHR upload and the other message and session
+ * calls out. A full client fits too.
  */
 export function createChatClient(options: ClientOptions) {
   const transport = createTransport(options);
   return {
     baseUrl: transport.baseUrl,
-    sessions: sessionsApi(transport),
-    messages: messagesApi(transport),
+    sessions: chatSessionsApi(transport),
+    messages: chatMessagesApi(transport),
   };
 }
 

@@ -17,7 +17,11 @@ const messageBody = (query: string, call: MessageOptions) =>
     ? { query, session_document_uuids: call.sessionDocumentUuids }
     : { query };
 
-export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
+/**
+ * What the chat element calls: its own client (`createChatClient`) is built of this alone, so its
+ * bundle carries no other method.
+ */
+export function chatMessagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }: Transport) {
   return {
     /** `GET /api/v1/session/{uuid}/messages`: the exchanges, oldest first. */
     list: (sessionUuid: string, call?: RequestOptions) =>
@@ -62,13 +66,6 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
         abort,
       };
     },
-    /** `POST /api/v1/session/{uuid}/message/non-stream`: the whole answer at once. */
-    send: (sessionUuid: string, query: string, call: MessageOptions = {}) =>
-      post<{ response: string }>(
-        `/api/v1/session/${enc(sessionUuid)}/message/non-stream`,
-        messageBody(query, call),
-        call,
-      ),
     /** `POST /api/v1/message/{uuid}/delete`: deletes the exchange. */
     delete: (messageUuid: string, call?: RequestOptions) =>
       remove(`/api/v1/message/${enc(messageUuid)}/delete`, 'POST', undefined, call),
@@ -78,6 +75,20 @@ export function messagesApi({ get, post, remove, attempt, streamIdleTimeoutMs }:
      */
     feedback: (messageUuid: string, body: FeedbackInput, call?: RequestOptions) =>
       post<Message>(`/api/v1/message/${enc(messageUuid)}/feedback`, body, call),
+  };
+}
+
+export function messagesApi(transport: Transport) {
+  const { post, remove } = transport;
+  return {
+    ...chatMessagesApi(transport),
+    /** `POST /api/v1/session/{uuid}/message/non-stream`: the whole answer at once. */
+    send: (sessionUuid: string, query: string, call: MessageOptions = {}) =>
+      post<{ response: string }>(
+        `/api/v1/session/${enc(sessionUuid)}/message/non-stream`,
+        messageBody(query, call),
+        call,
+      ),
     /** `POST /api/v1/messages/delete` with `{uuids}` */
     deleteMany: (uuids: string[], call?: RequestOptions) =>
       remove('/api/v1/messages/delete', 'POST', { uuids }, call),

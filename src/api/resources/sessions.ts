@@ -1,7 +1,8 @@
 import { enc, type RequestOptions, type Transport } from '../transport.js';
 import type { ChatSession, SessionData, SessionSummary } from '../types.js';
 
-export function sessionsApi({ get, post, remove }: Transport) {
+/** What the chat element calls (see `chatMessagesApi`). */
+export function chatSessionsApi({ post }: Transport) {
   return {
     /**
      * `POST /api/v1/chatbot/{uuid}/session/create`. Without `data` the request has no body, as
@@ -9,6 +10,13 @@ export function sessionsApi({ get, post, remove }: Transport) {
      */
     create: (chatbotUuid: string, data?: SessionData, call?: RequestOptions) =>
       post<ChatSession>(`/api/v1/chatbot/${enc(chatbotUuid)}/session/create`, data, call),
+  };
+}
+
+export function sessionsApi(transport: Transport) {
+  const { get, remove } = transport;
+  return {
+    ...chatSessionsApi(transport),
     /** `GET /api/v1/session/{uuid}`: with its stored `meta`. */
     get: (sessionUuid: string, call?: RequestOptions) =>
       get<ChatSession>(`/api/v1/session/${enc(sessionUuid)}`, call),
