@@ -23,6 +23,12 @@ function* slices(body: Buffer) {
   for (let at = 0; at < body.length; at += MiB) yield body.subarray(at, at + MiB);
 }
 
+/** An upload's headers: the key (the full one by default) and the multipart type. */
+const form = (key = ADMIN_KEY) => ({
+  Authorization: `Bearer ${key}`,
+  'Content-Type': 'multipart/form-data; boundary=xyz',
+});
+
 /** A multipart body with one file part of `size` bytes. */
 function multipart(fileName: string, size: number): Buffer {
   return Buffer.concat([
@@ -161,10 +167,6 @@ describe('refusals before the body is read still reach the client', () => {
   after(() => h.close());
 
   const json = { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' };
-  const form = (key = ADMIN_KEY) => ({
-    Authorization: `Bearer ${key}`,
-    'Content-Type': 'multipart/form-data; boundary=xyz',
-  });
   const upload = (uuid: string) => `/api/v1/chatbot/${uuid}/data-source/upload`;
   const MISSING = '00000000-0000-4000-8000-000000000000';
   const cases = () => [
@@ -378,10 +380,6 @@ describe('a client that waits for 100 Continue', () => {
   });
   after(() => h.close());
 
-  const form = (key = ADMIN_KEY) => ({
-    Authorization: `Bearer ${key}`,
-    'Content-Type': 'multipart/form-data; boundary=xyz',
-  });
   const upload = () => `/api/v1/chatbot/${bot}/data-source/upload`;
 
   it('is refused from the headers before it sends the body: too large, or an unknown key', async () => {
