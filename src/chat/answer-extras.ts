@@ -1,5 +1,6 @@
 import type { ReactiveController, TemplateResult } from 'lit';
-import type { ChatStrings } from '../ui/strings/chat.js';
+import { type ChatStrings, type SentStrings, sentStrings } from '../ui/strings/chat.js';
+import { StringsController } from '../ui/strings-controller.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import {
@@ -13,6 +14,7 @@ import {
   type FullScreenOptions,
 } from './full-screen.js';
 import { html, nothing } from './lazy-lit.js';
+import { renderSent } from './sent-documents.js';
 import { renderSources } from './sources.js';
 import type { Exchange } from './transcript-store.js';
 
@@ -62,6 +64,7 @@ export class AnswerExtras implements ReactiveController {
   /** The files attached to the next question, once `attachments="on"` has loaded their chunk. */
   attachments?: AttachmentsController;
   private attachmentsAsked = false;
+  private readonly sentI18n: StringsController<SentStrings>;
 
   constructor(
     private readonly host: FeedbackHost & FullScreenHost & AttachmentsHost,
@@ -69,6 +72,7 @@ export class AnswerExtras implements ReactiveController {
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
+    this.sentI18n = new StringsController(host, sentStrings);
     new FullScreenController(host, options);
     host.addController(this);
   }
@@ -81,6 +85,11 @@ export class AnswerExtras implements ReactiveController {
       this.attachments = new Controller(this.host);
       this.host.requestUpdate();
     });
+  }
+
+  /** Under a question: the files sent with it, attachments on or off. */
+  sent(documents: Exchange['documents']): unknown {
+    return renderSent(documents, this.sentI18n.value.attachments);
   }
 
   /** Under the text of a finished answer: the sources it cites. */

@@ -8,6 +8,7 @@ import { fill } from '../ui/i18n.js';
 import { type AttachmentStrings, attachmentStrings } from '../ui/strings/chat.js';
 import { StringsController, type StringsHost } from '../ui/strings-controller.js';
 import { html, nothing } from './lazy-lit.js';
+import { formatSize } from './sent-documents.js';
 import type { SentDocument } from './transcript-store.js';
 
 /**
@@ -47,13 +48,6 @@ interface Attachment {
 /** Once the service has answered an upload 404 or 405, attachments stay off for the page's life. */
 let unavailable = false;
 let counter = 0;
-
-/** `12 KB`, `3.4 MB`: sizes as a reader estimates them. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
-}
 
 /** Whether `file` matches an `accept` list (extensions, `type/*`, `type/sub`), as the picker does. */
 export function accepts(accept: string, file: File): boolean {
@@ -225,22 +219,6 @@ export class AttachmentsController implements ReactiveController {
       <button type="button" part="remove-attachment" aria-label=${fill(strings.removeAttachment, { name })} @click=${() => this.remove(item)}>✕</button>
       ${item.error ? html`<span class="chip-error" part="attachment-error" role="alert">${item.error}</span>` : nothing}
     </li>`;
-  }
-
-  /** The chips of a sent question's documents (from the transcript or the service's records). */
-  sent(documents: readonly SentDocument[] | undefined): unknown {
-    const shown = documents?.filter((document) => typeof document?.filename === 'string');
-    if (!shown?.length) return nothing;
-    return html`<ul class="chips" part="attachments" aria-label=${this.i18n.value.attachments}>
-      ${shown.map(
-        ({ filename, size }) =>
-          html`<li class="chip" part="attachment"><span class="name">${filename}</span>${
-            typeof size === 'number'
-              ? html` <span class="size">${formatSize(size)}</span>`
-              : nothing
-          }</li>`,
-      )}
-    </ul>`;
   }
 
   // --- handlers ------------------------------------------------------------------------------

@@ -366,7 +366,7 @@ export class ChatbotChat extends LitElement {
     const final = exchange.state === 'done' || exchange.state === 'stopped';
     const showAnswer = exchange.response || waiting || exchange.state !== 'failed';
     return html`<div class="exchange" part="exchange" data-id=${exchange.id}>
-      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}${this.extras?.attachments?.sent(exchange.documents)}</div>
+      <div class="message user" part="message user-message" dir="auto"><span class="visually-hidden">${strings.you}: </span>${exchange.query}${this.extras?.sent(exchange.documents)}</div>
       ${
         showAnswer
           ? html`<div class="message assistant" part="message assistant-message" dir="auto" aria-busy=${waiting || exchange.state === 'streaming' ? 'true' : 'false'}>

@@ -120,6 +120,27 @@ describe('<chatbot-chat attachments="on">', () => {
     expect(sentChips(fromService)).to.deep.equal(['notes.txt']);
   });
 
+  it('should show the files a remembered question sent on a page that takes no attachments', async () => {
+    const bot = await realChatbot();
+    const first = await mount(bot);
+    pick(first, notes());
+    await until(() => uploaded(first), 'upload finished');
+    await first.send('What is the secret word?');
+    first.remove();
+    // Another page of the same site, whose chat takes no attachments: same remembered conversation.
+    const plain = await fixture<ChatbotChat>(html`<chatbot-chat
+      base-url=${bot.baseUrl}
+      api-key=${bot.apiKey}
+      chatbot-uuid=${bot.chatbotUuid}
+    ></chatbot-chat>`);
+    await until(() => sentChips(plain).length === 1, 'the sent file under its question');
+    expect(sentChips(plain)).to.deep.equal(['notes.txt']);
+    expect(shadow(plain).querySelector('.user [part="attachments"]')?.ariaLabel).to.equal(
+      'Attachments',
+    );
+    expect(attachButton(plain)).to.equal(null);
+  });
+
   it('should refuse a file of another type or too large on its chip, keeping the typed text', async () => {
     const bot = await realChatbot();
     const el = await mount(bot, { max: 20 });

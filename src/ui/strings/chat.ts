@@ -192,9 +192,18 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
  * The strings of attachments (`attachments="on"`), apart from `ChatStrings` so that only the
  * lazily loaded chunk that shows them carries them. The element's `strings` overrides them too.
  */
-export interface AttachmentStrings extends Record<string, string> {
-  attach: string;
+/** The label of the files sent with a question: drawn with the answers, attachments on or off. */
+export interface SentStrings extends Record<string, string> {
   attachments: string;
+}
+
+export const sentStrings: Tables<SentStrings> = {
+  en: { attachments: 'Attachments' },
+  de: { attachments: 'Anhänge' },
+};
+
+export interface AttachmentStrings extends SentStrings {
+  attach: string;
   removeAttachment: string;
   uploading: string;
   attachType: string;
@@ -206,8 +215,9 @@ export interface AttachmentStrings extends Record<string, string> {
 
 export const attachmentStrings: Tables<AttachmentStrings> = {
   en: {
-    attach: 'Attach file',
+    // The same words as sentStrings' (a spread would keep that table in the first load).
     attachments: 'Attachments',
+    attach: 'Attach file',
     removeAttachment: 'Remove {name}',
     uploading: 'Uploading {name}',
     attachType: 'This type of file cannot be attached (allowed: {types}).',
@@ -217,8 +227,8 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachWait: 'Please wait until the files are uploaded.',
   },
   de: {
-    attach: 'Datei anhängen',
     attachments: 'Anhänge',
+    attach: 'Datei anhängen',
     removeAttachment: '{name} entfernen',
     uploading: '{name} wird hochgeladen',
     attachType: 'Dieser Dateityp kann nicht angehängt werden (erlaubt: {types}).',

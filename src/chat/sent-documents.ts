@@ -1,0 +1,27 @@
+import { html, nothing } from './lazy-lit.js';
+import type { SentDocument } from './transcript-store.js';
+
+/** `12 KB`, `3.4 MB`: sizes as a reader estimates them. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+/**
+ * The files sent with a question, under it: their names and sizes, as chips that can no longer
+ * change. Drawn with the answers (answer-extras.ts) whether or not this page takes attachments:
+ * a conversation remembered from a page of the site that does still shows what was attached.
+ */
+export function renderSent(documents: readonly SentDocument[] | undefined, label: string): unknown {
+  const shown = documents?.filter((document) => typeof document?.filename === 'string');
+  if (!shown?.length) return nothing;
+  return html`<ul class="chips" part="attachments" aria-label=${label}>
+    ${shown.map(
+      ({ filename, size }) =>
+        html`<li class="chip" part="attachment"><span class="name">${filename}</span>${
+          typeof size === 'number' ? html` <span class="size">${formatSize(size)}</span>` : nothing
+        }</li>`,
+    )}
+  </ul>`;
+}
