@@ -4,7 +4,16 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
-import { badInput, Fields, HttpError, isAlreadySent, requestHeader, tooLarge } from './http.js';
+import {
+  badInput,
+  Fields,
+  HttpError,
+  incomingOf,
+  isAlreadySent,
+  outgoingOf,
+  requestHeader,
+  tooLarge,
+} from './http.js';
 import { JSON_DEPTH_LIMIT, jsonTooDeep } from './json-depth.js';
 
 export const JSON_LIMIT_BYTES = 1024 * 1024;
@@ -18,8 +27,6 @@ export const JSON_LIMIT_BYTES = 1024 * 1024;
 export const DRAIN_LIMIT_BYTES = 128 * 1024 * 1024;
 export const DRAIN_IDLE_MS = 5000;
 export const DRAIN_TOTAL_MS = 60_000;
-
-const incomingOf = (c: Context) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
 /**
  * Requests whose client waits for `100 Continue` before it sends the body (`Expect:
@@ -41,14 +48,18 @@ export function answerExpectContinue(server: Server): void {
 /** Tells a client waiting for it to send the body (see `awaitingContinue`). */
 function sayContinue(c: Context, incoming: IncomingMessage): void {
   if (!awaitingContinue.delete(incoming)) return;
-  (c.env as { outgoing?: ServerResponse }).outgoing?.writeContinue();
+  outgoingOf(c)?.writeContinue();
+}
+
+/** The body's length as its Content-Length header declares it; 0 without one. */
+export function declaredLength(c: Context): number {
+  return Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10) || 0;
 }
 
 /** A 413 from the declared length alone, before anything is read. */
 export function refuseDeclaredLength(c: Context, limit: number, what: string): void {
   if (requestHeader(c, 'transfer-encoding') !== undefined) return;
-  const length = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10);
-  if (length > limit) throw tooLarge(`${what} is larger than ${limit} bytes`);
+  if (declaredLength(c) > limit) throw tooLarge(`${what} is larger than ${limit} bytes`);
 }
 
 /**

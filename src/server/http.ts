@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -157,13 +157,21 @@ export class Fields {
   }
 }
 
+/** Node's request under a context; undefined for an in-process request (app.request). */
+export const incomingOf = (c: Context) =>
+  (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
+/** Node's response under a context; undefined for an in-process request (app.request). */
+export const outgoingOf = (c: Context) =>
+  (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+
 /**
  * A request header as `c.req.header()` reads it (repeated headers joined by ", "), taken from
  * Node's raw headers when there are: `c.req.header()` makes @hono/node-server build a web
  * Headers object of the whole request first. `name` is lower case.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.rawHeaders;
+  const raw = incomingOf(c)?.rawHeaders;
   if (!raw) return c.req.header(name);
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {

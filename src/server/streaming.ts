@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
-import { alreadySent } from './http.js';
+import { alreadySent, outgoingOf } from './http.js';
 
 export interface StreamOptions {
   /** The 200's headers besides its type and caching; the CORS middleware adds its own. */
@@ -63,7 +63,7 @@ export function streamPieces<E extends AppEnv>(
     'x-content-type-options': 'nosniff',
     ...options.headers,
   };
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  const outgoing = outgoingOf(c);
   return outgoing ? toNode(c, outgoing, run, headers, options) : toWeb(c, run, headers);
 }
 

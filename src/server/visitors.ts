@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Auth } from './context.js';
 import { envCount } from './env.js';
-import { HttpError } from './http.js';
+import { HttpError, incomingOf, requestHeader } from './http.js';
 import type { ChatbotRow, Store } from './store/types.js';
 
 /**
@@ -38,11 +37,10 @@ export function visitorSettings(env: Record<string, string | undefined>): Visito
  * appends to). Undefined when the request came through no socket (an in-process request).
  */
 export function clientAddress(c: Context, trustProxy: number): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const socket = incoming?.socket?.remoteAddress;
+  const socket = incomingOf(c)?.socket?.remoteAddress;
   if (!socket) return undefined;
   if (trustProxy === 0) return socket;
-  const forwarded = (c.req.header('x-forwarded-for') ?? '')
+  const forwarded = (requestHeader(c, 'x-forwarded-for') ?? '')
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { SessionDocument } from '../../api/types.js';
-import { readBody, refuseDeclaredLength } from '../body.js';
+import { declaredLength, readBody, refuseDeclaredLength } from '../body.js';
 import { type AppEnv, type Auth, ownedChatbot, type ServerContext } from '../context.js';
 import {
   badInput,
@@ -103,8 +103,7 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
       fits = await uploadWindow(store, chatOnly, settings);
       // Before the body is read, as far as its declared length tells: the file is at least that
       // length less the room a form takes around it.
-      const declared = Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10) || 0;
-      fits(Math.max(1, declared - FORM_BYTES));
+      fits(Math.max(1, declaredLength(c) - FORM_BYTES));
     }
     const type = multipartType(requestHeader(c, 'content-type'));
     const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
