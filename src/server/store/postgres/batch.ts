@@ -1,3 +1,5 @@
+import { num, type Row } from './db.js';
+
 /**
  * Calls of one kind that arrive while `inFlight` of their statements are under way wait, and
  * go together in one statement as soon as one of those returns; a call that finds fewer under
@@ -73,3 +75,13 @@ export function batched<T, R>(options: BatchOptions<T, R>): (item: T) => Promise
 export const BATCHES_IN_FLIGHT = 2;
 /** Enough for every open chat of a busy instance in a few statements, short enough to plan. */
 export const BATCH_MAX = 100;
+
+/**
+ * The rows of a shared statement back in the order of its calls: each carries its call's
+ * ordinal `i` (1 for the first, as `unnest … WITH ORDINALITY` numbers them); undefined for a
+ * call that got no row.
+ */
+export function inCallOrder(rows: Row[], calls: number): Array<Row | undefined> {
+  const byOrdinal = new Map(rows.map((r) => [num(r.i), r]));
+  return Array.from({ length: calls }, (_, i) => byOrdinal.get(i + 1));
+}

@@ -1,7 +1,7 @@
 import { windowWait } from '../rows.js';
 import type { Store } from '../types.js';
-import { BATCH_MAX, BATCHES_IN_FLIGHT, batched } from './batch.js';
-import { num, type Row, type Sql } from './db.js';
+import { BATCH_MAX, BATCHES_IN_FLIGHT, batched, inCallOrder } from './batch.js';
+import type { Row, Sql } from './db.js';
 
 /** One rate-limit window to count and take: times in ms since the epoch. */
 interface Take {
@@ -46,8 +46,7 @@ export function jobQueries(sql: Sql): JobQueries {
         takes.map((t) => t.since),
         takes.map((t) => t.now),
       );
-      const byIndex = new Map(rows.map((r) => [num(r.i), r]));
-      return takes.map((_, i) => byIndex.get(i + 1));
+      return inCallOrder(rows, takes.length);
     },
     inFlight: BATCHES_IN_FLIGHT,
     max: BATCH_MAX,
