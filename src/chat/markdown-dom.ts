@@ -138,10 +138,10 @@ function inline<T extends Node>(parent: T, tokens: readonly Token[]): T {
     switch (t.type) {
       case 'text':
         if (t.tokens) inline(parent, t.tokens);
-        else parent.appendChild(document.createTextNode(t.escaped ? t.text : decode(t.text)));
+        else appendText(parent, t.escaped ? t.text : decode(t.text));
         break;
       case 'escape':
-        parent.appendChild(document.createTextNode(t.text));
+        appendText(parent, t.text);
         break;
       case 'strong':
       case 'em':
@@ -170,10 +170,10 @@ function inline<T extends Node>(parent: T, tokens: readonly Token[]): T {
       }
       case 'checkbox':
         parent.appendChild(checkbox(t.checked));
-        parent.appendChild(document.createTextNode(' '));
+        appendText(parent, ' ');
         break;
       default:
-        parent.appendChild(document.createTextNode(t.raw));
+        appendText(parent, t.raw);
     }
   }
   return parent;

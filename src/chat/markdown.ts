@@ -176,12 +176,13 @@ export class MarkdownView {
   }
 
   private fragment(tokens: Token[], complete: boolean, into: HTMLElement): DocumentFragment {
+    const html = holdsHtml(tokens);
     let fragment: DocumentFragment;
-    if (holdsHtml(tokens) && rawHtml) fragment = rawHtml.renderHtml(tokens);
+    if (html && rawHtml) fragment = rawHtml.renderHtml(tokens);
     else {
       fragment = document.createDocumentFragment();
       appendBlocks(fragment, tokens);
-      if (holdsHtml(tokens)) this.awaitRawHtml(into, tokens, complete);
+      if (html) this.awaitRawHtml(into, tokens, complete);
     }
     linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
     // Code and tables scroll sideways when wide; a keyboard reader scrolls what has focus.

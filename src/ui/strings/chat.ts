@@ -188,10 +188,6 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
   },
 };
 
-/**
- * The strings of attachments (`attachments="on"`), apart from `ChatStrings` so that only the
- * lazily loaded chunk that shows them carries them. The element's `strings` overrides them too.
- */
 /** The label of the files sent with a question: drawn with the answers, attachments on or off. */
 export interface SentStrings extends Record<string, string> {
   attachments: string;
@@ -202,6 +198,10 @@ export const sentStrings: Tables<SentStrings> = {
   de: { attachments: 'Anhänge' },
 };
 
+/**
+ * The strings of attachments (`attachments="on"`), apart from `ChatStrings` so that only the
+ * lazily loaded chunk that shows them carries them. The element's `strings` overrides them too.
+ */
 export interface AttachmentStrings extends SentStrings {
   attach: string;
   removeAttachment: string;
