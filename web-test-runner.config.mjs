@@ -78,7 +78,8 @@ export default {
   files: ['test/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
-  testFramework: { config: { timeout: 20_000 } },
+  // Long enough for a helper's 20 s wait to fail with its own message, on a loaded machine.
+  testFramework: { config: { timeout: 45_000 } },
   browserStartTimeout: 60_000,
   testsFinishTimeout: 300_000,
   middleware: [

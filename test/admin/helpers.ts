@@ -134,10 +134,13 @@ export async function loaded(panel: Element, task: string): Promise<void> {
   await (panel as Element & { updateComplete: Promise<boolean> }).updateComplete;
 }
 
-/** Waits for a condition the UI reaches asynchronously (a request, a render); fails after `ms`. */
+/**
+ * Waits for a condition the UI reaches asynchronously (a request, a render, a lazy panel's first
+ * load); fails after `ms`, which only bounds a failing test: generous, since CI shares two cores.
+ */
 export async function until<T>(
   check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-  ms = 8000,
+  ms = 20_000,
 ): Promise<T> {
   const deadline = performance.now() + ms;
   for (;;) {

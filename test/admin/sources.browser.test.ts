@@ -99,7 +99,7 @@ describe('<chatbot-admin> data sources', () => {
     await submitQa(add, 'When is low tide?', 'At noon.');
     const row = await rowOf(panel, 'When is low tide?');
     expect(panel.polling).to.equal(true);
-    await until(() => row.isConnected && row.textContent?.includes('success'), 15_000);
+    await until(() => row.isConnected && row.textContent?.includes('success'));
     await until(() => !panel.polling);
   });
 
@@ -182,7 +182,7 @@ describe('<chatbot-admin> data sources', () => {
     expect(form.querySelector('[role=alert]')!.textContent).to.contain('not a url');
     const [source] = await client.sources.list(bot.uuid);
     expect(source!.type).to.equal('link');
-    await until(() => rows(panel).some((r) => r.textContent?.includes('success')), 15_000);
+    await until(() => rows(panel).some((r) => r.textContent?.includes('success')));
   });
 
   it('should re-scrape the selected URL sources and show the result of each', async () => {

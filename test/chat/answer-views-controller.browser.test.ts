@@ -51,7 +51,7 @@ describe('AnswerViewsController', () => {
     set([exchange(0)]);
     expect(answers.viewFor(exchange(0))).to.equal(undefined);
     answers.expect();
-    await until(() => answerViews(), 'the renderer, once the page idles', 5000);
+    await until(() => answerViews(), 'the renderer, once the page idles');
     await until(() => answers.shown.length === 1 && host.updates > 0, 'the update that shows it');
   });
 

@@ -396,7 +396,7 @@ describe('<chatbot-chat>', () => {
     expect(alertText(el)).to.match(/You can send again in \d+ s/);
     expect(button(el, 'Send')!.disabled).to.equal(true);
     await expect(el).to.be.accessible();
-    await until(() => button(el, 'Retry'), 'retry after the wait', 4000);
+    await until(() => button(el, 'Retry'), 'retry after the wait');
     expect(alertText(el)).to.contain('You can send again now.');
     expect(button(el, 'Send')!.disabled).to.equal(false);
   });

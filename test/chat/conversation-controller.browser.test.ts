@@ -231,7 +231,7 @@ describe('ConversationController', () => {
     await until(() => requests.length === 1, 'the first list request');
     host.sessionUuid = 's-2';
     host.update();
-    await until(() => requests[0]!.settled, 'the end of the first request', 2_000);
+    await until(() => requests[0]!.settled, 'the end of the first request');
     expect(requests[0]!.settled, 'the browser cancelled it').to.equal('AbortError');
     expect(requests[1]!.settled, 'the newer request goes on').to.equal(undefined);
   });

@@ -195,7 +195,12 @@ export function firstInView(el: ChatbotChat, log: HTMLElement): HTMLElement {
   )!;
 }
 
-export async function until(check: () => unknown, what = 'condition', ms = 8000): Promise<void> {
+/**
+ * Waits for a condition the element reaches asynchronously. The deadline is generous on purpose:
+ * it only bounds a failing test, and CI shares two cores with other work (a 1-3 s margin failed
+ * there), so no test reads "fast enough" into it.
+ */
+export async function until(check: () => unknown, what = 'condition', ms = 20_000): Promise<void> {
   const end = performance.now() + ms;
   while (!check()) {
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -53,8 +53,8 @@ describe('NoticesController', () => {
     expect(notices.waiting).to.equal(true);
     expect(notices.countdown()).to.match(/You can send again in 1 s/);
     const updates = host.updates;
-    await until(() => !notices.rateLimited, 'the end of the wait', 3000);
-    await until(() => host.updates > updates, 'an update at the end of the wait', 1000);
+    await until(() => !notices.rateLimited, 'the end of the wait');
+    await until(() => host.updates > updates, 'an update at the end of the wait');
     expect(notices.countdown()).to.equal('You can send again now.');
   });
 
@@ -63,7 +63,7 @@ describe('NoticesController', () => {
     host.disconnect();
     host.connect();
     const updates = host.updates;
-    await until(() => host.updates > updates, 'an update at the end of the wait', 3000);
+    await until(() => host.updates > updates, 'an update at the end of the wait');
     expect(notices.rateLimited).to.equal(false);
 
     notices.showError(await rateLimit(1));

@@ -29,7 +29,7 @@ async function become(el: ChatbotChat, userId: string) {
 /** The questions shown, once they are (the log reveals a restored conversation in steps). */
 async function shown(el: ChatbotChat, questions: string[]): Promise<void> {
   const expected = JSON.stringify(questions);
-  await until(() => JSON.stringify(userMessages(el)) === expected, expected, 2000).catch(() => {});
+  await until(() => JSON.stringify(userMessages(el)) === expected, expected).catch(() => {});
   expect(userMessages(el)).to.deep.equal(questions);
 }
 

@@ -19,7 +19,7 @@ const skip = !process.env.CHATBOT_TEST_DATABASE_URL
 const at = (s: number) => `2026-11-24T10:00:${String(s).padStart(2, '0')}Z`;
 
 /** Answers once `check` holds, polling; fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 5_000) {
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
