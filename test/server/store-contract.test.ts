@@ -94,7 +94,7 @@ function recorder(store: Store) {
     seen,
     stop,
     /** Resolves once a change matching `test` has arrived; rejects after `ms`. */
-    async until(test: (change: StoreChange) => boolean, ms = 1_000) {
+    async until(test: (change: StoreChange) => boolean, ms = 20_000) {
       const start = Date.now();
       while (!seen.some(test)) {
         if (Date.now() - start > ms) {
