@@ -87,6 +87,54 @@ describe('honest answers and what meta_json says of them', () => {
     assert.deepEqual(await lastMeta(h, s), { rule: 'not-covered', covered: false, sources: [] });
   });
 
+  it('offers the sections of a document that came close, not its title, and each as text', async () => {
+    const manual = (await h.api.chatbots.create({ name: 'Bike shop' })).uuid;
+    await h.api.sources.upload(
+      manual,
+      new Blob([
+        '# Northwind bike manual\n\n## Tyres\n\nPump the tyres to 4 bar before every ride.\n\n' +
+          '## Brakes\n\nReplace the brake pads when the groove is gone.\n\n' +
+          '## Lights\n\nThe lights switch on by themselves at dusk.\n',
+      ]),
+      { fileName: 'manual.md' },
+    );
+    await h.api.sources.createQa(manual, {
+      question: 'Are the <b>lights</b> & *dynamo* [hub] included?',
+      answer: 'Yes, both come with every bike.',
+    });
+    await h.server.idle();
+    const tyres = await session(manual);
+    const [, lead, list] = (await ask(h.api, tyres, 'Which tyres suit snowy trails?')).text.split(
+      '\n\n',
+    );
+    assert.equal(lead, 'These topics come closest to your question:');
+    assert.equal(list, '- Tyres');
+    assert.deepEqual((await lastMeta(h, tyres)).suggestions, ['Tyres']);
+
+    // A topic's own characters are text in the list (escaped), and as written in the chips.
+    const lights = await session(manual);
+    const [, , marked] = (
+      await ask(h.api, lights, 'Do the lights last through rainy winters?')
+    ).text.split('\n\n');
+    const asked = 'Are the <b>lights</b> & *dynamo* [hub] included?';
+    assert.ok(
+      marked!
+        .split('\n')
+        .includes('- Are the \\<b\\>lights\\</b\\> \\& \\*dynamo\\* \\[hub\\] included?'),
+      marked,
+    );
+    assert.ok(((await lastMeta(h, lights)).suggestions as string[]).includes(asked));
+
+    // Beside another document, a section is named with its document's title.
+    await h.api.sources.upload(manual, new Blob(['# Opening times\n\nWe open at 9 every day.\n']), {
+      fileName: 'hours.md',
+    });
+    await h.server.idle();
+    const both = await session(manual);
+    await ask(h.api, both, 'Which tyres suit snowy trails?');
+    assert.deepEqual((await lastMeta(h, both)).suggestions, ['Northwind bike manual › Tyres']);
+  });
+
   it('an answer from passages is covered, and names the sources it drew on', async () => {
     const s = await session();
     const { text } = await ask(h.api, s, 'How long does the pizza dough rest?');

@@ -3,7 +3,7 @@ import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { agentMeta, citationsFor, composed, composedText } from './compose.js';
 import { type AnswerDocuments, withDocuments } from './documents.js';
 import { llmAnswer } from './llm-answer.js';
-import { matchQa, relevant, type Scope, scopeOf, termWeights } from './relevance.js';
+import { matchQa, relevant, type Scope, type Section, scopeOf, termWeights } from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
 import type { Hit } from './search.js';
 import { NOT_COVERED, notCoveredText, suggestionsFor } from './suggestions.js';
@@ -79,7 +79,7 @@ export async function prepareAnswer(
 
   const scope = scopeOf(await deps.store.listSources(chatbot.uuid), agent);
   // The session's documents lead, ahead of the sources and of a Q&A pair (documents.ts).
-  const { qa, hits, queryTerms, closeness, sources, leading } = withDocuments(
+  const { qa, hits, queryTerms, closeness, sections, sources, leading } = withDocuments(
     await judge(deps, chatbot.uuid, query, scope),
     scope.sources,
     query,
@@ -99,7 +99,7 @@ export async function prepareAnswer(
     );
   }
 
-  const offered = () => suggestionsFor(scope, closeness);
+  const offered = () => suggestionsFor(scope, closeness, sections);
   const notCovered = () => {
     if (fallback) {
       return fixed(
@@ -162,6 +162,7 @@ interface Judged {
   hits: Hit[];
   queryTerms: Set<string>;
   closeness: ReadonlyMap<string, number>;
+  sections: readonly Section[];
 }
 
 async function judge(
@@ -171,7 +172,7 @@ async function judge(
   scope: Scope,
 ): Promise<Judged> {
   const { sources, allowed, qaSources } = scope;
-  const none: Judged = { hits: [], queryTerms: new Set(), closeness: new Map() };
+  const none: Judged = { hits: [], queryTerms: new Set(), closeness: new Map(), sections: [] };
   if (allowed.size === 0) return none;
   const found = await deps.index.search(chatbotUuid, query, {
     limit: SEARCHED,
@@ -183,12 +184,12 @@ async function judge(
   const qa = matchQa(termWeights(found), qaSources, found.alternatives);
   if (qa) return { ...none, qa, queryTerms };
   // A source being processed again keeps its old chunks meanwhile; it is not answered from.
-  const { hits, closeness } = relevant(
+  const { hits, closeness, sections } = relevant(
     { ...found, hits: found.hits.filter((h) => allowed.has(h.sourceUuid)) },
     query,
     scope,
   );
-  return { qa, hits, queryTerms, closeness };
+  return { qa, hits, queryTerms, closeness, sections };
 }
 
 export type { Hit };

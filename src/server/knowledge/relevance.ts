@@ -120,6 +120,16 @@ export interface Relevance {
   hits: Hit[];
   /** Per source among the hits, the best share of the question's weight one of them holds. */
   closeness: Map<string, number>;
+  /** The section path of each hit judged (the same filters as `closeness`), with its share. */
+  sections: Section[];
+}
+
+/** A judged hit's section: what a refusal can offer of a document with headings. */
+export interface Section {
+  sourceUuid: string;
+  /** The section path, " › " between levels ("The API module › Errors"). */
+  heading: string;
+  share: number;
 }
 
 /**
@@ -156,7 +166,8 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const weights = termWeights(found);
   const total = sum(weights, weights.keys());
   const closeness = new Map<string, number>();
-  if (total === 0) return { hits: [], closeness };
+  const sections: Section[] = [];
+  if (total === 0) return { hits: [], closeness, sections };
   const known = found.terms.filter((_, i) => found.df[i]! > 0);
   const names = [...namesIn(query)].filter((t) => weights.has(t));
   const unknownName = names.some((t) => !known.includes(t));
@@ -175,6 +186,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     if (sayers.some(({ t, sources }) => !sources.has(hit.sourceUuid) && !context.has(t))) continue;
     const share = weight / total;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
+    if (hit.heading) sections.push({ sourceUuid: hit.sourceUuid, heading: hit.heading, share });
     if (unknownName || share < MIN_SHARE) continue;
     // Half, and what it lacks is a word other passages hold: they say it, this one does not.
     if (share < MIN_SHARE + 1e-9 && known.some((t) => !matched.has(t))) continue;
@@ -194,7 +206,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const hits = kept
     .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || k.share >= best!.share)
     .map((k) => k.hit);
-  return { hits, closeness };
+  return { hits, closeness, sections };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SourceRow } from '../store/types.js';
-import type { Scope } from './relevance.js';
+import { HEADING_SEPARATOR } from './markdown.js';
+import type { Scope, Section } from './relevance.js';
 
 export const NOT_COVERED =
   "I'm sorry, I couldn't find anything about that in the information I have, so I can't answer it reliably. Could you ask in other words, or about something else?";
@@ -22,28 +23,55 @@ const topic = (source: SourceRow) =>
     .trim();
 
 /**
- * Up to OFFERED topics for a question no source answers: the allowed sources closest to it
- * (`closeness`, from relevance.ts), closest first; when none is close, what the chatbot can
- * help with at all — its Q&A questions in the owner's order (each is answered as asked), then
- * its documents, largest first. None when the agent has no source to answer from.
+ * A section of a document as a topic: its innermost heading, after the document's title when the
+ * chatbot has other documents ("MiniSearch › Search options": several READMEs have a "Usage").
+ */
+function sectionTopic(source: SourceRow, heading: string, titled: boolean): string {
+  const section = heading.split(HEADING_SEPARATOR).pop()!.replace(/\s+/g, ' ').trim();
+  const title = topic(source);
+  if (!section || section.toLowerCase() === title.toLowerCase()) return title;
+  return titled ? `${title}${HEADING_SEPARATOR}${section}` : section;
+}
+
+/**
+ * Up to OFFERED topics for a question no source answers: what came closest to it (`closeness`
+ * and `sections`, from relevance.ts), closest first: a Q&A pair's question, or the sections of a
+ * document whose passages came close (its title when it has no headings), since a chatbot of one
+ * long manual would otherwise offer the manual's title to every question. When nothing is close,
+ * what the chatbot can help with at all: its Q&A questions in the owner's order (each is
+ * answered as asked), then its documents, largest first. None when the agent has no source to
+ * answer from.
  */
 export function suggestionsFor(
   scope: Scope,
   closeness: ReadonlyMap<string, number>,
+  sections: readonly Section[] = [],
 ): { close: boolean; topics: string[] } {
-  const close = [...closeness]
-    .filter(([uuid, share]) => share >= CLOSE_SHARE && scope.allowed.has(uuid))
-    .sort((a, b) => b[1] - a[1])
-    .map(([uuid]) => scope.sources.get(uuid)!);
   const allowed = [...scope.allowed].map((uuid) => scope.sources.get(uuid)!);
+  const titled = allowed.filter((s) => s.type !== 'qa').length > 1;
+  const close: Array<{ share: number; topic: string }> = [];
+  for (const [uuid, share] of closeness) {
+    if (share < CLOSE_SHARE || !scope.allowed.has(uuid)) continue;
+    const source = scope.sources.get(uuid)!;
+    const parts =
+      source.type === 'qa'
+        ? []
+        : sections.filter((s) => s.sourceUuid === uuid && s.share >= CLOSE_SHARE);
+    if (parts.length === 0) close.push({ share, topic: topic(source) });
+    for (const part of parts) {
+      close.push({ share: part.share, topic: sectionTopic(source, part.heading, titled) });
+    }
+  }
+  // Stable: equally close topics keep the search's order.
+  close.sort((a, b) => b.share - a.share);
   const pool =
     close.length > 0
-      ? close
+      ? close.map((c) => c.topic)
       : [
           ...allowed.filter((s) => s.type === 'qa'),
           ...allowed.filter((s) => s.type !== 'qa').sort((a, b) => b.tokens - a.tokens),
-        ];
-  const topics = [...new Set(pool.map(topic).filter(Boolean))].slice(0, OFFERED);
+        ].map(topic);
+  const topics = [...new Set(pool.filter(Boolean))].slice(0, OFFERED);
   return { close: close.length > 0, topics };
 }
 
@@ -56,7 +84,18 @@ export function notCoveredText(suggestions: { close: boolean; topics: string[] }
   return `${NOT_COVERED}\n\n${suggestionList(suggestions)}`;
 }
 
+/**
+ * A topic as the text of a Markdown list item: a heading or a question is the owner's text, not
+ * markup ("<chatbot-chat>", "*args", "[beta]" would otherwise be read as HTML, emphasis, a link).
+ */
+const literal = (topic: string) =>
+  topic
+    .replace(/[\\`*_[\]<>#|~&]/g, '\\$&')
+    // Nor is a list marker at its start ("2024. Prices", "- draft") a list inside the item.
+    .replace(/^(\d+)([.)])/, '$1\\$2')
+    .replace(/^([-+])/, '\\$1');
+
 /** The offered topics under their lead-in line. */
 export function suggestionList({ close, topics }: { close: boolean; topics: string[] }): string {
-  return `${close ? CLOSEST : AVAILABLE}\n\n${topics.map((t) => `- ${t}`).join('\n')}`;
+  return `${close ? CLOSEST : AVAILABLE}\n\n${topics.map((t) => `- ${literal(t)}`).join('\n')}`;
 }
