@@ -23,7 +23,7 @@ export const styles = [
     }
     .tr {
       grid-template-columns:
-        minmax(8em, 3fr) minmax(4.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(6em, 1.2fr)
+        minmax(8em, 3fr) minmax(6.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(6em, 1.2fr)
         minmax(9em, 1fr);
     }
     /* Narrow (a dashboard's column): the count goes first, then the date; the question, its

@@ -53,8 +53,9 @@ export const tableStyles = css`
     height: 2.75em;
     contain: strict;
   }
-  /* Cells whose text is cut short rather than let the row grow (the conversations' flags too). */
-  .tr > :is(.title, .date, .flags) {
+  /* Cells whose text is cut short rather than let the row grow (the conversations' flags too),
+     and headers: a label longer than its column (another language's) would run into the next. */
+  .tr > :is(.title, .date, .flags, [role='columnheader']) {
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;

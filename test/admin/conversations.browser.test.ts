@@ -74,6 +74,24 @@ describe('<chatbot-admin> conversations', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should show each column header whole, at any width the admin is given', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    for (const width of [480, 720, 960, 1200, 1600]) {
+      el.style.width = `${width}px`;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+      expect(headers.length, `${width}px`).to.be.at.least(3);
+      for (const header of headers) {
+        // A label wider than its column ran into the next one ("ExchangesLast activity").
+        expect(header.scrollWidth, `${header.textContent} at ${width}px`).to.be.at.most(
+          header.clientWidth,
+        );
+      }
+    }
+  });
+
   it('should filter by rating, coverage, escalation and error on the server', async () => {
     const { bot } = await seedConversations();
     const { client, urls } = await recordingClient();

@@ -231,6 +231,13 @@ describe('<chatbot-admin> data sources', () => {
       panel.style.width = `${width}px`;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(visibleHeaders(), `headers at ${width}px`).to.deep.equal(headers);
+      for (const header of deepAll<HTMLElement>(panel, '[role=columnheader]')) {
+        if (!header.checkVisibility()) continue;
+        // Whole, not run into the next column.
+        expect(header.scrollWidth, `${header.textContent} at ${width}px`).to.be.at.most(
+          header.clientWidth,
+        );
+      }
       const remove = row.querySelector<HTMLElement>('button.danger')!.getBoundingClientRect();
       expect(remove.right, `Delete in view at ${width}px`).to.be.at.most(
         table.getBoundingClientRect().right,
