@@ -13,17 +13,20 @@ export const styles = [
       border-radius: var(--_radius);
       overflow: hidden;
     }
+    /*
+     * The list of chatbots beside the main area while the element is wide enough for both, and
+     * above it otherwise: by the element's own width, not the viewport's, since a dashboard may
+     * give it a column (a viewport query left the main area 64px wide in a 320px column). Flex
+     * wrapping, not a container query: the host keeps sizing to its content where it sits.
+     */
     .layout {
-      display: grid;
-      grid-template-columns: var(--chatbot-admin-sidebar-width, 16rem) minmax(0, 1fr);
+      display: flex;
+      flex-wrap: wrap;
       min-height: 24rem;
     }
-    @media (max-width: 720px) {
-      .layout {
-        grid-template-columns: minmax(0, 1fr);
-      }
-    }
     nav.sidebar {
+      flex: 1 1 var(--chatbot-admin-sidebar-width, 16rem);
+      box-sizing: border-box;
       background: var(--_surface-2);
       border-right: 1px solid var(--_border);
       padding: 12px;
@@ -68,8 +71,11 @@ export const styles = [
       color: var(--_muted);
     }
     .main {
+      flex: 999 1 0;
+      /* Below this, the main area wraps under the list and takes the whole width. */
+      min-width: min(100%, 30rem);
       padding: 12px 16px;
-      min-width: 0;
+      box-sizing: border-box;
     }
     [role='tablist'] {
       display: flex;
@@ -89,16 +95,21 @@ export const styles = [
       border-bottom-color: var(--_accent);
       font-weight: 600;
     }
+    /* The settings beside the chat, or above it when the tab is narrow (as .layout, by width). */
     .try {
-      display: grid;
-      grid-template-columns: minmax(14rem, 1fr) minmax(0, 2fr);
+      display: flex;
+      flex-wrap: wrap;
       gap: 16px;
-      align-items: start;
+      align-items: flex-start;
     }
-    @media (max-width: 900px) {
-      .try {
-        grid-template-columns: minmax(0, 1fr);
-      }
+    .try > .card {
+      flex: 1 1 14rem;
+      min-width: 0;
+    }
+    .try chatbot-chat,
+    .try > p {
+      flex: 999 1 0;
+      min-width: min(100%, 22rem);
     }
     .try chatbot-chat {
       display: block;
