@@ -327,7 +327,7 @@ export class AdminInsightsPanel extends AdminPanel {
                 <tr>
                   <th scope="col" part="header-cell">${s.question}</th>
                   <th scope="col" part="header-cell" class="count">${s.insightsAsked}</th>
-                  <th scope="col" part="header-cell">${s.insightsLastAsked}</th>
+                  <th scope="col" part="header-cell" class="when">${s.insightsLastAsked}</th>
                   <th scope="col" part="header-cell"><span class="visually-hidden">${s.actions}</span></th>
                 </tr>
               </thead>

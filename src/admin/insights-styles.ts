@@ -70,10 +70,27 @@ export const insightsStyles = css`
   table.simple .count {
     text-align: right;
     font-variant-numeric: tabular-nums;
+  }
+  /* A number stays whole; its header ("Conversations") and a row's button may wrap, or a phone's
+     card could not hold the table. */
+  table.simple td.count {
     white-space: nowrap;
+  }
+  table.simple td button {
+    white-space: normal;
   }
   table.simple td.when {
     white-space: nowrap;
+  }
+  /* Each card's tables fit the card's own width: on a phone, or in a narrow column, the gaps
+     drop their date so the question keeps room and "Add as Q&A" stays in view. */
+  section.card {
+    container-type: inline-size;
+  }
+  @container (width < 30em) {
+    table.simple .when {
+      display: none;
+    }
   }
   figure.chart {
     margin: 0;

@@ -226,6 +226,29 @@ describe('<chatbot-admin> insights', () => {
     expect(totals(panel).Conversations).to.equal('0');
   });
 
+  it('should fit every table in its card on a phone, each gap’s Add as Q&A in view', async () => {
+    const { client, bot } = await seeded();
+    const { el, panel } = await openInsights(client, bot);
+    await until(() => deepAll(panel, 'button').some((b) => b.textContent?.trim() === 'Add as Q&A'));
+    el.style.width = '320px';
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    for (const card of deepAll(panel, 'section.card')) {
+      const box = card.getBoundingClientRect();
+      for (const table of card.querySelectorAll<HTMLElement>('table.simple')) {
+        // The chart's own table scrolls in its frame (or is for screen readers only).
+        if (table.closest('.visually-hidden, .table-view')) continue;
+        expect(
+          table.getBoundingClientRect().right,
+          card.querySelector('h3')?.textContent ?? '',
+        ).to.be.at.most(box.right);
+      }
+      for (const add of card.querySelectorAll('td button')) {
+        expect(add.getBoundingClientRect().right, add.textContent!).to.be.at.most(box.right);
+      }
+    }
+    el.style.width = '';
+  });
+
   it('should turn a knowledge gap into a Q&A source, the question prefilled and the answer written', async () => {
     const { client, bot } = await seeded();
     const { el, panel } = await openInsights(client, bot);
