@@ -41,6 +41,16 @@ export const styles = [
         display: none;
       }
     }
+    /* A phone: the title gives way before a row's Delete leaves the view. */
+    @container (width < 22em) {
+      .tr {
+        grid-template-columns: 2.2em minmax(2.5em, 1fr) auto;
+      }
+      .row-actions button {
+        padding: 1px 5px;
+        font-size: 0.9em;
+      }
+    }
     .thead button {
       border: 0;
       background: none;
