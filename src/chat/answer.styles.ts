@@ -166,6 +166,7 @@ const styles = css`
   }
   /* On its own line under the buttons. */
   .feedback-form {
+    position: relative;
     flex-basis: 100%;
     flex-wrap: wrap;
     padding: 8px;
@@ -176,8 +177,17 @@ const styles = css`
   .feedback-form fieldset {
     flex-basis: 100%;
     margin: 0;
+    /* Room for the close button, in the form's corner as a dialog's (it wrapped alone onto a
+       last line of its own on a phone). */
     padding: 0;
+    padding-inline-end: var(--_target, 32px);
     border: 0;
+    box-sizing: border-box;
+  }
+  .feedback-form .icon-button {
+    position: absolute;
+    top: 2px;
+    inset-inline-end: 2px;
   }
   .feedback-form label {
     display: inline-flex;

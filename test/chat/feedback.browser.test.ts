@@ -226,6 +226,24 @@ describe('<chatbot-chat> feedback', () => {
       const box = target.getBoundingClientRect();
       expect(Math.min(box.width, box.height), target.textContent ?? '').to.be.at.least(24);
     }
+    // Close sits in the form's top corner, on the question's line, as a dialog's; it overlaps
+    // nothing (it wrapped onto a last line of its own in a narrow chat).
+    const close = button(el, 'Close')!.getBoundingClientRect();
+    const legend = shadow(el).querySelector('.feedback-form legend')!.getBoundingClientRect();
+    const formBox = form(el)!.getBoundingClientRect();
+    expect(close.top).to.be.below(legend.bottom);
+    expect(formBox.right - close.right).to.be.below(8);
+    for (const other of shadow(el).querySelectorAll(
+      '.feedback-form label, .feedback-form legend',
+    )) {
+      const box = other.getBoundingClientRect();
+      const apart =
+        box.right <= close.left ||
+        box.left >= close.right ||
+        box.bottom <= close.top ||
+        box.top >= close.bottom;
+      expect(apart, other.textContent ?? '').to.equal(true);
+    }
   });
 
   it('should offer nothing with feedback="off"', async () => {
