@@ -125,7 +125,11 @@ export class StreamController implements ReactiveController {
         for await (const delta of stream.text) {
           if (controller.signal.aborted) break;
           text += delta;
-          schedule();
+          // The answer's first words go in as they arrive, to be painted with the next frame
+          // (waiting for a frame to insert them cost 7-15 ms of the first answer); later words
+          // once per frame.
+          if (shown === 0) flush();
+          else schedule();
         }
         return 'ended' as const;
       };
