@@ -135,6 +135,49 @@ describe('honest answers and what meta_json says of them', () => {
     assert.deepEqual((await lastMeta(h, both)).suggestions, ['Northwind bike manual › Tyres']);
   });
 
+  it('answers a section asked for by its heading, as a refusal offers it, from its beginning', async () => {
+    const guide = (await h.api.chatbots.create({ name: 'Guides' })).uuid;
+    // Fifteen sections say the heading's words, in their headings too, more often than the
+    // section itself does: the search ranks them first.
+    const notes = Array.from(
+      { length: 15 },
+      (_, i) =>
+        `## Shop repairs, part ${i + 1}\n\nRepairs at the shop take a day. Repairs at the shop are cheap.\n`,
+    ).join('\n');
+    const alpha = await h.api.sources.upload(
+      guide,
+      new Blob([
+        `# Alpha guide\n\n${notes}\n## Repairs and the shop\n\nBring your bike before noon.\n\nWe call when it is ready.\n\n## Usage\n\nAlpha is used with a spanner.\n`,
+      ]),
+      { fileName: 'alpha.md' },
+    );
+    const beta = await h.api.sources.upload(
+      guide,
+      new Blob(['# Beta guide\n\n## Usage\n\nBeta is used with a pump.\n']),
+      { fileName: 'beta.md' },
+    );
+    await h.server.idle();
+    const asked = await session(guide);
+    const { text } = await ask(h.api, asked, 'Repairs and the shop');
+    assert.match(
+      text,
+      /^From \*Alpha guide › Repairs and the shop\*:\n\nBring your bike before noon\./,
+    );
+    assert.deepEqual((await lastMeta(h, asked)).sources, [alpha.uuid]);
+
+    // "Title › Section", as topics are named beside other documents: that document's section.
+    const usage = await session(guide);
+    assert.match((await ask(h.api, usage, 'Beta guide › Usage')).text, /used with a pump/);
+    assert.deepEqual((await lastMeta(h, usage)).sources, [beta.uuid]);
+
+    // A deleted document's sections are no longer answered from.
+    await h.api.sources.delete(beta.uuid);
+    await h.server.idle();
+    const gone = await session(guide);
+    await ask(h.api, gone, 'Beta guide › Usage');
+    assert.notDeepEqual((await lastMeta(h, gone)).sources, [beta.uuid]);
+  });
+
   it('an answer from passages is covered, and names the sources it drew on', async () => {
     const s = await session();
     const { text } = await ask(h.api, s, 'How long does the pizza dough rest?');

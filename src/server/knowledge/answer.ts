@@ -184,12 +184,13 @@ async function judge(
   const qa = matchQa(termWeights(found), qaSources, found.alternatives);
   if (qa) return { ...none, qa, queryTerms };
   // A source being processed again keeps its old chunks meanwhile; it is not answered from.
-  const { hits, closeness, sections } = relevant(
+  const { hits, closeness, sections, named } = relevant(
     { ...found, hits: found.hits.filter((h) => allowed.has(h.sourceUuid)) },
     query,
     scope,
   );
-  return { qa, hits, queryTerms, closeness, sections };
+  // A section asked for by its heading is quoted from its beginning, not around its words.
+  return { qa, hits, queryTerms: named ? new Set() : queryTerms, closeness, sections };
 }
 
 export type { Hit };

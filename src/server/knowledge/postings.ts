@@ -1,3 +1,4 @@
+import { HEADING_SEPARATOR } from './markdown.js';
 import { quotableUnits, type Unit } from './quotable.js';
 import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
@@ -59,6 +60,8 @@ export interface ChatbotIndex {
   lengths: [number[], number[]];
   /** Per field: the mean of `lengths`, kept up to date as chunks come and go. */
   averages: [number, number];
+  /** The slots of each section's chunks, by its innermost heading as `sectionKey` reads it. */
+  sections: Map<string, Set<number>>;
   /** Chunks read from the store and not indexed yet, while the index is being built. */
   pending: IndexedChunk[];
   built: Promise<void>;
@@ -72,9 +75,25 @@ export function createIndex(pending: IndexedChunk[]): ChatbotIndex {
     slots: [],
     lengths: [[], []],
     averages: [0, 0],
+    sections: new Map(),
     pending,
     built: Promise.resolve(),
   };
+}
+
+/**
+ * A heading or a question as a section's name is compared: its innermost part, without case,
+ * markup, runs of spaces or closing punctuation ("Search options?" names "## Search *options*").
+ */
+export function sectionKey(text: string): string {
+  return text
+    .split(HEADING_SEPARATOR)
+    .pop()!
+    .toLowerCase()
+    .replace(/[*_`]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s?.!:]+$/, '')
+    .trim();
 }
 
 /** Adds chunks to the index (a chunk already in it replaces itself). */
@@ -96,6 +115,12 @@ export function indexChunks(index: ChatbotIndex, chunks: IndexedChunk[]): void {
     };
     index.slots.push(entry);
     index.chunks.set(chunk.id, entry);
+    if (heading) {
+      const key = sectionKey(heading);
+      const slots = index.sections.get(key) ?? new Set();
+      slots.add(slot);
+      index.sections.set(key, slots);
+    }
     const count = index.chunks.size - 1;
     addField(index, entry, TEXT, chunk.text, count);
     addField(index, entry, TOPIC, topic, count);
@@ -151,6 +176,12 @@ export function unindexChunks(index: ChatbotIndex, ids: number[]): void {
     }
     index.chunks.delete(id);
     index.slots[entry.slot] = undefined;
+    if (entry.heading) {
+      const key = sectionKey(entry.heading);
+      const slots = index.sections.get(key);
+      slots?.delete(entry.slot);
+      if (slots?.size === 0) index.sections.delete(key);
+    }
     for (const field of [TEXT, TOPIC] as const) {
       for (const term of entry.fieldTerms[field]) {
         const postings = index.terms.get(term)!.fields[field]!;

@@ -1,4 +1,4 @@
-import { type ChatbotIndex, type Postings, TEXT, TOPIC } from './postings.js';
+import { type ChatbotIndex, type Postings, sectionKey, TEXT, TOPIC } from './postings.js';
 import type { Unit } from './quotable.js';
 import { synonymsOf } from './synonyms.js';
 import { queryTerms } from './text.js';
@@ -32,6 +32,11 @@ export interface SearchResult {
   total: number;
   /** The sources with a chunk that holds a processed term (read from the index when asked). */
   holders?: (term: string) => ReadonlySet<string>;
+  /**
+   * The chunks of the sections whose innermost heading is `name` (as `sectionKey` compares
+   * them), in the order they were indexed, within the sources searched (read when asked).
+   */
+  section?: (name: string) => Hit[];
 }
 
 /**
@@ -181,12 +186,33 @@ export function rank(
     }
     return out;
   };
+  const section = (name: string): Hit[] => {
+    const slots = [...(index.sections.get(sectionKey(name)) ?? [])].sort((a, b) => a - b);
+    return slots.flatMap((slot): Hit[] => {
+      const entry = index.slots[slot];
+      if (!entry || (sources && !sources.has(entry.sourceUuid))) return [];
+      const [text, topic] = entry.fieldTerms;
+      return [
+        {
+          chunkId: entry.id,
+          sourceUuid: entry.sourceUuid,
+          text: entry.text,
+          heading: entry.heading,
+          score: 0,
+          matched: asked.filter((t) => text.includes(t) || topic.includes(t)),
+          units: entry.units,
+          headingTerms: entry.headingTerms,
+        },
+      ];
+    });
+  };
   const result = (hits: Hit[]): SearchResult => ({
     hits,
     terms: asked,
     df: asked.map(conceptDf),
     total,
     holders,
+    section,
     alternatives,
   });
   const held = all.filter((t) => df(t) > 0);

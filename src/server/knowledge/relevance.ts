@@ -1,4 +1,6 @@
 import type { AgentRow, SourceRow } from '../store/types.js';
+import { HEADING_SEPARATOR } from './markdown.js';
+import { sectionKey } from './postings.js';
 import type { Hit, SearchResult } from './search.js';
 import { queryTerms, terms } from './text.js';
 
@@ -122,6 +124,8 @@ export interface Relevance {
   closeness: Map<string, number>;
   /** The section path of each hit judged (the same filters as `closeness`), with its share. */
   sections: Section[];
+  /** The question named a section by its heading: `hits` are that section's, in order. */
+  named?: boolean;
 }
 
 /** A judged hit's section: what a refusal can offer of a document with headings. */
@@ -168,6 +172,8 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
   const closeness = new Map<string, number>();
   const sections: Section[] = [];
   if (total === 0) return { hits: [], closeness, sections };
+  const section = namedSection(found, query, scope);
+  if (section.length > 0) return { hits: section, closeness, sections, named: true };
   const known = found.terms.filter((_, i) => found.df[i]! > 0);
   const names = [...namesIn(query)].filter((t) => weights.has(t));
   const unknownName = names.some((t) => !known.includes(t));
@@ -207,6 +213,26 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || k.share >= best!.share)
     .map((k) => k.hit);
   return { hits, closeness, sections };
+}
+
+/**
+ * The chunks of the section a question names by its heading, as a refusal offers it
+ * (suggestions.ts: "Environment", or "MiniSearch › Search options" beside other documents): the
+ * visitor asked for that section, whatever share of its words a passage holds, and gets its
+ * beginning first. Without this an offered topic was answered from a neighbour ("How answers are
+ * made" from the benchmark of answers), or refused: its words are common, so its own chunks were
+ * not among those searched.
+ */
+function namedSection(found: SearchResult, query: string, scope: Scope): Hit[] {
+  if (!found.section || query.length > 200) return [];
+  const [title, ...rest] = query.split(HEADING_SEPARATOR);
+  const asked = found.section(query);
+  if (rest.length === 0) return asked;
+  // "Title › Section": that document's section only.
+  const named = sectionKey(title!);
+  return asked.filter(
+    (hit) => sectionKey(scope.sources.get(hit.sourceUuid)?.title ?? '') === named,
+  );
 }
 
 /**
