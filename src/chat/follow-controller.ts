@@ -69,7 +69,11 @@ export class FollowController implements ReactiveController {
    */
   follow(corrections = CORRECTIONS): void {
     const log = this.log();
-    if (!log || this.isReading) return;
+    if (!log) return;
+    // A reader who scrolled up since the last jump, not reported yet by a scroll event (a render
+    // came first: on a busy machine, a step of a long conversation appearing), stays put.
+    this.handleScroll();
+    if (this.isReading) return;
     log.scrollTop = log.scrollHeight;
     this.followTop = log.scrollTop;
     if (corrections > 0 && this.frame === undefined) {
@@ -85,6 +89,8 @@ export class FollowController implements ReactiveController {
   /** Back to the newest text, following it again. */
   showLatest(): void {
     this.reading = false;
+    // The reader's own choice: where they scrolled is no sign of reading this time.
+    this.followTop = this.log()?.scrollTop ?? 0;
     this.follow();
   }
 
