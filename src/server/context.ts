@@ -77,8 +77,9 @@ export async function ownedSession(
   ctx: ServerContext,
   auth: Auth,
   uuid: string,
+  opts?: { fresh?: boolean },
 ): Promise<SessionRow> {
-  const session = await ctx.store.getSession(uuid);
+  const session = await ctx.store.getSession(uuid, opts);
   if (!session || !(await owns(ctx, auth, session.chatbotUuid))) throw notFound('session');
   return session;
 }

@@ -180,6 +180,27 @@ describe(
         assert.equal(await sourceStatus(b.api, bot.uuid, source.uuid), undefined);
       });
 
+      it("should give a session's time on B as A's answer set it", async () => {
+        const bot = await a.api.chatbots.create({ name: 'Clock', rate_limit: [1000, 60] });
+        const session = await a.api.sessions.create(bot.uuid);
+        // B reads the session first, so it remembers it.
+        const before = await b.api.sessions.get(session.uuid);
+        // Times are kept to the second: the answer comes in a later one.
+        while (new Date().toISOString().slice(0, 19) <= before.modified_at.slice(0, 19)) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await ask(a.api, session.uuid, 'What time is it?');
+        const latest = (await a.api.messages.list(session.uuid)).at(-1)!;
+        const after = await b.api.sessions.get(session.uuid);
+        // B listed the old time before: its cache is not told of another instance's answers.
+        assert.ok(
+          after.modified_at > before.modified_at,
+          `${after.modified_at} after ${before.modified_at}`,
+        );
+        assert.equal(after.modified_at, (await a.api.sessions.get(session.uuid)).modified_at);
+        assert.ok(after.modified_at >= latest.created_at);
+      });
+
       it("should read on B a session's document that a message through A attached", async (t) => {
         const bot = await a.api.chatbots.create({ name: 'Drones', rate_limit: [1000, 60] });
         const session = await a.api.sessions.create(bot.uuid);

@@ -51,7 +51,14 @@ export function sessionRoutes(ctx: ServerContext, visitors: VisitorSettings) {
       return c.json(meta === null ? sessionSummary(row) : sessionRecord(row));
     })
     .get('/api/v1/session/:uuid', async (c) =>
-      c.json(sessionRecord(await ownedSession(ctx, c.get('auth'), c.req.param('uuid')))),
+      c.json(
+        sessionRecord(
+          // Its time as the last answer through any instance set it (store/types.ts).
+          await ownedSession(ctx, c.get('auth'), c.req.param('uuid'), {
+            fresh: store.shared,
+          }),
+        ),
+      ),
     )
     .get('/api/v1/chatbot/:uuid/sessions', async (c) => {
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));

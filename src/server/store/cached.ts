@@ -165,7 +165,10 @@ export function cachedStore(store: Store): Store {
     });
   };
   cached.getChatbot = (uuid) => remember(chatbots, uuid, () => store.getChatbot(uuid));
-  cached.getSession = (uuid) => remember(sessions, uuid, () => store.getSession(uuid));
+  cached.getSession = (uuid, opts) => {
+    if (opts?.fresh) sessions.delete(uuid);
+    return remember(sessions, uuid, () => store.getSession(uuid));
+  };
   cached.listAgents = (chatbotUuid) =>
     remember(agents, chatbotUuid, () => store.listAgents(chatbotUuid));
   cached.listSources = (chatbotUuid) =>

@@ -305,7 +305,12 @@ export interface Store {
   deleteTag(uuid: string): Promise<void>;
 
   createSession(row: SessionRow): Promise<void>;
-  getSession(uuid: string): Promise<SessionRow | undefined>;
+  /**
+   * `fresh`: read past what a cache remembers. Another instance's answers set a session's time
+   * without telling this one (each message would be a notification), so a record returned to a
+   * client is read afresh on a shared store.
+   */
+  getSession(uuid: string, opts?: { fresh?: boolean }): Promise<SessionRow | undefined>;
   listSessions(chatbotUuid: string): Promise<SessionRow[]>;
   deleteSession(uuid: string): Promise<void>;
 
