@@ -115,8 +115,9 @@ export function indexChunks(index: ChatbotIndex, chunks: IndexedChunk[]): void {
     };
     index.slots.push(entry);
     index.chunks.set(chunk.id, entry);
-    if (heading) {
-      const key = sectionKey(heading);
+    // A heading of only marks ("## ?") names nothing a question could ask for.
+    const key = sectionKey(heading);
+    if (key) {
       const slots = index.sections.get(key) ?? new Set();
       slots.add(slot);
       index.sections.set(key, slots);
@@ -176,8 +177,8 @@ export function unindexChunks(index: ChatbotIndex, ids: number[]): void {
     }
     index.chunks.delete(id);
     index.slots[entry.slot] = undefined;
-    if (entry.heading) {
-      const key = sectionKey(entry.heading);
+    const key = sectionKey(entry.heading);
+    if (key) {
       const slots = index.sections.get(key);
       slots?.delete(entry.slot);
       if (slots?.size === 0) index.sections.delete(key);
