@@ -24,14 +24,14 @@ export const styles = [
     .tr {
       grid-template-columns:
         minmax(8em, 3fr) minmax(6.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(7.5em, 1.2fr)
-        minmax(9em, 1fr);
+        minmax(10em, 1fr);
     }
     /* Narrower: the count goes first, then the date; the question, its flags and the actions
        stay, the question with room to be read. (Cells: 1 question, 2 exchanges, 3 date, 4 flags,
        5 actions.) */
     @container (width < 52em) {
       .tr {
-        grid-template-columns: minmax(8em, 3fr) minmax(10.5em, 1.3fr) minmax(7.5em, 1.2fr) minmax(9em, 1fr);
+        grid-template-columns: minmax(8em, 3fr) minmax(10.5em, 1.3fr) minmax(7.5em, 1.2fr) minmax(10em, 1fr);
       }
       .tr > :nth-child(2) {
         display: none;
@@ -39,7 +39,7 @@ export const styles = [
     }
     @container (width < 44em) {
       .tr {
-        grid-template-columns: minmax(8em, 3fr) minmax(7.5em, 1.2fr) minmax(9em, 1fr);
+        grid-template-columns: minmax(8em, 3fr) minmax(7.5em, 1.2fr) minmax(10em, 1fr);
       }
       .tr > :is(:nth-child(2), :nth-child(3)) {
         display: none;
@@ -49,7 +49,7 @@ export const styles = [
        view; the flags are read in the transcript and filtered on above. */
     @container (width < 30em) {
       .tr {
-        grid-template-columns: minmax(6em, 1fr) auto;
+        grid-template-columns: minmax(6em, 1fr) 10em;
       }
       .tr > :nth-child(4) {
         display: none;

@@ -53,12 +53,16 @@ export const tableStyles = css`
     height: 2.75em;
     contain: strict;
   }
-  /* Cells whose text is cut short rather than let the row grow (the conversations' flags too),
-     and headers: a label longer than its column (another language's) would run into the next. */
-  .tr > :is(.title, .date, .flags, [role='columnheader']) {
+  /* Cells whose text is cut short rather than let the row grow (the conversations' flags too). */
+  .tr > :is(.title, .date, .flags) {
     overflow: hidden;
     text-overflow: ellipsis;
     white-space: nowrap;
+  }
+  /* A header longer than its column (a narrow table, another language) takes a second line,
+     which the header row has room for, rather than run into the next header. */
+  .tr > [role='columnheader'] {
+    overflow: hidden;
   }
   .date {
     font-size: 0.9em;

@@ -78,8 +78,12 @@ describe('<chatbot-admin> conversations', () => {
     const { client, bot } = await seedConversations();
     const { el, panel } = await mountConversations(client, bot);
     await shows(panel, all);
-    for (const width of [320, 480, 720, 960, 1200, 1600]) {
+    for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+      [320, 480, 720, 960, 1200, 1600].map((w) => [l, w] as const),
+    )) {
+      el.lang = lang;
       el.style.width = `${width}px`;
+      await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
       // The admin's own width decides its layout: in a 320px column the list of chatbots goes
@@ -95,7 +99,7 @@ describe('<chatbot-admin> conversations', () => {
       }
       for (const header of headers) {
         // A label wider than its column ran into the next one ("ExchangesLast activity").
-        expect(header.scrollWidth, `${header.textContent} at ${width}px`).to.be.at.most(
+        expect(header.scrollWidth, `${header.textContent} at ${width}px (${lang})`).to.be.at.most(
           header.clientWidth,
         );
       }
