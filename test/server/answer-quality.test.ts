@@ -308,6 +308,29 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(await index.search('bot', unnamed, { limit: 12 }), unnamed, scope), [3]);
   });
 
+  it('a question that is a section’s heading gets that section, from the sources it may use', async () => {
+    const index = indexOf([
+      { sourceUuid: 'manual', text: 'Pump the tyres before a ride.', heading: 'Manual › Tyres' },
+      { sourceUuid: 'manual', text: 'Check them weekly.', heading: 'Manual › Tyres' },
+      { sourceUuid: 'old', text: 'Tyres of the old model.', heading: 'Old manual › Tyres' },
+    ]);
+    // "old" is being processed again: it keeps its chunks in the index, but is not answered from.
+    const scope = scopeOf(
+      [source('manual', 'Manual'), source('old', 'Old manual', { status: 'processing' })],
+      everySource,
+    );
+    const result = await index.search('bot', 'Tyres?', { limit: 12 });
+    assert.deepEqual(kept(result, 'Tyres?', scope), [1, 2]);
+    assert.deepEqual(
+      kept(await index.search('bot', 'Manual › Tyres'), 'Manual › Tyres', scope),
+      [1, 2],
+    );
+    // Its own heading does not bring it back (the rest of the path leaves it out, as judge() does).
+    const asked = await index.search('bot', 'Old manual › Tyres');
+    const usable = { ...asked, hits: asked.hits.filter((h) => scope.allowed.has(h.sourceUuid)) };
+    assert.ok(!kept(usable, 'Old manual › Tyres', scope).includes(3));
+  });
+
   it('a question naming something no passage holds ("Python") is not answered', () => {
     const hit = { text: 'Run the server with Node, or in Docker instead.', score: 7 };
     const df = { run: 20, server: 40, instead: 6, node: 10 };

@@ -226,7 +226,9 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
 function namedSection(found: SearchResult, query: string, scope: Scope): Hit[] {
   if (!found.section || query.length > 200) return [];
   const [title, ...rest] = query.split(HEADING_SEPARATOR);
-  const asked = found.section(query);
+  // Not a source being processed again, whose old chunks the index still holds, nor one the
+  // agent may not use.
+  const asked = found.section(query).filter((hit) => scope.allowed.has(hit.sourceUuid));
   if (rest.length === 0) return asked;
   // "Title › Section": that document's section only.
   const named = sectionKey(title!);
