@@ -2,6 +2,7 @@ import type { Citation, CiteData } from '../../api/types.js';
 import type { AgentRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { EXCERPT_CHARS, quote } from './excerpt.js';
+import { HEADING_SEPARATOR, innermostHeading } from './markdown.js';
 import type { Hit } from './search.js';
 import { NOT_COVERED } from './suggestions.js';
 
@@ -106,11 +107,11 @@ export function composedText(
 
 /** "From *chatbot-elements › Errors*:": the source and the innermost section, when known. */
 function leadIn(title: string, heading: string, always: boolean): string {
-  const section = heading.split(' › ').pop()?.trim() ?? '';
+  const section = innermostHeading(heading);
   if (!section && !always) return '';
   const name = [title.trim(), section]
     .filter((part, i, all) => part && (i === 0 || part.toLowerCase() !== all[0]!.toLowerCase()))
-    .join(' › ')
+    .join(HEADING_SEPARATOR)
     .replace(/[*_`[\]\\<>]/g, '');
   return name ? `From *${name}*:` : '';
 }

@@ -24,6 +24,11 @@ export interface Block {
 
 export const HEADING_SEPARATOR = ' › ';
 
+/** The innermost heading of a section path: "Errors" of "The API module › Errors". */
+export function innermostHeading(path: string): string {
+  return path.split(HEADING_SEPARATOR).pop()!.trim();
+}
+
 /** Inline HTML and comments outside code spans: a chat bubble would show them as text. */
 function stripInlineHtml(text: string): string {
   return text

@@ -1,4 +1,4 @@
-import { HEADING_SEPARATOR } from './markdown.js';
+import { innermostHeading } from './markdown.js';
 import { quotableUnits, type Unit } from './quotable.js';
 import { boldLeads, processTerm, terms, tokenize } from './text.js';
 
@@ -86,9 +86,7 @@ export function createIndex(pending: IndexedChunk[]): ChatbotIndex {
  * markup, runs of spaces or closing punctuation ("Search options?" names "## Search *options*").
  */
 export function sectionKey(text: string): string {
-  return text
-    .split(HEADING_SEPARATOR)
-    .pop()!
+  return innermostHeading(text)
     .toLowerCase()
     .replace(/[*_`]/g, '')
     .replace(/\s+/g, ' ')

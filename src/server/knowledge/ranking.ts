@@ -1,4 +1,11 @@
-import { type ChatbotIndex, type Postings, sectionKey, TEXT, TOPIC } from './postings.js';
+import {
+  type ChatbotIndex,
+  type Entry,
+  type Postings,
+  sectionKey,
+  TEXT,
+  TOPIC,
+} from './postings.js';
 import type { Unit } from './quotable.js';
 import { synonymsOf } from './synonyms.js';
 import { queryTerms } from './text.js';
@@ -193,16 +200,11 @@ export function rank(
       if (!entry || (sources && !sources.has(entry.sourceUuid))) return [];
       const [text, topic] = entry.fieldTerms;
       return [
-        {
-          chunkId: entry.id,
-          sourceUuid: entry.sourceUuid,
-          text: entry.text,
-          heading: entry.heading,
-          score: 0,
-          matched: asked.filter((t) => text.includes(t) || topic.includes(t)),
-          units: entry.units,
-          headingTerms: entry.headingTerms,
-        },
+        hitOf(
+          entry,
+          0,
+          asked.filter((t) => text.includes(t) || topic.includes(t)),
+        ),
       ];
     });
   };
@@ -335,18 +337,26 @@ export function rank(
     }
     best[at] = { slot, base, score, order };
   }
-  const hits = best.map(({ slot, score }): Hit => {
-    const entry = index.slots[slot]!;
-    return {
-      chunkId: entry.id,
-      sourceUuid: entry.sourceUuid,
-      text: entry.text,
-      heading: entry.heading,
+  const hits = best.map(({ slot, score }) =>
+    hitOf(
+      index.slots[slot]!,
       score,
-      matched: asked.filter((_, i) => has(slot, i)),
-      units: entry.units,
-      headingTerms: entry.headingTerms,
-    };
-  });
+      asked.filter((_, i) => has(slot, i)),
+    ),
+  );
   return result(hits);
+}
+
+/** An indexed chunk as a search returns it. */
+function hitOf(entry: Entry, score: number, matched: string[]): Hit {
+  return {
+    chunkId: entry.id,
+    sourceUuid: entry.sourceUuid,
+    text: entry.text,
+    heading: entry.heading,
+    score,
+    matched,
+    units: entry.units,
+    headingTerms: entry.headingTerms,
+  };
 }

@@ -1,5 +1,5 @@
 import type { SourceRow } from '../store/types.js';
-import { HEADING_SEPARATOR } from './markdown.js';
+import { HEADING_SEPARATOR, innermostHeading } from './markdown.js';
 import type { Scope, Section } from './relevance.js';
 
 export const NOT_COVERED =
@@ -27,7 +27,7 @@ const topic = (source: SourceRow) =>
  * chatbot has other documents ("MiniSearch › Search options": several READMEs have a "Usage").
  */
 function sectionTopic(source: SourceRow, heading: string, titled: boolean): string {
-  const section = heading.split(HEADING_SEPARATOR).pop()!.replace(/\s+/g, ' ').trim();
+  const section = innermostHeading(heading).replace(/\s+/g, ' ');
   const title = topic(source);
   if (!section || section.toLowerCase() === title.toLowerCase()) return title;
   return titled ? `${title}${HEADING_SEPARATOR}${section}` : section;
