@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { MessageFilters, Rating } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
+import { dateRange } from './date-range.js';
 
 /** The filter controls as the owner set them. */
 export interface FilterDraft {
@@ -75,8 +76,6 @@ export function renderFilters(
 ) {
   const s = strings;
   const value = (e: Event) => (e.target as HTMLInputElement | HTMLSelectElement).value;
-  const invalid = dateError ? 'true' : 'false';
-  const described = dateError ? 'date-error' : nothing;
   return html`<div class="toolbar" part="toolbar">
       <label class="search"
         >${s.search}<input
@@ -86,26 +85,7 @@ export function renderFilters(
           .value=${draft.q}
           @input=${(e: Event) => change({ q: value(e) })}
       /></label>
-      <label
-        >${s.filterFrom}<input
-          type="date"
-          part="input"
-          name="from"
-          .value=${draft.from}
-          aria-invalid=${invalid}
-          aria-describedby=${described}
-          @change=${(e: Event) => change({ from: value(e) })}
-      /></label>
-      <label
-        >${s.filterTo}<input
-          type="date"
-          part="input"
-          name="to"
-          .value=${draft.to}
-          aria-invalid=${invalid}
-          aria-describedby=${described}
-          @change=${(e: Event) => change({ to: value(e) })}
-      /></label>
+      ${dateRange(s, draft, dateError ? 'date-error' : undefined, (end, date) => change({ [end]: date }))}
       <label
         >${s.filterRating}<select
           part="input"

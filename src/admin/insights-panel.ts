@@ -5,6 +5,7 @@ import { isMissingRoute } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
+import { dateRange, type RangeEnd } from './date-range.js';
 import type { AdminChangeEvent } from './events.js';
 import { formatDate } from './format.js';
 import { barLineChart, shareBar } from './insights-chart.js';
@@ -93,8 +94,7 @@ export class AdminInsightsPanel extends AdminPanel {
     this.applyCustom();
   }
 
-  private handleRangeInput(end: 'from' | 'to', event: Event): void {
-    const value = (event.target as HTMLInputElement).value;
+  private handleRangeInput(end: RangeEnd, value: string): void {
     if (end === 'from') this.customFrom = value;
     else this.customTo = value;
     this.applyCustom();
@@ -157,26 +157,12 @@ export class AdminInsightsPanel extends AdminPanel {
       ${
         this.choice === 'custom'
           ? html`<div class="range">
-              <label
-                >${s.filterFrom}<input
-                  type="date"
-                  part="input"
-                  name="from"
-                  .value=${this.customFrom}
-                  aria-invalid=${wrongOrder ? 'true' : 'false'}
-                  aria-describedby=${wrongOrder ? 'range-error' : nothing}
-                  @input=${(e: Event) => this.handleRangeInput('from', e)}
-              /></label>
-              <label
-                >${s.filterTo}<input
-                  type="date"
-                  part="input"
-                  name="to"
-                  .value=${this.customTo}
-                  aria-invalid=${wrongOrder ? 'true' : 'false'}
-                  aria-describedby=${wrongOrder ? 'range-error' : nothing}
-                  @input=${(e: Event) => this.handleRangeInput('to', e)}
-              /></label>
+              ${dateRange(
+                s,
+                { from: this.customFrom, to: this.customTo },
+                wrongOrder ? 'range-error' : undefined,
+                (end, date) => this.handleRangeInput(end, date),
+              )}
               ${
                 wrongOrder
                   ? html`<p class="error" part="error" id="range-error" role="alert">

@@ -7,7 +7,7 @@ import {
   seedConversations,
   shownQuestions,
 } from './conversations-helpers.js';
-import { deep, deepAll, deepText, newChatbot, type, until } from './helpers.js';
+import { deep, deepAll, deepText, newChatbot, pickDate, type, until } from './helpers.js';
 
 const rowOf = (panel: Element, question: string) =>
   deepAll(panel, '.tbody [role=row]').find(
@@ -27,9 +27,7 @@ function tick(panel: Element, name: string, on = true) {
 }
 
 function setDate(panel: Element, name: 'from' | 'to', value: string) {
-  const input = deep<HTMLInputElement>(panel, `input[name=${name}]`)!;
-  input.value = value;
-  input.dispatchEvent(new Event('change', { bubbles: true }));
+  pickDate(deep<HTMLInputElement>(panel, `input[name=${name}]`)!, value);
 }
 
 const day = (offset: number) =>

@@ -170,6 +170,13 @@ export function type(input: HTMLInputElement | HTMLTextAreaElement, value: strin
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
 }
 
+/** A whole date chosen in a date input, which reports it with `change` (and `input`). */
+export function pickDate(input: HTMLInputElement, value: string): void {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+}
+
 /** The button whose accessible text (aria-label or content) equals `name`, inside `scope`. */
 export function button(scope: Element | ShadowRoot, name: string): HTMLButtonElement | null {
   const root = (scope as Element).shadowRoot ?? scope;

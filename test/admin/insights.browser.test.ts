@@ -8,6 +8,7 @@ import {
   deepAll,
   mountAdmin,
   newChatbot,
+  pickDate,
   testEnv,
   type,
   until,
@@ -207,8 +208,8 @@ describe('<chatbot-admin> insights', () => {
     expect(from.value).to.equal(utcDay(Date.now() - 6 * DAY_MS));
     expect(to.value).to.equal(today);
 
-    type(from, '2030-01-10');
-    type(to, '2030-01-05');
+    pickDate(from, '2030-01-10');
+    pickDate(to, '2030-01-05');
     const message = await until(() => deep(panel, '#range-error'));
     expect(message.textContent).to.contain('“From” must not be later than “To”.');
     expect(message.getAttribute('role')).to.equal('alert');
@@ -217,7 +218,7 @@ describe('<chatbot-admin> insights', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(recording.asked).to.have.length(2);
 
-    type(from, '2030-01-01');
+    pickDate(from, '2030-01-01');
     await until(() => recording.asked.length === 3);
     expect(last().get('from')).to.equal('2030-01-01');
     expect(last().get('to')).to.equal('2030-01-05');
