@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import { alreadySent, outgoingOf } from './http.js';
+import type { Paced } from './knowledge/answer-types.js';
 
 export interface StreamOptions {
   /** The 200's headers besides its type and caching; the CORS middleware adds its own. */
@@ -20,7 +21,7 @@ export interface StreamOptions {
    */
   onError(error: unknown): void;
   /** The pieces of an answer known in full and their pace: sent from timers on Node. */
-  paced?: { pieces: readonly string[]; delayMs: number };
+  paced?: Paced;
 }
 
 /** One answer on its way out, whichever transport carries it. */
@@ -123,11 +124,7 @@ function toNode<E extends AppEnv>(
  * loaded server's time). The first piece goes out with the headers; a slow reader holds the next
  * back until the response drains; the body ends once `onEnd` has run, right after the last piece.
  */
-function sendPaced(
-  outgoing: ServerResponse,
-  run: Run,
-  { pieces, delayMs }: NonNullable<StreamOptions['paced']>,
-): void {
+function sendPaced(outgoing: ServerResponse, run: Run, { pieces, delayMs }: Paced): void {
   const { signal } = run.controller;
   let timer: ReturnType<typeof setTimeout> | undefined;
   signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
