@@ -75,6 +75,8 @@ export function accepts(accept: string, file: File): boolean {
  */
 export class AttachmentsController implements ReactiveController {
   items: Attachment[] = [];
+  /** The chips of the last question sent, until the next one. */
+  private sent: Attachment[] = [];
   private readonly i18n: StringsController<AttachmentStrings>;
 
   constructor(private readonly host: AttachmentsHost) {
@@ -119,7 +121,16 @@ export class AttachmentsController implements ReactiveController {
   /** The question went out: its chips move to the message. */
   clear(): void {
     if (!this.items.length) return;
+    this.sent = this.items;
     this.items = [];
+    this.host.requestUpdate();
+  }
+
+  /** The service refused the question they went with: its chips come back, unless new ones came. */
+  restore(): void {
+    if (this.items.length || !this.sent.length) return;
+    this.items = this.sent;
+    this.sent = [];
     this.host.requestUpdate();
   }
 

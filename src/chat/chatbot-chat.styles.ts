@@ -163,7 +163,6 @@ export const styles = [
       background: var(--_surface);
       color: var(--_text);
       box-shadow: 0 2px 8px rgb(0 0 0 / 0.15);
-      font: inherit;
       font-size: 0.875em;
       white-space: nowrap;
       cursor: pointer;
@@ -195,9 +194,6 @@ export const styles = [
       align-self: flex-start;
       background: var(--_answer-bubble);
       border-end-start-radius: 4px;
-    }
-    .greeting {
-      align-self: flex-start;
     }
     .status {
       font-size: 0.8em;
@@ -339,7 +335,6 @@ export const styles = [
       border-radius: 8px;
       padding: 4px 10px;
       background: transparent;
-      color: inherit;
       cursor: pointer;
     }
 

@@ -129,9 +129,16 @@ export class ChatbotChat extends LitElement {
     answers: this.answers,
     notices: this.notices,
     onAccept: (query, retry) => {
-      if (!retry && this.input?.value.trim() === query) this.input.value = '';
-      if (!retry) this.extras?.attachments?.clear();
+      if (!retry) {
+        if (this.input?.value.trim() === query) this.input.value = '';
+        this.extras?.attachments?.clear();
+      }
       this.follow.reading = false;
+    },
+    onRefused: (query) => {
+      const input = this.input!;
+      input.value = query + (input.value && `\n${input.value}`);
+      this.extras?.attachments?.restore();
     },
     onText: () => this.follow.follow(),
     documents: () => this.extras?.attachments?.documents(),

@@ -56,6 +56,11 @@ export interface ConversationOptions {
   notices: NoticesController;
   /** A message was accepted (its `chatbot-message-send` not cancelled) and goes out. */
   onAccept?(query: string, retry: boolean): void;
+  /**
+   * The service refused the question itself (too long, say) before answering: it has left the
+   * log, and goes back where the reader wrote it.
+   */
+  onRefused?(query: string): void;
   /** New text of the streaming answer is on screen. */
   onText?(): void;
   /**
@@ -240,12 +245,16 @@ export class ConversationController implements ReactiveController {
         return false;
       }
     }
+    this.drop(exchange);
+    this.options.notices.flash(this.options.strings().deleted);
+    return true;
+  }
+
+  private drop(exchange: Exchange): void {
     this.exchanges = this.exchanges.filter((e) => e.id !== exchange.id);
     this.options.answers.forget(exchange.id);
     this.save();
     this.host.requestUpdate();
-    this.options.notices.flash(this.options.strings().deleted);
-    return true;
   }
 
   /** Remembers the settled exchanges in the transcript store (a rating changed, say). */
@@ -440,8 +449,13 @@ export class ConversationController implements ReactiveController {
 
   /** `previous`: the retried exchange's last try, which the failed one did not replace. */
   private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
-    this.unanswered(exchange, previous);
-    this.options.notices.showError(error);
+    const { kind, retryable } = this.options.notices.showError(error);
+    // The service refused the question itself (400, 413, 422: too long, say): a Retry would be
+    // refused again, so it leaves the log and goes back to the reader to change.
+    if (kind === 'unknown' && !retryable) {
+      this.drop(exchange);
+      this.options.onRefused?.(exchange.query);
+    } else this.unanswered(exchange, previous);
   }
 
   /** Marks the exchange not answered, showing `previous` (its last try) again when given. */

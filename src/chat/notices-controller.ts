@@ -106,7 +106,7 @@ export class NoticesController implements ReactiveController {
    * Shows `error` in the alert as `describeError` words it (`as` overrides its description) and
    * fires `chatbot-error`. A rate limit that says when it ends holds sending until then.
    */
-  showError(error: unknown, as?: Partial<ShownError>): void {
+  showError(error: unknown, as?: Partial<ShownError>): ShownError {
     const shown = { ...describeError(error, this.i18n.value), ...as };
     this.shownError = shown;
     if (shown.retryAt !== undefined && shown.retryAt > Date.now()) {
@@ -115,6 +115,7 @@ export class NoticesController implements ReactiveController {
     }
     this.host.requestUpdate();
     emit(this.host, 'chatbot-error', { kind: shown.kind, message: shown.message, error });
+    return shown;
   }
 
   /** Empties the alert. */

@@ -103,6 +103,22 @@ describe('<chatbot-chat attachments="on">', () => {
     expect((await again).detail.response).to.contain('marmalade');
   });
 
+  it('should give the chips back with a question the server refuses (too long)', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    pick(el, notes());
+    await until(() => uploaded(el), 'upload finished');
+    const errored = oneEvent(el, 'chatbot-error');
+    void el.send(`${'word '.repeat(4001)}end`);
+    await errored;
+    await until(() => chips(el).length === 1, 'the chip back in the form');
+    expect(chips(el)[0]!.textContent).to.contain('notes.txt');
+    expect(userMessages(el)).to.deep.equal([]);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('What is the secret word?');
+    expect((await finished).detail.response).to.contain('marmalade');
+  });
+
   it('should show the sent chips again after a reload, from the transcript and from the service', async () => {
     const bot = await realChatbot();
     const first = await mount(bot);

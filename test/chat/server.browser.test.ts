@@ -90,6 +90,32 @@ describe('<chatbot-chat> with the reference server', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should give a question the server refuses (too long) back to the reader, with no Retry', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    await el.send('When is the bakery open?');
+    // Over the reference server's 20,000 characters: a 400 naming `query`.
+    const long = `${'word '.repeat(4001)}end`;
+    const input = shadow(el).querySelector('textarea')!;
+    input.value = long;
+    const errored = oneEvent(el, 'chatbot-error');
+    button(el, 'Send')!.click();
+    expect((await errored).detail.kind).to.equal('unknown');
+    await until(() => userMessages(el).length === 1, 'the refused question out of the log');
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?']);
+    expect(input.value).to.equal(long);
+    expect(alertText(el)).to.contain('at most 20000 characters');
+    expect(button(el, 'Retry')).to.equal(undefined);
+    await expect(el).to.be.accessible();
+
+    // Nor is it remembered as a question to retry after a reload.
+    el.remove();
+    const again = await mount(bot);
+    await until(() => userMessages(again).length === 1, 'restored transcript');
+    expect(userMessages(again)).to.deep.equal(['When is the bakery open?']);
+    expect(button(again, 'Retry')).to.equal(undefined);
+  });
+
   it('should say the key is wrong when the server refuses it', async () => {
     const bot = await realChatbot();
     const el = await fixture<ChatbotChat>(html`<chatbot-chat
