@@ -182,7 +182,7 @@ function inline<T extends Node>(parent: T, tokens: readonly Token[]): T {
 /**
  * A link as marked writes it: its address percent-encoded (not a link at all when it cannot be),
  * character references in it read unless it is an autolink; then, as raw-html.ts finishes
- * links, kept only for a web, mail or phone address, opening in a new tab without the opener.
+ * links, a link only to a web, mail or phone address, opening in a new tab without the opener.
  */
 function link(
   parent: Node,
@@ -198,15 +198,18 @@ function link(
     fill(parent);
     return;
   }
-  const a = element('a');
   const address = literal ? encoded : decode(encoded);
-  const safe = SAFE_URL.test(address.trim());
-  if (safe) a.setAttribute('href', address);
-  if (title) a.setAttribute('title', decode(title));
-  if (safe) {
-    a.target = '_blank';
-    a.rel = 'noopener noreferrer';
+  // Not a link the reader can follow (`javascript:`, a page's own `#anchor`): its text, as text,
+  // rather than something that looks clickable and does nothing.
+  if (!SAFE_URL.test(address.trim())) {
+    fill(parent);
+    return;
   }
+  const a = element('a');
+  a.setAttribute('href', address);
+  if (title) a.setAttribute('title', decode(title));
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
   fill(a);
   parent.appendChild(a);
 }

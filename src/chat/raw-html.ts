@@ -88,11 +88,12 @@ function finish(fragment: DocumentFragment, html: string): DocumentFragment {
     }
   }
   if (!/<a[\s/>]/i.test(html)) return fragment;
-  for (const link of fragment.querySelectorAll('a[href]')) {
-    if (SAFE_URL.test(link.getAttribute('href')!.trim())) {
+  for (const link of fragment.querySelectorAll('a')) {
+    if (SAFE_URL.test(link.getAttribute('href')?.trim() ?? '')) {
       link.setAttribute('target', '_blank');
       link.setAttribute('rel', 'noopener noreferrer');
-    } else link.removeAttribute('href');
+      // Not a link the reader can follow: its content stays, not something that looks clickable.
+    } else link.replaceWith(...link.childNodes);
   }
   return fragment;
 }
