@@ -160,6 +160,24 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
       assert.deepEqual(await listed('?q=refund%20parcel'), []);
     });
 
+    it('should find a word in the forms the stemmer does not bring together', async () => {
+      const shop = await s.chatbot('Word forms');
+      const session = await s.session(shop, 0);
+      const embed = await s.put(session, { at: 1, query: 'How do I embed the widget?' });
+      const tried = await s.put(session, { at: 2, query: 'I tried twice' });
+      const found = async (q: string) => {
+        const { body } = await s.get<Page<MessageRow>>(
+          `/api/v1/chatbot/${shop}/messages?q=${encodeURIComponent(q)}`,
+        );
+        return body.data.map((row) => row.uuid);
+      };
+      // SQLite's Porter stemmer indexes "embed" as "emb" but reads "embedding" as "embed".
+      for (const q of ['embed', 'embedding', 'EMBEDDED', 'embeds', 'embedding widget']) {
+        assert.deepEqual(await found(q), [embed], q);
+      }
+      for (const q of ['try', 'tries', 'tried twice']) assert.deepEqual(await found(q), [tried], q);
+    });
+
     it('should read a search’s punctuation as text, never as query syntax', async () => {
       assert.deepEqual(await listed(`?q=${encodeURIComponent('refund" OR "parcel')}`), []);
       assert.deepEqual(await listed(`?q=${encodeURIComponent('(refund* ^days:')}`), names('m1'));

@@ -1,3 +1,4 @@
+import { wordForms } from '../../word-forms.js';
 import { MESSAGE_COLUMNS, message } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import { num, type Row, type Sql } from './db.js';
@@ -17,15 +18,20 @@ export type ReviewQueries = Pick<
 const SEARCH = 'chatbot_search';
 
 /**
- * A tsquery that holds every word, the last also as the start of a longer word (search as you
- * type), as sqlite/review.ts's ftsQuery does, and only from four letters on for the same reason:
- * a short prefix matches most of the index. The words are letters and digits only
- * (review/params.ts searchWords), so nothing in them is read as tsquery syntax.
+ * A tsquery that holds every word in any of its forms (`wordForms`: the Snowball stemmer too
+ * makes "embed" "emb" and "embedding" "embed"), the last also as the start of a longer word
+ * (search as you type), as sqlite/review.ts's ftsQuery does, and only from four letters on for
+ * the same reason: a short prefix matches most of the index. The words are letters and digits
+ * only (review/params.ts searchWords), so nothing in them is read as tsquery syntax.
  */
 export function tsQuery(words: string[]): string {
   const last = words.length - 1;
   return words
-    .map((word, i) => (i === last && [...word].length >= 4 ? `${word}:*` : word))
+    .map((word, i) => {
+      const forms = wordForms(word);
+      if (i === last && [...word].length >= 4) forms.push(`${forms[0]}:*`);
+      return forms.length === 1 ? forms[0] : `(${forms.join(' | ')})`;
+    })
     .join(' & ');
 }
 

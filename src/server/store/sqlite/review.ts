@@ -1,3 +1,4 @@
+import { wordForms } from '../../word-forms.js';
 import { message } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import type { Immediate, Row, Sql } from './db.js';
@@ -8,14 +9,19 @@ export type ReviewQueries = Immediate<
 
 /**
  * An FTS5 query that finds every word (each quoted, so nothing the visitor typed is read as
- * query syntax), the last also as the start of a longer word, for search as you type. Only from
- * four letters on: "th" or "the" as a prefix would match most of the index and cost as much.
+ * query syntax) in any of its forms (`wordForms`: "embedding" finds "embed"), the last also as
+ * the start of a longer word, for search as you type. Only from four letters on: "th" or "the"
+ * as a prefix would match most of the index and cost as much.
  */
 export function ftsQuery(words: string[]): string {
-  const quoted = words.map((w) => `"${w.replaceAll('"', '""')}"`);
   const last = words.length - 1;
-  if ([...words[last]!].length >= 4) quoted[last] += '*';
-  return quoted.join(' ');
+  return words
+    .map((word, i) => {
+      const forms = wordForms(word).map((form) => `"${form.replaceAll('"', '""')}"`);
+      if (i === last && [...word].length >= 4) forms.push(`${forms[0]}*`);
+      return forms.length === 1 ? forms[0] : `(${forms.join(' OR ')})`;
+    })
+    .join(' AND ');
 }
 
 /** Below this many matches a search starts from the full-text index, above it from the list's order. */
