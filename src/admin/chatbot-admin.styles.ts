@@ -115,18 +115,36 @@ export const styles = [
       display: block;
       height: 32rem;
     }
+    /*
+     * Beside the chat the Try-it card is narrow (14rem): each label goes above its value, which
+     * then has the card's width to wrap between words. A wider card (above the chat) sets them
+     * side by side, the labels in at most 40% of it.
+     */
+    .try > .card {
+      container-type: inline-size;
+    }
     dl.summary {
       display: grid;
-      grid-template-columns: auto 1fr;
-      gap: 4px 10px;
+      grid-template-columns: minmax(0, 1fr);
       margin: 0;
     }
     dl.summary dt {
       color: var(--_muted);
     }
+    /* Only a token longer than the line (a URL, a uuid) breaks inside itself: "anywhere" would
+       also make every word breakable when the grid sizes the column ("messag / es"). */
     dl.summary dd {
-      margin: 0;
-      overflow-wrap: anywhere;
+      margin: 0 0 6px;
+      overflow-wrap: break-word;
+    }
+    @container (width >= 26em) {
+      dl.summary {
+        grid-template-columns: fit-content(40%) minmax(0, 1fr);
+        gap: 4px 10px;
+      }
+      dl.summary dd {
+        margin: 0;
+      }
     }
   `,
 ];

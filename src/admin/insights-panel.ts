@@ -24,6 +24,12 @@ import { AdminPanel } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
 
+/**
+ * A visitor's question, which may run to thousands of characters: a few lines of it on screen,
+ * the whole of it in its tooltip and, for screen readers, in the DOM.
+ */
+const visitorQuestion = (text: string) => html`<span class="clamp" title=${text}>${text}</span>`;
+
 /** The server lists every source never cited; a chatbot may have thousands. */
 const NEVER_CITED_SHOWN = 20;
 
@@ -320,7 +326,7 @@ export class AdminInsightsPanel extends AdminPanel {
               <tbody>
                 ${gaps.map(
                   (gap) => html`<tr part="row">
-                    <td part="cell" class="user-text">${gap.question}</td>
+                    <td part="cell" class="user-text">${visitorQuestion(gap.question)}</td>
                     <td part="cell" class="count">${formatCount(gap.count, this.lang)}</td>
                     <td part="cell" class="when">${formatDate(gap.last_asked, this.lang)}</td>
                     <td part="cell">
@@ -376,7 +382,7 @@ export class AdminInsightsPanel extends AdminPanel {
               <tbody>
                 ${top_questions.map(
                   (row) => html`<tr part="row">
-                    <td part="cell" class="user-text">${row.question}</td>
+                    <td part="cell" class="user-text">${visitorQuestion(row.question)}</td>
                     <td part="cell" class="count">${formatCount(row.count, this.lang)}</td>
                     <td part="cell" class="covered">
                       ${row.covered ? s.insightsCovered : html`<span class="badge">${s.insightsUncovered}</span>`}

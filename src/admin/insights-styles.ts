@@ -71,13 +71,19 @@ export const insightsStyles = css`
     text-align: right;
     font-variant-numeric: tabular-nums;
   }
-  /* A number stays whole; its header ("Conversations") and a row's button may wrap, or a phone's
-     card could not hold the table. */
+  /* A number stays whole; its header ("Conversations") may wrap, or a phone's card could not
+     hold the table. */
   table.simple td.count {
     white-space: nowrap;
   }
-  table.simple td button {
-    white-space: normal;
+  /* A visitor's question may run to thousands of characters: three lines of it are enough to
+     know it again (its tooltip holds the rest). */
+  .clamp {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 3;
+    line-clamp: 3;
+    overflow: hidden;
   }
   table.simple td.when {
     white-space: nowrap;
@@ -90,6 +96,16 @@ export const insightsStyles = css`
   @container (width < 30em) {
     table.simple .when {
       display: none;
+    }
+    /* The day table of a phone's card: its headers are single words ("Conversations",
+       "Nachrichten"), which a smaller type fits side by side instead of a scroll away. */
+    .table-view table.simple :is(th, td) {
+      padding: 4px 4px;
+      font-size: 0.85em;
+    }
+    /* "Add as Q&A" stays on one line where there is room; here it may wrap. */
+    table.simple td button {
+      white-space: normal;
     }
   }
   figure.chart {

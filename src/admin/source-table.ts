@@ -1,9 +1,9 @@
-import { html, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost } from 'lit';
 import type { DataSource } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { formatBytes, formatDate } from './format.js';
-import { type SortKey, statusGroup } from './source-filter.js';
+import { formatBytes, formatDate, parseJson } from './format.js';
+import { type SortKey, type StatusGroup, statusGroup } from './source-filter.js';
 import { VirtualRowsController } from './virtual-rows-controller.js';
 
 const COLUMNS: { key: SortKey; label: keyof AdminStrings }[] = [
@@ -21,6 +21,27 @@ export const TYPE_LABEL: Record<string, keyof AdminStrings> = {
   link: 'typeLink',
   file: 'typeFile',
 };
+
+/** The word a reader sees for each group of the server's statuses (as in the status filter). */
+const STATUS_LABEL: Record<Exclude<StatusGroup, ''>, keyof AdminStrings> = {
+  progress: 'statusInProgress',
+  success: 'statusSuccess',
+  failed: 'statusFailed',
+};
+
+/** Why processing failed, as the server stored it (`meta_json.error`), if it did. */
+function failureReason(src: DataSource): string | undefined {
+  const reason = parseJson<{ error?: unknown }>(src.meta_json)?.error;
+  return typeof reason === 'string' && reason ? reason : undefined;
+}
+
+/** Text of a row's cells that costs something to make: see `SourceTable.formatted`. */
+interface RowText {
+  readonly lang: string;
+  readonly size: string;
+  readonly date: string;
+  readonly reason?: string;
+}
 
 /** What the table shows: the panel's state as of this render. */
 export interface SourceTableState {
@@ -57,7 +78,7 @@ type TableHost = ReactiveControllerHost & { readonly renderRoot: ParentNode };
  */
 export class SourceTable {
   private readonly rows: VirtualRowsController<DataSource>;
-  private readonly cells = new WeakMap<DataSource, { lang: string; size: string; date: string }>();
+  private readonly cells = new WeakMap<DataSource, RowText>();
 
   constructor(
     host: TableHost,
@@ -112,8 +133,20 @@ export class SourceTable {
           </button></span
         >`,
       )}
-      <span role="columnheader" part="header-cell">${s.actions}</span>
+      <span role="columnheader" part="header-cell">${s.actions}${this.renderActionsSizer(s)}</span>
     </div>`;
+  }
+
+  /**
+   * A row's buttons once more, unseen, under the header's "Actions": each row is a grid of its
+   * own, and this makes the header's Actions column as wide as the rows' (however long the
+   * words of the language), so the header's other columns stay above their cells.
+   */
+  private renderActionsSizer(s: AdminStrings) {
+    return html`<span class="row-actions actions-sizer" aria-hidden="true" inert
+      ><button type="button" part="button" tabindex="-1">${s.rename}</button
+      ><button type="button" class="danger" part="button danger" tabindex="-1">${s.delete}</button></span
+    >`;
   }
 
   private renderRow(state: SourceTableState, src: DataSource, index: number) {
@@ -121,7 +154,6 @@ export class SourceTable {
     const cells = this.formatted(src, state.lang);
     const name = src.title || src.file_name;
     const chosen = state.selected.has(src.uuid);
-    const group = statusGroup(src.status);
     const type = TYPE_LABEL[src.type];
     return html`<div
       class="tr"
@@ -139,7 +171,7 @@ export class SourceTable {
       /></span>
       <span role="cell" part="cell" class="title" title=${name}>${name}</span>
       <span role="cell" part="cell">${type ? s[type] : src.type}</span>
-      <span role="cell" part="cell" class="status-${group}">${src.status}</span>
+      ${this.renderStatus(s, src, cells.reason)}
       <span role="cell" part="cell" class="num">${cells.size}</span>
       <span role="cell" part="cell" class="num">${src.tokens ?? ''}</span>
       <span role="cell" part="cell" class="date">${cells.date}</span>
@@ -161,17 +193,33 @@ export class SourceTable {
   }
 
   /**
-   * Scrolling re-renders every row on screen, often with another record; formatting a date is the
-   * costliest part of a row, so each record's text is made once (records are replaced, not
+   * The status in the reader's language; a failure also says why, on a line of its own that is
+   * cut short on screen (the whole reason is its tooltip, and screen readers read all of it).
+   */
+  private renderStatus(s: AdminStrings, src: DataSource, reason: string | undefined) {
+    const group = statusGroup(src.status);
+    return html`<span role="cell" part="cell" class="status status-${group}"
+      ><span class="status-label">${s[STATUS_LABEL[group]]}</span>${
+        group === 'failed' && reason
+          ? html`<span class="reason" title=${reason}>${reason}</span>`
+          : nothing
+      }</span
+    >`;
+  }
+
+  /**
+   * Scrolling re-renders every row on screen, often with another record; formatting a date (and
+   * parsing the record's meta) is the costliest part of a row, so each record's text is made once (records are replaced, not
    * mutated, so a changed record gets fresh text).
    */
-  private formatted(src: DataSource, lang: string): { size: string; date: string } {
+  private formatted(src: DataSource, lang: string): RowText {
     let cells = this.cells.get(src);
     if (!cells || cells.lang !== lang) {
       cells = {
         lang,
         size: formatBytes(src.file_size, lang),
         date: formatDate(src.created_at, lang),
+        reason: failureReason(src),
       };
       this.cells.set(src, cells);
     }

@@ -250,6 +250,63 @@ describe('<chatbot-admin> insights', () => {
     el.style.width = '';
   });
 
+  it('should clamp a long question to a few lines, keep "Add as Q&A" on one line and the day table in its card', async () => {
+    const { client, bot } = await seeded();
+    const long = `Do you sell ${'very '.repeat(1000)}large umbrellas?`;
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, long);
+    const { el, panel } = await openInsights(client, bot);
+    const cellsOf = () =>
+      deepAll(panel, 'table.simple td.user-text').filter((td) => td.textContent?.trim() === long);
+    // In the questions asked most and in the knowledge gaps.
+    await until(() => cellsOf().length === 2);
+    for (const width of [1280, 320]) {
+      el.style.width = `${width}px`;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const lineHeight = parseFloat(getComputedStyle(cellsOf()[0]!).lineHeight) || 20;
+      for (const cell of cellsOf()) {
+        expect(cell.getBoundingClientRect().height, `at ${width}px`).to.be.below(6 * lineHeight);
+        // Whole on hover and for screen readers.
+        expect(cell.querySelector('[title]')?.getAttribute('title')).to.equal(long);
+      }
+    }
+    el.style.width = '1280px';
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const show = button(panel, 'Show as table')!;
+    for (const add of deepAll(panel, 'td button')) {
+      // One line: as tall as another one-line button.
+      expect(add.getBoundingClientRect().height, add.textContent!).to.be.at.most(
+        show.getBoundingClientRect().height + 1,
+      );
+    }
+    show.click();
+    const view = await until(() => deep(panel, '.table-view'));
+    for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+      [320, 240].map((w) => [l, w] as const),
+    )) {
+      el.lang = lang;
+      el.style.width = `${width}px`;
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const frame = view.getBoundingClientRect();
+      const card = view.closest('section.card')!.getBoundingClientRect();
+      expect(frame.right, `the day table's frame in its card at ${width}px`).to.be.at.most(
+        card.right,
+      );
+      // Messages, the last column: in view on a phone (inside a scrollbar too), or narrower
+      // still, a scroll away inside the table's own frame.
+      const last = view.querySelector('thead th:last-child')!;
+      const inView = frame.left + view.clientLeft + view.clientWidth;
+      const fits = last.getBoundingClientRect().right <= inView;
+      const scrolls =
+        view.scrollWidth > view.clientWidth && getComputedStyle(view).overflowX === 'auto';
+      const what = `${last.textContent} at ${width}px (${lang})`;
+      if (width >= 320) expect(fits, what).to.equal(true);
+      else expect(fits || scrolls, what).to.equal(true);
+    }
+    el.style.width = '';
+  });
+
   it('should turn a knowledge gap into a Q&A source, the question prefilled and the answer written', async () => {
     const { client, bot } = await seeded();
     const { el, panel } = await openInsights(client, bot);

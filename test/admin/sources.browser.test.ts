@@ -99,7 +99,7 @@ describe('<chatbot-admin> data sources', () => {
     await submitQa(add, 'When is low tide?', 'At noon.');
     const row = await rowOf(panel, 'When is low tide?');
     expect(panel.polling).to.equal(true);
-    await until(() => row.isConnected && row.textContent?.includes('success'));
+    await until(() => row.isConnected && row.textContent?.includes('Succeeded'));
     await until(() => !panel.polling);
   });
 
@@ -182,7 +182,7 @@ describe('<chatbot-admin> data sources', () => {
     expect(form.querySelector('[role=alert]')!.textContent).to.contain('not a url');
     const [source] = await client.sources.list(bot.uuid);
     expect(source!.type).to.equal('link');
-    await until(() => rows(panel).some((r) => r.textContent?.includes('success')));
+    await until(() => rows(panel).some((r) => r.textContent?.includes('Succeeded')));
   });
 
   it('should re-scrape the selected URL sources and show the result of each', async () => {
@@ -216,7 +216,8 @@ describe('<chatbot-admin> data sources', () => {
     const visibleHeaders = () =>
       deepAll<HTMLElement>(panel, '[role=columnheader]')
         .filter((h) => h.checkVisibility())
-        .map((h) => h.textContent?.replace(/[▲▼]/g, '').trim());
+        // As read on screen: not the unseen buttons that size the Actions column.
+        .map((h) => h.innerText.replace(/[▲▼]/g, '').trim());
     const table = deep<HTMLElement>(panel, '[role=table]')!;
     const cases = [
       {
@@ -250,6 +251,115 @@ describe('<chatbot-admin> data sources', () => {
     panel.style.width = '';
   });
 
+  it("should show each status in the reader's language, and why a source failed", async () => {
+    const { client, bot, el, panel } = await sourcesPanel();
+    await client.sources.createQa(bot.uuid, {
+      question: 'Opening hours?',
+      answer: 'Nine to five.',
+    });
+    const link = await client.sources.createUrl(bot.uuid, { url: pageUrl('missing.html') });
+    const failed = await until(async () => {
+      const source = (await client.sources.list(bot.uuid)).find((s) => s.uuid === link.uuid);
+      return source?.status === 'fail' && source;
+    });
+    const reason: string = JSON.parse(failed.meta_json).error;
+    expect(reason).to.contain('404');
+    panel.refresh();
+    const statusOf = async (title: string) =>
+      (await rowOf(panel, title)).querySelector<HTMLElement>('[role=cell].status')!;
+    for (const [lang, width, ok, fail] of [
+      ['en', 1280, 'Succeeded', 'Failed'],
+      ['de', 1280, 'Erfolgreich', 'Fehlgeschlagen'],
+      ['en', 390, 'Succeeded', 'Failed'],
+      ['de', 390, 'Erfolgreich', 'Fehlgeschlagen'],
+    ] as const) {
+      el.lang = lang;
+      el.style.width = `${width}px`;
+      await until(async () => (await statusOf(failed.title)).textContent?.startsWith(fail));
+      expect((await statusOf('Opening hours?')).textContent).to.equal(ok);
+      const row = await rowOf(panel, failed.title);
+      const shown = row.querySelector<HTMLElement>('.status .reason')!;
+      // Cut to its line on screen, whole in its tooltip and for screen readers.
+      expect(shown.textContent).to.equal(reason);
+      expect(shown.title).to.equal(reason);
+      expect(shown.checkVisibility(), `reason shown at ${width}px (${lang})`).to.equal(true);
+      const box = row.getBoundingClientRect();
+      const line = shown.getBoundingClientRect();
+      expect(line.width, `reason at ${width}px (${lang})`).to.be.at.least(20);
+      expect(line.right).to.be.at.most(box.right);
+      expect(line.bottom).to.be.at.most(box.bottom);
+    }
+    el.style.width = '';
+    await expect(el).to.be.accessible();
+  });
+
+  it("should keep every row's status, Rename and Delete inside the row, in English and German, at any width", async () => {
+    const real = await apiClient();
+    const standIns: DataSource[] = ['A question with a long title', 'Opening hours', 'Prices'].map(
+      (title, i) => ({
+        uuid: `w${i}`,
+        title,
+        type: i === 2 ? 'link' : 'qa',
+        status: i === 2 ? 'fail' : 'success',
+        file_name: '',
+        file_size: 0,
+        tokens: 12,
+        meta_json: JSON.stringify(
+          i === 2 ? { error: 'getaddrinfo ENOTFOUND prices.example.com (a long reason)' } : {},
+        ),
+        created_at: '2026-11-22T10:00:00Z',
+        modified_at: '2026-11-22T10:00:00Z',
+      }),
+    );
+    const { el, panel } = await sourcesPanel({
+      ...real,
+      sources: { ...real.sources, list: async () => standIns },
+    });
+    await until(() => rows(panel).length === standIns.length);
+    for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+      [320, 360, 390, 400, 480, 560, 640, 720, 800, 900, 1024, 1280, 1600].map(
+        (w) => [l, w] as const,
+      ),
+    )) {
+      el.lang = lang;
+      el.style.width = `${width}px`;
+      const remove = lang === 'de' ? 'Löschen' : 'Delete';
+      await until(
+        () => rows(panel)[0]?.querySelector('button.danger')?.textContent?.trim() === remove,
+      );
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const headers = deepAll(panel, '.thead [role=columnheader]');
+      const oneLine = headers[3]!.checkVisibility();
+      for (const row of rows(panel)) {
+        const box = row.getBoundingClientRect();
+        const name = `${row.querySelector('.title')!.textContent} at ${width}px (${lang})`;
+        const shown = [
+          ...row.querySelectorAll<HTMLElement>('.row-actions button, [role=cell] > *'),
+        ];
+        for (const part of shown.filter((p) => p.checkVisibility())) {
+          // Inside the row, which cuts off what overflows it.
+          const { left, right, top, bottom } = part.getBoundingClientRect();
+          const what = `${part.textContent?.trim() || part.localName} of ${name}`;
+          expect(left, what).to.be.at.least(box.left);
+          expect(right, what).to.be.at.most(box.right);
+          expect(top, what).to.be.at.least(box.top);
+          expect(bottom, what).to.be.at.most(box.bottom);
+        }
+        // Where a row is one line, "Actions" heads the buttons' column, not a column beside it.
+        if (oneLine) {
+          expect(
+            headers.at(-1)!.getBoundingClientRect().left,
+            `Actions header over ${name}`,
+          ).to.be.closeTo(row.querySelector('.row-actions')!.getBoundingClientRect().left, 1);
+        }
+        // Still a few words of the title, not two letters beside the buttons.
+        const title = row.querySelector<HTMLElement>('.title')!.getBoundingClientRect();
+        expect(title.width, `title of ${name}`).to.be.at.least(40);
+      }
+    }
+    el.style.width = '';
+  });
+
   it('should sort by each column and filter by type, status and text', async () => {
     const { client, bot, panel } = await sourcesPanel();
     await client.sources.createQa(bot.uuid, { question: 'Bravo question', answer: 'b' });
@@ -267,7 +377,7 @@ describe('<chatbot-admin> data sources', () => {
     panel.refresh();
     await until(() => {
       const shown = rows(panel);
-      return shown.length === 3 && shown.every((r) => r.textContent?.includes('success'));
+      return shown.length === 3 && shown.every((r) => r.textContent?.includes('Succeeded'));
     });
     const header = (name: string) =>
       deepAll(panel, '[role=columnheader] button').find((b) =>

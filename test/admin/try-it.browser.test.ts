@@ -35,4 +35,47 @@ describe('<chatbot-admin> Try it', () => {
       deepText(deep(panel, '[part=transcript]') ?? panel).includes('The ferry leaves at noon.'),
     );
   });
+
+  it('should break the settings summary between words, and only a long token inside itself', async () => {
+    const client = await apiClient();
+    const token = `https://example.com/${'slow-down-'.repeat(12)}please`;
+    const bot = await client.chatbots.create({
+      name: `Harbour bot ${Date.now().toString(36)}`,
+      rate_limit_message: `Too many messages at once: see ${token}`,
+    });
+    const el = await mountAdmin(client, bot, 'try');
+    const card = await until(() => deep(el, '#panel-try .card'));
+    for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+      [1280, 720, 560, 320].map((w) => [l, w] as const),
+    )) {
+      el.lang = lang;
+      el.style.width = `${width}px`;
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const box = card.getBoundingClientRect();
+      const texts = document.createTreeWalker(
+        card.querySelector('dl.summary')!,
+        NodeFilter.SHOW_TEXT,
+      );
+      while (texts.nextNode()) {
+        const text = texts.currentNode;
+        for (const match of (text.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, match.index);
+          range.setEnd(text, match.index + match[0].length);
+          // A word split over two lines has a box on each ("messag" / "es").
+          if (match[0] !== token) {
+            expect(range.getClientRects().length, `"${match[0]}" at ${width}px (${lang})`).to.equal(
+              1,
+            );
+          }
+          expect(
+            range.getBoundingClientRect().right,
+            `"${match[0]}" at ${width}px (${lang})`,
+          ).to.be.at.most(box.right);
+        }
+      }
+    }
+    el.style.width = '';
+  });
 });

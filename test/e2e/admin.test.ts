@@ -98,7 +98,7 @@ async function waitAllSucceeded(count: number): Promise<void> {
         ...(sources?.shadowRoot?.querySelectorAll('.tbody [role=row] [role=cell]:nth-child(4)') ??
           []),
       ];
-      return cells.length === n && cells.every((c) => c.textContent?.trim() === 'success');
+      return cells.length === n && cells.every((c) => c.textContent?.trim() === 'Succeeded');
     },
     count,
     { timeout: TIMEOUT },
