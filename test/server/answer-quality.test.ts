@@ -186,6 +186,22 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(result, query, scope), [1, 3]);
   });
 
+  it('reads shares a hair apart as equal: each document answers, the better-ranked first', () => {
+    const scope = scopeOf([source('alpha', 'Alpha'), source('beta', 'Beta')], everySource);
+    const query = 'zebra lion tiger panda';
+    // "lion" is in one passage more than "tiger": beta's passage holds 0.7 % more of the weight,
+    // which one more passage using a word would undo.
+    const result = found(
+      query,
+      [
+        { text: 'The zebra, the lion and the panda.', source: 'alpha', score: 9 },
+        { text: 'The zebra, the tiger and the panda.', source: 'beta', score: 5 },
+      ],
+      { zebra: 2, lion: 20, tiger: 19, panda: 60 },
+    );
+    assert.deepEqual(kept(result, query, scope), [1, 2]);
+  });
+
   it('judges a hit by the sentences an answer would quote, not by words scattered over it', () => {
     const query = 'How do I rotate the signing keys?';
     const df = { rotat: 2, sign: 3, kei: 3 };

@@ -143,6 +143,8 @@ export interface Section {
  * answer when another passage holds the other.
  */
 const MIN_SHARE = 0.5;
+/** Shares of a question's weight closer than this to the best one count as the best. */
+const SHARE_TIE = 0.01;
 /** How much of a word's weight a passage holding only a synonym of it gets (synonyms.ts). */
 const SYNONYM_CREDIT = 0.75;
 /** Consecutive units (sentences, items, code, tables) read together as the quoted excerpt. */
@@ -154,7 +156,8 @@ const WINDOW = 2;
  * (a passage of the MiniSearch README is about MiniSearch without saying so): it is kept when
  * that holds at least MIN_SHARE of the question's weight (`termWeights`), whatever its rank, and
  * kept hits are ordered by that share, then by score; hits of other sources than the best one's
- * only when they hold as much. Besides, a hit is not kept when
+ * only when they hold as much (shares within SHARE_TIE of the best are the best, in order of
+ * score). Besides, a hit is not kept when
  *
  * - the question has a single word the sources know ("What does it cost?" against "costs 21 KB"),
  *   unless that word is what the passage is about: in its section path, a bold lead, its source's
@@ -206,11 +209,17 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     }
     kept.push({ hit, share });
   }
-  kept.sort((a, b) => b.share - a.share || b.hit.score - a.hit.score);
+  // Shares this close are the same: the weights behind them are estimates, and one more passage
+  // using a word moves them by as much.
+  const top = Math.max(0, ...kept.map((k) => k.share)) - SHARE_TIE;
+  const near = (k: { share: number }) => (k.share >= top ? 1 : 0);
+  kept.sort(
+    (a, b) => near(b) - near(a) || (near(a) ? 0 : b.share - a.share) || b.hit.score - a.hit.score,
+  );
   // An answer stays with the document that answers best: another joins only as complete a match.
   const [best] = kept;
   const hits = kept
-    .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || k.share >= best!.share)
+    .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || near(k))
     .map((k) => k.hit);
   return { hits, closeness, sections };
 }
