@@ -98,10 +98,16 @@ export class FollowController implements ReactiveController {
   readonly handleScroll = (): void => {
     const log = this.log();
     if (!log) return;
-    if (log.scrollTop + log.clientHeight >= log.scrollHeight - 32) this.reading = false;
-    // While following, layout settling never moves scrollTop (overflow-anchor is off), so this
-    // is the reader.
-    else if (log.scrollTop < this.followTop - 4) this.reading = true;
+    const top = log.scrollTop;
+    if (top + log.clientHeight >= log.scrollHeight - 32) {
+      this.reading = false;
+      // The log shrinking for a moment as an answer lays out pulls scrollTop up with it: the
+      // place to follow from, not the reader's doing, when the log grows again.
+      this.followTop = top;
+    }
+    // While following, layout settling never moves scrollTop (overflow-anchor is off) but that
+    // way, so this is the reader.
+    else if (top < this.followTop - 4) this.reading = true;
   };
 
   /**

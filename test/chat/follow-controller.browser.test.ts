@@ -59,6 +59,21 @@ describe('FollowController', () => {
     expect(host.updates).to.equal(2);
   });
 
+  it('should keep following when the log shrinks for a moment as an answer lays out', () => {
+    host.update();
+    // The last exchanges shrink (an answer's blocks laid out anew): the browser pulls scrollTop
+    // up with the bottom, and says so with a scroll event.
+    const last = [...log.children].slice(-4) as HTMLElement[];
+    for (const exchange of last) exchange.style.height = '10px';
+    follow.handleScroll();
+    expect(follow.reading).to.equal(false);
+    // They grow again, past where the log was: still the newest text, followed.
+    for (const exchange of last) exchange.style.height = '80px';
+    host.update();
+    expect(follow.reading).to.equal(false);
+    expect(atBottom()).to.equal(true);
+  });
+
   it('should notice a reader who scrolled up before the scroll was reported', async () => {
     host.update();
     log.scrollTop = 0;
