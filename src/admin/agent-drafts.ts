@@ -111,12 +111,51 @@ export function editDraftOf(agent: Agent): EditDraft {
   };
 }
 
-/** A request body, or the message saying what the user must correct first. */
-export type Checked<T> = { readonly body: T } | { readonly invalid: string };
+/**
+ * What the user must correct, one message per field, keyed by the field's `name` in the form
+ * (a tag's colour by `tag-color-<row>`), in the form's order.
+ */
+export type FieldProblems = Readonly<Record<string, string>>;
+
+/** A request body, or every field the user must correct first. */
+export type Checked<T> = { readonly body: T } | { readonly invalid: FieldProblems };
+
+const NUMBER_FIELDS = ['temperature', 'bias', 'stickness'] as const;
+
+/** Every problem of a create form at once, so the user corrects them in one pass. */
+export function createProblems(d: CreateDraft, s: AdminStrings): FieldProblems {
+  const problems: Record<string, string> = {};
+  if (!d.name.trim()) problems.name = s.nameRequired;
+  for (const field of NUMBER_FIELDS) {
+    if (applies(field, d.type) && unitNumber(d[field]) === null) {
+      problems[field] = fill(s.rangeInvalid, { field: s[field] });
+    }
+  }
+  if (applies('tags', d.type)) {
+    // Unnamed rows are dropped on create, so their colour cannot be wrong.
+    d.tags.forEach((t, i) => {
+      if (t.name.trim() && !HEX_COLOR.test(t.color)) problems[`tag-color-${i}`] = s.colorInvalid;
+    });
+  }
+  return problems;
+}
+
+/** Every problem of the edit form of an agent of `type`. */
+export function updateProblems(type: AgentType, d: EditDraft, s: AdminStrings): FieldProblems {
+  const problems: Record<string, string> = {};
+  if (!d.name.trim()) problems.name = s.nameRequired;
+  if (applies('temperature', type) && unitNumber(d.temperature) === null) {
+    problems.temperature = fill(s.rangeInvalid, { field: s.temperature });
+  }
+  return problems;
+}
+
+const hasProblems = (problems: FieldProblems) => Object.keys(problems).length > 0;
 
 /** The body that creates an agent from the draft: only the settings its type takes. */
 export function createBody(d: CreateDraft, s: AdminStrings): Checked<AgentCreate> {
-  if (!d.name.trim()) return { invalid: s.nameRequired };
+  const problems = createProblems(d, s);
+  if (hasProblems(problems)) return { invalid: problems };
   const body: AgentCreate = {
     name: d.name.trim(),
     type: d.type,
@@ -124,25 +163,20 @@ export function createBody(d: CreateDraft, s: AdminStrings): Checked<AgentCreate
     prompt: d.prompt,
   };
   if (applies('model', d.type) && d.model.trim()) body.model = d.model.trim();
-  for (const field of ['temperature', 'bias', 'stickness'] as const) {
-    if (!applies(field, d.type)) continue;
-    const parsed = unitNumber(d[field]);
-    if (parsed === null) return { invalid: fill(s.rangeInvalid, { field: s[field] }) };
-    if (parsed !== undefined) body[field] = parsed;
+  for (const field of NUMBER_FIELDS) {
+    const parsed = applies(field, d.type) ? unitNumber(d[field]) : undefined;
+    if (parsed != null) body[field] = parsed;
   }
   if (applies('default_message', d.type)) body.default_message = d.default_message;
-  if (applies('tags', d.type)) {
-    const tags = d.tags.filter((t) => t.name.trim());
-    if (tags.some((t) => !HEX_COLOR.test(t.color))) return { invalid: s.colorInvalid };
-    body.tags = tags;
-  }
+  if (applies('tags', d.type)) body.tags = d.tags.filter((t) => t.name.trim());
   if (applies('use_all_sources', d.type)) body.use_all_sources = d.use_all_sources;
   return { body };
 }
 
 /** The body that saves the edit form of `agent`: what its type lets the update endpoint change. */
 export function updateBody(agent: Agent, d: EditDraft, s: AdminStrings): Checked<AgentUpdate> {
-  if (!d.name.trim()) return { invalid: s.nameRequired };
+  const problems = updateProblems(agent.type, d, s);
+  if (hasProblems(problems)) return { invalid: problems };
   const body: AgentUpdate = {
     name: d.name.trim(),
     description: d.description,
@@ -150,11 +184,8 @@ export function updateBody(agent: Agent, d: EditDraft, s: AdminStrings): Checked
     data_source_uuids: d.data_source_uuids,
   };
   if (applies('model', agent.type)) body.model = d.model;
-  if (applies('temperature', agent.type)) {
-    const temperature = unitNumber(d.temperature);
-    if (temperature === null) return { invalid: fill(s.rangeInvalid, { field: s.temperature }) };
-    if (temperature !== undefined) body.temperature = temperature;
-  }
+  const temperature = applies('temperature', agent.type) ? unitNumber(d.temperature) : undefined;
+  if (temperature != null) body.temperature = temperature;
   if (applies('use_all_sources', agent.type)) body.use_all_sources = d.use_all_sources;
   if (d.variablesTouched || agent.variables) {
     body.variables = d.variables.filter((v) => v.name.trim());

@@ -15,14 +15,18 @@ import {
   applies,
   type CreateDraft,
   createBody,
+  createProblems,
   type EditDraft,
   editDraftOf,
   emptyCreate,
   emptyVariable,
+  type FieldProblems,
   updateBody,
+  updateProblems,
 } from './agent-drafts.js';
 import { renderReadOnlyMeta, renderToolFunctions } from './agent-views.js';
-import { HEX_COLOR, isEnabled, unitNumber } from './format.js';
+import { focusFirstInvalid, problemOf } from './field-problems.js';
+import { HEX_COLOR, isEnabled } from './format.js';
 import { AdminPanel } from './panel.js';
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
@@ -36,6 +40,8 @@ export class AdminAgentsPanel extends AdminPanel {
   @state() private editDraft?: EditDraft;
   @state() private createDraft: CreateDraft = emptyCreate();
   @state() private savedUuid: string | null = null;
+  /** Forms (`create`, `edit-<uuid>`) refused once: a blank name is a problem from then on. */
+  @state() private refused: ReadonlySet<string> = new Set();
 
   private readonly agentsTask = this.chatbotList(
     (client, uuid, signal) => client.agents.list(uuid, { signal }),
@@ -54,6 +60,26 @@ export class AdminAgentsPanel extends AdminPanel {
   override refresh(): void {
     void this.agentsTask.run();
     void this.sourcesTask.run();
+  }
+
+  /** The problems form `key` shows: a wrong value at once, a missing name once refused. */
+  private shownProblems(key: string, problems: FieldProblems): FieldProblems {
+    if (this.refused.has(key) || !problems.name) return problems;
+    const { name: _notYet, ...typed } = problems;
+    return typed;
+  }
+
+  private setRefused(key: string, refused: boolean): void {
+    const next = new Set(this.refused);
+    if (refused) next.add(key);
+    else next.delete(key);
+    this.refused = next;
+  }
+
+  /** Marks every problem of `form` at once and takes the user to the first. */
+  private async refuse(key: string, form: HTMLFormElement): Promise<void> {
+    this.setRefused(key, true);
+    await focusFirstInvalid(this, form);
   }
 
   private replaceAgent(uuid: string, next: Agent | undefined): void {
@@ -88,6 +114,7 @@ export class AdminAgentsPanel extends AdminPanel {
     this.editing = agent.uuid;
     this.editDraft = editDraftOf(agent);
     this.savedUuid = null;
+    this.setRefused(`edit-${agent.uuid}`, false);
   }
 
   private patchEdit(patch: Partial<EditDraft>): void {
@@ -109,7 +136,7 @@ export class AdminAgentsPanel extends AdminPanel {
     if (!d || !client) return;
     const key = `edit-${agent.uuid}`;
     const request = updateBody(agent, d, this.strings);
-    if ('invalid' in request) return this.invalid(key, request.invalid);
+    if ('invalid' in request) return this.refuse(key, event.target as HTMLFormElement);
     const { body } = request;
     const result = await this.run(key, 'agents.update', () =>
       client.agents.update(agent.uuid, body),
@@ -120,6 +147,7 @@ export class AdminAgentsPanel extends AdminPanel {
     this.replaceAgent(agent.uuid, updated);
     this.editDraft = editDraftOf(updated);
     this.savedUuid = agent.uuid;
+    this.setRefused(key, false);
     this.changed({ kind: 'agent', action: 'update', uuids: [agent.uuid] });
   }
 
@@ -149,7 +177,7 @@ export class AdminAgentsPanel extends AdminPanel {
     const chatbot = this.chatbot;
     if (!client || !chatbot) return;
     const request = createBody(d, this.strings);
-    if ('invalid' in request) return this.invalid('create', request.invalid);
+    if ('invalid' in request) return this.refuse('create', event.target as HTMLFormElement);
     const { body } = request;
     const result = await this.run('create', 'agents.create', () =>
       client.agents.create(chatbot.uuid, body),
@@ -157,6 +185,7 @@ export class AdminAgentsPanel extends AdminPanel {
     if (!result.ok) return;
     this.agents = [...this.agents, result.value];
     this.createDraft = { ...emptyCreate(), type: d.type };
+    this.setRefused('create', false);
     this.changed({ kind: 'agent', action: 'create', uuids: [result.value.uuid] });
   }
 
@@ -233,18 +262,31 @@ export class AdminAgentsPanel extends AdminPanel {
   private renderEditForm(agent: Agent, d: EditDraft) {
     const s = this.strings;
     const key = `edit-${agent.uuid}`;
+    const problems = this.shownProblems(key, updateProblems(agent.type, d, s));
+    const name = problemOf(key, 'name', problems);
+    const temperature = problemOf(key, 'temperature', problems);
     return html`<form
       part="form"
       aria-label=${fill(s.editAgent, { name: agent.name })}
       @submit=${(e: SubmitEvent) => this.handleEditSubmit(e, agent)}
       novalidate
     >
-      <label>${s.name}<input part="input" name="name" .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
+      <div class="field">
+        <label>${s.name}<input part="input" name="name" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
+        ${name.message}
+      </div>
       <label>${s.description}<input part="input" name="description" .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
       <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" rows="10" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
       <div class="row">
         ${applies('model', agent.type) ? html`<label>${s.model}<input part="input" name="model" .value=${d.model} @input=${(e: Event) => this.patchEdit({ model: value(e) })} /></label>` : nothing}
-        ${applies('temperature', agent.type) ? html`<label>${s.temperature}<input part="input" name="temperature" type="number" min="0" max="1" step="0.05" .value=${d.temperature} aria-invalid=${unitNumber(d.temperature) === null ? 'true' : 'false'} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>` : nothing}
+        ${
+          applies('temperature', agent.type)
+            ? html`<div class="field">
+              <label>${s.temperature}<input part="input" name="temperature" type="number" min="0" max="1" step="0.05" .value=${d.temperature} aria-invalid=${temperature.invalid} aria-describedby=${temperature.describedBy} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>
+              ${temperature.message}
+            </div>`
+            : nothing
+        }
       </div>
       ${applies('use_all_sources', agent.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchEdit({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${renderReadOnlyMeta(agent, s)}
@@ -329,14 +371,23 @@ export class AdminAgentsPanel extends AdminPanel {
   private renderCreateForm() {
     const s = this.strings;
     const d = this.createDraft;
-    const numberField = (field: 'temperature' | 'bias' | 'stickness') =>
-      applies(field, d.type)
-        ? html`<label>${s[field]}<input part="input" name=${field} type="number" min="0" max="1" step="0.05" .value=${d[field]} aria-invalid=${unitNumber(d[field]) === null ? 'true' : 'false'} @input=${(e: Event) => this.patchCreate({ [field]: value(e) })} /></label>`
-        : nothing;
+    const problems = this.shownProblems('create', createProblems(d, s));
+    const name = problemOf('create', 'name', problems);
+    const numberField = (field: 'temperature' | 'bias' | 'stickness') => {
+      if (!applies(field, d.type)) return nothing;
+      const p = problemOf('create', field, problems);
+      return html`<div class="field">
+        <label>${s[field]}<input part="input" name=${field} type="number" min="0" max="1" step="0.05" .value=${d[field]} aria-invalid=${p.invalid} aria-describedby=${p.describedBy} @input=${(e: Event) => this.patchCreate({ [field]: value(e) })} /></label>
+        ${p.message}
+      </div>`;
+    };
     return html`<form class="card" part="form card" aria-labelledby="new-agent" @submit=${this.handleCreateSubmit} novalidate>
       <h3 id="new-agent">${s.newAgent}</h3>
       <div class="row">
-        <label>${s.name}<input part="input" name="name" autocomplete="off" .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
+        <div class="field">
+          <label>${s.name}<input part="input" name="name" autocomplete="off" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
+          ${name.message}
+        </div>
         <label>${s.type}<select part="input" name="type" .value=${d.type} @change=${(e: Event) => this.patchCreate({ type: value(e) as AgentType })}>
           ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${t}</option>`)}
         </select></label>
@@ -349,7 +400,7 @@ export class AdminAgentsPanel extends AdminPanel {
       </div>
       ${applies('default_message', d.type) ? html`<label>${s.defaultMessage}<textarea part="input" name="default_message" rows="2" .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>` : nothing}
       ${applies('use_all_sources', d.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchCreate({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
-      ${applies('tags', d.type) ? this.renderCreateTags(d) : nothing}
+      ${applies('tags', d.type) ? this.renderCreateTags(d, problems) : nothing}
       ${this.renderError('create')}
       <div class="actions">
         <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('create')}>${s.createAgent}</button>
@@ -357,7 +408,7 @@ export class AdminAgentsPanel extends AdminPanel {
     </form>`;
   }
 
-  private renderCreateTags(d: CreateDraft) {
+  private renderCreateTags(d: CreateDraft, problems: FieldProblems) {
     const s = this.strings;
     // Handlers read the current draft, not this render's: several edits may land before a render.
     const patchTag = (i: number, p: Partial<AgentTag>) =>
@@ -366,15 +417,19 @@ export class AdminAgentsPanel extends AdminPanel {
       });
     return html`<fieldset>
       <legend>${s.agentTags}</legend>
-      ${d.tags.map(
-        (t, i) => html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
+      ${d.tags.map((t, i) => {
+        const color = problemOf('create', `tag-color-${i}`, problems);
+        return html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
           <label>${s.tagName}<input part="input" name="tag-name" .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
-          <label>${s.color}<input part="input" name="tag-color" .value=${t.color} placeholder="#RRGGBB" aria-invalid=${HEX_COLOR.test(t.color) ? 'false' : 'true'} @input=${(e: Event) => patchTag(i, { color: value(e) })} /></label>
+          <div class="field">
+            <label>${s.color}<input part="input" name="tag-color" .value=${t.color} placeholder="#RRGGBB" aria-invalid=${color.invalid} aria-describedby=${color.describedBy} @input=${(e: Event) => patchTag(i, { color: value(e) })} /></label>
+            ${color.message}
+          </div>
           <input type="color" aria-label=${s.colorPicker} .value=${HEX_COLOR.test(t.color) ? t.color.toLowerCase() : '#000000'} @input=${(e: Event) => patchTag(i, { color: value(e) })} />
           <label>${s.criteria}<input part="input" name="tag-criteria" .value=${t.criteria} @input=${(e: Event) => patchTag(i, { criteria: value(e) })} /></label>
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchCreate({ tags: d.tags.filter((_, j) => j !== i) })}>✕</button>
-        </div>`,
-      )}
+        </div>`;
+      })}
       <button type="button" part="button" @click=${() => this.patchCreate({ tags: [...d.tags, { name: '', color: '#2563eb', criteria: '' }] })}>${s.addTag}</button>
     </fieldset>`;
   }

@@ -4,6 +4,7 @@ import { isAbortError } from '../api/errors.js';
 import type { Chatbot } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
+import { focusFirstInvalid, problemOf } from './field-problems.js';
 import { errorText } from './format.js';
 
 /** What the form needs of the panel it is drawn in: every AdminPanel has these. */
@@ -19,6 +20,64 @@ export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
  */
 export type QaFormOrigin = 'exchange' | 'gap';
 
+type QaField = 'question' | 'answer';
+
+/** The message beside each Q&A field the user left blank. */
+export function qaProblems(question: string, answer: string, s: AdminStrings) {
+  const problems: Partial<Record<QaField, string>> = {};
+  if (!question.trim()) problems.question = s.questionRequired;
+  if (!answer.trim()) problems.answer = s.answerRequired;
+  return problems;
+}
+
+/**
+ * The question and answer fields of every Q&A form (Sources' "Add Q&A" and "Add as Q&A"), each
+ * with its message beside it once `checked`: set by a refused submit, after which the messages
+ * follow what the fields hold. `id` prefixes the messages' ids, unique in the host's shadow root.
+ */
+export function renderQaFields(fields: {
+  id: string;
+  question: string;
+  answer: string;
+  checked: boolean;
+  rows: number;
+  strings: AdminStrings;
+  onInput: (field: QaField, value: string) => void;
+}) {
+  const { id, question, answer, rows, strings: s, onInput } = fields;
+  const problems = fields.checked ? qaProblems(question, answer, s) : {};
+  const q = problemOf(id, 'question', problems);
+  const a = problemOf(id, 'answer', problems);
+  const value = (e: Event) => (e.target as HTMLInputElement | HTMLTextAreaElement).value;
+  return html`<div class="field">
+      <label
+        >${s.question}<input
+          part="input"
+          name="question"
+          autocomplete="off"
+          aria-invalid=${q.invalid}
+          aria-describedby=${q.describedBy}
+          .value=${question}
+          @input=${(e: Event) => onInput('question', value(e))}
+      /></label>
+      ${q.message}
+    </div>
+    <div class="field">
+      <label
+        >${s.answer}<textarea
+          part="input"
+          name="answer"
+          rows=${rows}
+          aria-invalid=${a.invalid}
+          aria-describedby=${a.describedBy}
+          .value=${answer}
+          @input=${(e: Event) => onInput('answer', value(e))}
+        ></textarea>
+      </label>
+      ${a.message}
+    </div>`;
+}
+
 interface QaDraft {
   /** Which exchange (or gap) of the host the form belongs to. */
   readonly key: string;
@@ -26,6 +85,8 @@ interface QaDraft {
   question: string;
   answer: string;
   state: 'editing' | 'saving' | 'saved';
+  /** Set by a refused submit: each blank field shows its message from then on. */
+  checked: boolean;
   error: string;
 }
 
@@ -70,7 +131,7 @@ export class QaFormController implements ReactiveController {
     this.controller?.abort();
     const root = this.host.shadowRoot;
     this.opener = (root?.activeElement as HTMLElement | null) ?? undefined;
-    this.draft = { key, origin, ...prefill, state: 'editing', error: '' };
+    this.draft = { key, origin, ...prefill, state: 'editing', checked: false, error: '' };
     this.host.requestUpdate();
     // The answer is what the owner came to correct (or to write).
     void this.host.updateComplete.then(() => this.field('answer')?.focus());
@@ -101,9 +162,9 @@ export class QaFormController implements ReactiveController {
     const question = draft.question.trim();
     const answer = draft.answer.trim();
     if (!question || !answer) {
-      draft.error = `${s.question} / ${s.answer}: ${s.required}`;
+      draft.checked = true;
       this.host.requestUpdate();
-      return;
+      return focusFirstInvalid(this.host, event.target as HTMLFormElement);
     }
     const controller = new AbortController();
     this.controller = controller;
@@ -181,27 +242,19 @@ export class QaFormController implements ReactiveController {
       <p class="help" id="qa-form-help">
         ${draft.origin === 'gap' ? s.qaFormGapHelp : s.qaFormHelp}
       </p>
-      <label
-        >${s.question}<input
-          part="input"
-          name="question"
-          autocomplete="off"
-          .value=${draft.question}
-          @input=${(e: Event) => {
-            draft.question = (e.target as HTMLInputElement).value;
-          }}
-      /></label>
-      <label
-        >${s.answer}<textarea
-          part="input"
-          name="answer"
-          rows="5"
-          .value=${draft.answer}
-          @input=${(e: Event) => {
-            draft.answer = (e.target as HTMLTextAreaElement).value;
-          }}
-        ></textarea>
-      </label>
+      ${renderQaFields({
+        id: 'qa-form',
+        question: draft.question,
+        answer: draft.answer,
+        checked: draft.checked,
+        rows: 5,
+        strings: s,
+        onInput: (field, value) => {
+          draft[field] = value;
+          // Only a shown message depends on what is typed: it goes once its field is filled.
+          if (draft.checked) this.host.requestUpdate();
+        },
+      })}
       ${draft.error ? html`<p class="error" part="error" role="alert">${draft.error}</p>` : nothing}
       <div class="actions">
         <button

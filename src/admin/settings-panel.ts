@@ -1,7 +1,8 @@
-import { html, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Chatbot } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
 import { AdminPanel } from './panel.js';
 
 interface SettingsDraft {
@@ -16,6 +17,12 @@ interface SettingsDraft {
 }
 
 const VISIBILITIES = ['private', 'public'];
+
+/**
+ * Unsaved forms by chatbot, for the page's life: the panel is rebuilt for each chatbot selected,
+ * and coming back must show what was typed, not the stored record.
+ */
+const unsavedDrafts = new Map<string, SettingsDraft>();
 
 function draftOf(chatbot: Chatbot): SettingsDraft {
   const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
@@ -35,18 +42,33 @@ const wholeAtLeastOne = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw)
 /** `scheme://host[:port]`, nothing after it; the server checks the same, and answers 400 else. */
 const ORIGIN = /^https?:\/\/[^/?#@\s\\]+$/i;
 
-/** The origins typed one per line (blank lines skipped), and the first line that is not one. */
+/** A line that is not an origin, and what it should be if it is one with more after it. */
+type BadLine = { line: number; entry: string; origin?: string };
+
+/** The origins typed one per line (blank lines skipped), and every line that is not one. */
 function originLines(text: string) {
   const origins: string[] = [];
-  let bad: { line: number; entry: string } | undefined;
+  const bad: BadLine[] = [];
   text.split('\n').forEach((raw, i) => {
     const entry = raw.trim();
     if (!entry) return;
     if (ORIGIN.test(entry) && URL.canParse(entry)) origins.push(entry);
-    else bad ??= { line: i + 1, entry };
+    else bad.push({ line: i + 1, entry, origin: originIn(entry) });
   });
   return { origins, bad };
 }
+
+/** The origin an address with a path (or query, or user) starts with, if it is http(s). */
+function originIn(entry: string): string | undefined {
+  if (!URL.canParse(entry)) return undefined;
+  const url = new URL(entry);
+  return /^https?:$/.test(url.protocol) ? url.origin : undefined;
+}
+
+const badLineText = (bad: BadLine, s: AdminStrings) =>
+  bad.origin
+    ? fill(s.allowedOriginNotOnly, { line: bad.line, entry: bad.entry, origin: bad.origin })
+    : fill(s.allowedOriginInvalid, bad);
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((item, i) => item === b[i]);
@@ -64,11 +86,14 @@ export class AdminSettingsPanel extends AdminPanel {
     super.willUpdate(changed);
     if (!changed.has('chatbot') || !this.chatbot) return;
     const previous = changed.get('chatbot') as Chatbot | undefined;
-    // A newer record from elsewhere refreshes the form, but never over unsaved typing.
-    if (previous?.uuid !== this.chatbot.uuid || !this.dirty) {
+    if (previous?.uuid !== this.chatbot.uuid) {
+      const unsaved = unsavedDrafts.get(this.chatbot.uuid);
+      this.draft = unsaved ?? draftOf(this.chatbot);
+      this.dirty = unsaved !== undefined;
+      this.savedAt = 0;
+    } else if (!this.dirty) {
+      // A newer record from elsewhere refreshes the form, but never over unsaved typing.
       this.draft = draftOf(this.chatbot);
-      this.dirty = false;
-      if (previous?.uuid !== this.chatbot.uuid) this.savedAt = 0;
     }
   }
 
@@ -76,6 +101,7 @@ export class AdminSettingsPanel extends AdminPanel {
     this.draft = { ...this.draft!, ...patch };
     this.dirty = true;
     this.savedAt = 0;
+    unsavedDrafts.set(this.chatbot!.uuid, this.draft);
   }
 
   private async handleSubmit(event: SubmitEvent): Promise<void> {
@@ -89,7 +115,9 @@ export class AdminSettingsPanel extends AdminPanel {
       return this.invalid('settings', s.rateLimitInvalid);
     }
     const { origins, bad } = originLines(draft.origins);
-    if (bad) return this.invalid('settings', fill(s.allowedOriginInvalid, bad));
+    if (bad.length) {
+      return this.invalid('settings', bad.map((line) => badLineText(line, s)).join(' '));
+    }
     // Sent only when changed: a service without allowed origins may refuse a member it lacks.
     const originsChanged = !sameList(origins, chatbot.meta?.allowed_origins ?? []);
     const client = this.client;
@@ -104,7 +132,11 @@ export class AdminSettingsPanel extends AdminPanel {
       }),
     );
     if (!result.ok) return;
-    this.dirty = false;
+    // What was typed while the save was on its way is still unsaved.
+    if (this.draft === draft) {
+      this.dirty = false;
+      unsavedDrafts.delete(chatbot.uuid);
+    }
     this.savedAt = Date.now();
     this.changed({ kind: 'chatbot', action: 'update', uuids: [chatbot.uuid] });
   }
@@ -120,7 +152,9 @@ export class AdminSettingsPanel extends AdminPanel {
     const result = await this.run('delete', 'chatbots.delete', () =>
       client.chatbots.delete(chatbot.uuid),
     );
-    if (result.ok) this.changed({ kind: 'chatbot', action: 'delete', uuids: [chatbot.uuid] });
+    if (!result.ok) return;
+    unsavedDrafts.delete(chatbot.uuid);
+    this.changed({ kind: 'chatbot', action: 'delete', uuids: [chatbot.uuid] });
   }
 
   override render() {
@@ -128,7 +162,8 @@ export class AdminSettingsPanel extends AdminPanel {
     const s = this.strings;
     if (!d || !this.chatbot) return this.renderPending();
     const rateInvalid = !wholeAtLeastOne(d.messages) || !wholeAtLeastOne(d.seconds);
-    const badOrigin = originLines(d.origins).bad;
+    const badOrigins = originLines(d.origins).bad;
+    const badOrigin = badOrigins.length > 0;
     const visibilities = VISIBILITIES.includes(d.visibility)
       ? VISIBILITIES
       : [...VISIBILITIES, d.visibility];
@@ -231,13 +266,7 @@ export class AdminSettingsPanel extends AdminPanel {
           ></textarea>
         </label>
         <p class="help" id="origins-help">${s.allowedOriginsHelp}</p>
-        ${
-          badOrigin
-            ? html`<p class="help error" id="origins-error">
-                ${fill(s.allowedOriginInvalid, badOrigin)}
-              </p>`
-            : ''
-        }
+        ${badOrigin ? this.renderBadOrigins(badOrigins) : nothing}
         ${this.renderError('settings')}
         <div class="actions">
           <button
@@ -249,6 +278,7 @@ export class AdminSettingsPanel extends AdminPanel {
             ${s.save}
           </button>
           <span role="status" class="ok">${this.savedAt ? s.saved : ''}</span>
+          ${this.dirty ? html`<span class="muted unsaved">${s.unsavedChanges}</span>` : nothing}
           <span class="spacer"></span>
           <button
             type="button"
@@ -265,5 +295,19 @@ export class AdminSettingsPanel extends AdminPanel {
       </form>
       ${this.confirm.render()}
     `;
+  }
+
+  /** Each line that is not an origin, named, so all are corrected in one pass. */
+  private renderBadOrigins(bad: BadLine[]) {
+    const s = this.strings;
+    if (bad.length === 1) {
+      return html`<p class="help error" id="origins-error">${badLineText(bad[0]!, s)}</p>`;
+    }
+    return html`<div class="help error" id="origins-error">
+      <p>${fill(s.allowedOriginsInvalid, { count: bad.length })}</p>
+      <ul>
+        ${bad.map((line) => html`<li class="user-text">${badLineText(line, s)}</li>`)}
+      </ul>
+    </div>`;
   }
 }

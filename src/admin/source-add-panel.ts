@@ -4,8 +4,10 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
+import { focusFirstInvalid } from './field-problems.js';
 import { errorText, formatBytes } from './format.js';
 import { AdminPanel } from './panel.js';
+import { renderQaFields } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
 
 interface UploadItem {
@@ -83,6 +85,8 @@ export class AdminSourceAddPanel extends AdminPanel {
   @state() private referenceLink = '';
   @state() private question = '';
   @state() private answer = '';
+  /** Set by a refused Q&A submit: each blank field shows its message from then on. */
+  @state() private qaChecked = false;
   @state() private urls = '';
   @state() private urlErrors: string[] = [];
   @state() private urlsAdded = 0;
@@ -166,9 +170,8 @@ export class AdminSourceAddPanel extends AdminPanel {
     const question = this.question.trim();
     const answer = this.answer.trim();
     if (!question || !answer) {
-      const s = this.strings;
-      this.invalid('qa', `${s.question} / ${s.answer}: ${s.required}`);
-      return;
+      this.qaChecked = true;
+      return focusFirstInvalid(this, event.target as HTMLFormElement);
     }
     const result = await this.run('qa', 'sources.createQa', () =>
       client.sources.createQa(chatbot.uuid, { question, answer }),
@@ -176,6 +179,8 @@ export class AdminSourceAddPanel extends AdminPanel {
     if (!result.ok) return;
     this.question = '';
     this.answer = '';
+    // The emptied form is a fresh one, not a refused one.
+    this.qaChecked = false;
     this.added([result.value]);
   }
 
@@ -225,27 +230,17 @@ export class AdminSourceAddPanel extends AdminPanel {
       ${this.renderUpload()}
       <form class="card" part="form card" aria-labelledby="qa-heading" @submit=${this.handleQaSubmit} novalidate>
         <h3 id="qa-heading">${s.addQa}</h3>
-        <label
-          >${s.question}<input
-            part="input"
-            name="question"
-            autocomplete="off"
-            .value=${this.question}
-            @input=${(e: Event) => {
-              this.question = (e.target as HTMLInputElement).value;
-            }}
-        /></label>
-        <label
-          >${s.answer}<textarea
-            part="input"
-            name="answer"
-            rows="3"
-            .value=${this.answer}
-            @input=${(e: Event) => {
-              this.answer = (e.target as HTMLTextAreaElement).value;
-            }}
-          ></textarea>
-        </label>
+        ${renderQaFields({
+          id: 'qa',
+          question: this.question,
+          answer: this.answer,
+          checked: this.qaChecked,
+          rows: 3,
+          strings: s,
+          onInput: (field, value) => {
+            this[field] = value;
+          },
+        })}
         ${this.renderError('qa')}
         <div class="actions">
           <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('qa')}>

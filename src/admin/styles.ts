@@ -93,7 +93,8 @@ export const panelStyles = css`
     width: 2.5em;
     height: 2.2em;
   }
-  input[aria-invalid='true'] {
+  input[aria-invalid='true'],
+  textarea[aria-invalid='true'] {
     border-color: var(--_danger);
   }
   textarea {
@@ -144,8 +145,18 @@ export const panelStyles = css`
   .padded {
     padding: 8px 12px;
   }
-  .row > label {
+  .row > label,
+  .row > .field {
     flex: 1 1 10em;
+  }
+  /* A field wrapped with its message: the pair takes the spacing of one label. */
+  .field > label,
+  .field > .error {
+    margin: 0;
+  }
+  /* Bottom-aligned, a message would lift its field's input above its neighbours'. */
+  .row:has(> .field > .error) {
+    align-items: flex-start;
   }
   .actions {
     display: flex;
@@ -166,6 +177,10 @@ export const panelStyles = css`
   }
   .error p {
     margin: 0 0 6px;
+  }
+  .error ul {
+    margin: 0;
+    padding-left: 1.2em;
   }
   .ok {
     color: var(--_success);

@@ -27,7 +27,7 @@ const agent = (patch: Partial<Agent>): Agent =>
 
 describe('createBody', () => {
   it('refuses a draft without a name', () => {
-    assert.deepEqual(createBody(draft({ name: '  ' }), s), { invalid: s.nameRequired });
+    assert.deepEqual(createBody(draft({ name: '  ' }), s), { invalid: { name: s.nameRequired } });
   });
 
   it("sends only the settings the agent's type takes", () => {
@@ -65,7 +65,19 @@ describe('createBody', () => {
 
   it('names the number field that is out of range', () => {
     const result = createBody(draft({ name: 'Bot', stickness: '3' }), s);
-    assert.deepEqual(result, { invalid: s.rangeInvalid.replace('{field}', s.stickness) });
+    assert.deepEqual(result, {
+      invalid: { stickness: s.rangeInvalid.replace('{field}', s.stickness) },
+    });
+  });
+
+  it('names every field to correct at once, in the order of the form', () => {
+    const result = createBody(
+      draft({ name: '', temperature: '1.5', bias: '-0.2', stickness: '-0.2' }),
+      s,
+    );
+    assert.ok('invalid' in result);
+    assert.deepEqual(Object.keys(result.invalid), ['name', 'temperature', 'bias', 'stickness']);
+    assert.equal(result.invalid.bias, s.rangeInvalid.replace('{field}', s.bias));
   });
 
   it("keeps a background agent's named tags, and refuses a colour that is not #RRGGBB", () => {
@@ -80,7 +92,7 @@ describe('createBody', () => {
       draft({ name: 'Bot', type: 'background', tags: [{ ...tags[0]!, color: 'red' }] }),
       s,
     );
-    assert.deepEqual(bad, { invalid: s.colorInvalid });
+    assert.deepEqual(bad, { invalid: { 'tag-color-0': s.colorInvalid } });
   });
 });
 
@@ -117,7 +129,7 @@ describe('updateBody', () => {
   it('refuses a temperature out of range, and sends none when it is left empty', () => {
     const a = agent({});
     assert.deepEqual(updateBody(a, { ...editDraftOf(a), temperature: '1.5' }, s), {
-      invalid: s.rangeInvalid.replace('{field}', s.temperature),
+      invalid: { temperature: s.rangeInvalid.replace('{field}', s.temperature) },
     });
     const empty = updateBody(a, { ...editDraftOf(a), temperature: '' }, s);
     assert.ok('body' in empty);

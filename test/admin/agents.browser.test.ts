@@ -151,6 +151,68 @@ describe('<chatbot-admin> agents', () => {
     );
   });
 
+  it('should say beside every field what is wrong with it, all at once, and focus the first', async () => {
+    const { client, bot, el, panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const field = (name: string) => form.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+    const message = (name: string) => {
+      const id = field(name).getAttribute('aria-describedby');
+      return id ? panel.shadowRoot!.getElementById(id)?.textContent?.trim() : undefined;
+    };
+    const before = (await client.agents.list(bot.uuid)).length;
+    type(field('temperature'), '1.5');
+    type(field('bias'), '-0.2');
+    type(field('stickness'), '-0.2');
+    // A value typed wrong is said at once; a name not typed yet only once refused.
+    await until(() => message('stickness'));
+    expect(message('temperature')).to.equal('Temperature (0–1) must be a number between 0 and 1.');
+    expect(message('bias')).to.equal('Bias (0–1) must be a number between 0 and 1.');
+    expect(message('stickness')).to.equal('Stickness (0–1) must be a number between 0 and 1.');
+    expect(field('name').getAttribute('aria-invalid')).to.equal('false');
+
+    button(form, 'Create agent')!.click();
+    await until(() => field('name').getAttribute('aria-invalid') === 'true');
+    expect(message('name')).to.equal('Name is required.');
+    for (const name of ['temperature', 'bias', 'stickness']) {
+      expect(field(name).getAttribute('aria-invalid'), name).to.equal('true');
+    }
+    expect(panel.shadowRoot!.activeElement === field('name')).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    type(field('name'), 'Ranged');
+    type(field('bias'), '0.2');
+    await until(() => message('bias') === undefined);
+    expect(message('name')).to.equal(undefined);
+    button(form, 'Create agent')!.click();
+    await until(() => panel.shadowRoot!.activeElement === field('temperature'));
+    expect(field('stickness').value).to.equal('-0.2');
+    expect((await client.agents.list(bot.uuid)).length).to.equal(before);
+
+    type(field('temperature'), '0.5');
+    type(field('stickness'), '0');
+    button(form, 'Create agent')!.click();
+    await card(panel, 'Ranged');
+    expect(form.querySelectorAll('[aria-invalid=true]').length).to.equal(0);
+  });
+
+  it("should say beside the edit form's temperature what it must be", async () => {
+    const { client, bot, panel } = await agentsPanel();
+    await client.agents.create(bot.uuid, { name: 'Warm', type: 'user-facing' });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    const article = await card(panel, 'Warm');
+    button(article, 'Edit Warm')!.click();
+    const temperature = await until(() =>
+      article.querySelector<HTMLInputElement>('form [name=temperature]'),
+    );
+    type(temperature, '2');
+    button(article, 'Save')!.click();
+    await until(() => panel.shadowRoot!.activeElement === temperature);
+    const id = temperature.getAttribute('aria-describedby')!;
+    expect(panel.shadowRoot!.getElementById(id)?.textContent?.trim()).to.equal(
+      'Temperature (0–1) must be a number between 0 and 1.',
+    );
+  });
+
   it('should edit name, prompt, model, variables and the sources an agent answers from', async () => {
     const { client, bot, panel } = await agentsPanel();
     const source = await client.sources.createQa(bot.uuid, {

@@ -204,6 +204,46 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(name.value).to.equal('Typed before failure');
   });
 
+  it('should keep unsaved settings of each chatbot, marked unsaved, while another is shown', async () => {
+    const client = await apiClient();
+    const first = await newChatbot(client, 'Drafted');
+    const second = await newChatbot(client, 'Other');
+    const el = await mountAdmin(client, first, 'settings');
+    const nameField = () =>
+      until(() => deep<HTMLInputElement>(el, 'chatbot-admin-settings', 'input[name=name]'));
+    const unsavedMark = () => deep(el, 'chatbot-admin-settings', '.unsaved');
+    const pick = async (name: string) =>
+      (
+        await until(() =>
+          deepAll(el, '.chatbot-list button').find(
+            (b) => b.querySelector('.name')?.textContent === name,
+          ),
+        )
+      ).click();
+    await until(async () => (await nameField()).value === first.name);
+    expect(unsavedMark()).to.equal(null);
+    type(await nameField(), 'Typed, not saved');
+    await until(() => unsavedMark()?.textContent?.trim() === 'Unsaved changes');
+
+    await pick(second.name);
+    await until(async () => (await nameField()).value === second.name);
+    expect(unsavedMark()).to.equal(null);
+    await pick(first.name);
+    await until(async () => (await nameField()).value === 'Typed, not saved');
+    expect(unsavedMark()?.textContent?.trim()).to.equal('Unsaved changes');
+    expect((await client.chatbots.get(first.uuid)).name).to.equal(first.name);
+
+    // Once saved, coming back shows the record, no longer a draft.
+    button(deep(el, 'chatbot-admin-settings')!, 'Save')!.click();
+    await until(() => deep(el, 'chatbot-admin-settings', '.ok')?.textContent?.includes('Saved'));
+    expect(unsavedMark()).to.equal(null);
+    await pick(second.name);
+    await until(async () => (await nameField()).value === second.name);
+    await pick('Typed, not saved');
+    await until(async () => (await nameField()).value === 'Typed, not saved');
+    expect(unsavedMark()).to.equal(null);
+  });
+
   it('should delete a chatbot only after a confirmation that names it', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client, 'Doomed');

@@ -129,15 +129,22 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect(add.getAttribute('aria-expanded')).to.equal('true');
     await expect(el).to.be.accessible();
 
-    // Refused without a request when the answer is emptied.
+    // Refused without a request when the answer is emptied: said beside the answer, which
+    // takes focus back; the question is left as it was.
     type(answer, '  ');
+    question.focus();
     form.requestSubmit();
-    expect((await until(() => form.querySelector('[role=alert]'))).textContent).to.contain(
-      'required',
-    );
+    await until(() => answer.getAttribute('aria-invalid') === 'true');
+    const message = panel.shadowRoot!.getElementById(answer.getAttribute('aria-describedby')!);
+    expect(message?.textContent?.trim()).to.equal('Enter an answer.');
+    expect(question.getAttribute('aria-invalid')).to.equal('false');
+    expect(question.value).to.equal(QUESTIONS.uncovered);
+    await until(() => panel.shadowRoot!.activeElement === answer);
 
     const corrected = 'Yes: umbrellas are sold at the kiosk by pier two.';
     type(answer, corrected);
+    await until(() => answer.getAttribute('aria-invalid') === 'false');
+    expect(answer.hasAttribute('aria-describedby')).to.equal(false);
     const created = oneEvent(panel, 'chatbot-admin-change') as Promise<AdminChangeEvent>;
     form.requestSubmit();
     const { detail } = await created;

@@ -41,6 +41,27 @@ describe('<chatbot-admin> settings: allowed origins', () => {
     expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
   });
 
+  it('should name every line that is not an origin, and the origin a line with a path holds', async () => {
+    const { client, bot, panel, field } = await settingsOf();
+    const typed = 'https://shop.example\nnot a url\nhttps://ok.example/path';
+    type(field, typed);
+    const error = await until(() => deep(panel, '#origins-error'));
+    const items = [...error.querySelectorAll('li')].map((li) => li.textContent?.trim());
+    expect(error.textContent).to.contain('2 lines are not origins');
+    expect(items).to.have.length(2);
+    expect(items[0]).to.contain('Line 2').and.contain('not a url');
+    expect(items[1]).to.equal(
+      'Line 3: “https://ok.example/path” is more than an origin. Write only https://ok.example.',
+    );
+    expect(field.getAttribute('aria-describedby')).to.contain('origins-error');
+
+    button(panel, 'Save')!.click();
+    const alert = await until(() => deep(panel, '[role=alert]'));
+    expect(alert.textContent).to.contain('Line 2').and.contain('Line 3');
+    expect(field.value).to.equal(typed);
+    expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
+  });
+
   it('should save the list to the server, show it as the server keeps it, and clear it again', async () => {
     const { client, bot, el, panel, field } = await settingsOf();
     type(field, 'HTTPS://Shop.Example\n\n  http://localhost:8080  \n');

@@ -94,6 +94,42 @@ describe('<chatbot-admin> data sources', () => {
     );
   });
 
+  it('should say beside each blank Q&A field what it needs, focus the first, and clear each message once filled', async () => {
+    const { client, bot, el, add } = await sourcesPanel();
+    const form = await until(() => deep<HTMLFormElement>(add, 'form[aria-labelledby=qa-heading]'));
+    const question = form.querySelector<HTMLInputElement>('input[name=question]')!;
+    const answer = form.querySelector<HTMLTextAreaElement>('textarea[name=answer]')!;
+    const message = (field: Element) => {
+      const id = field.getAttribute('aria-describedby');
+      return id ? add.shadowRoot!.getElementById(id)?.textContent?.trim() : undefined;
+    };
+    // Untouched fields are not wrong yet.
+    expect(question.getAttribute('aria-invalid')).to.equal('false');
+
+    button(form, 'Add Q&A')!.click();
+    await until(() => question.getAttribute('aria-invalid') === 'true');
+    expect(message(question)).to.equal('Enter a question.');
+    expect(answer.getAttribute('aria-invalid')).to.equal('true');
+    expect(message(answer)).to.equal('Enter an answer.');
+    expect(add.shadowRoot!.activeElement === question).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    type(answer, 'Kept answer');
+    await until(() => answer.getAttribute('aria-invalid') === 'false');
+    expect(message(answer)).to.equal(undefined);
+    expect(message(question)).to.equal('Enter a question.');
+    button(form, 'Add Q&A')!.click();
+    await until(() => add.shadowRoot!.activeElement === question);
+    expect(answer.value).to.equal('Kept answer');
+    expect(await client.sources.list(bot.uuid)).to.deep.equal([]);
+
+    el.setAttribute('lang', 'de');
+    await until(() => message(question) === 'Geben Sie eine Frage ein.');
+    type(question, 'Kept question');
+    await until(() => question.getAttribute('aria-invalid') === 'false');
+    expect(form.querySelectorAll('.error').length).to.equal(0);
+  });
+
   it('should refresh statuses by itself until every source has settled', async () => {
     const { panel, add } = await sourcesPanel();
     await submitQa(add, 'When is low tide?', 'At noon.');

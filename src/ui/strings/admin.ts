@@ -11,6 +11,7 @@ const en = {
   close: 'Close',
   save: 'Save',
   saved: 'Saved.',
+  unsavedChanges: 'Unsaved changes',
   delete: 'Delete',
   edit: 'Edit',
   retry: 'Retry',
@@ -56,6 +57,8 @@ const en = {
     'One per line, such as https://shop.example. Chat-only keys then work on these sites’ pages only; empty: on any site.',
   allowedOriginInvalid:
     'Line {line}: “{entry}” is not an origin. Write scheme://host[:port] without a path, such as https://shop.example.',
+  allowedOriginNotOnly: 'Line {line}: “{entry}” is more than an origin. Write only {origin}.',
+  allowedOriginsInvalid: '{count} lines are not origins:',
   nameRequired: 'Name is required.',
   deleteChatbot: 'Delete chatbot',
   // Agents
@@ -114,6 +117,8 @@ const en = {
   addQa: 'Add Q&A',
   question: 'Question',
   answer: 'Answer',
+  questionRequired: 'Enter a question.',
+  answerRequired: 'Enter an answer.',
   addUrls: 'Add URLs',
   url: 'URL',
   urlHelp: 'One address per line.',
@@ -287,6 +292,7 @@ const de: AdminStrings = {
   close: 'Schließen',
   save: 'Speichern',
   saved: 'Gespeichert.',
+  unsavedChanges: 'Nicht gespeicherte Änderungen',
   delete: 'Löschen',
   edit: 'Bearbeiten',
   retry: 'Erneut versuchen',
@@ -329,6 +335,9 @@ const de: AdminStrings = {
     'Einer pro Zeile, etwa https://shop.example. Chat-Schlüssel funktionieren dann nur auf den Seiten dieser Websites; leer: auf jeder Website.',
   allowedOriginInvalid:
     'Zeile {line}: „{entry}“ ist kein Ursprung. Schreiben Sie Schema://Host[:Port] ohne Pfad, etwa https://shop.example.',
+  allowedOriginNotOnly:
+    'Zeile {line}: „{entry}“ ist mehr als ein Ursprung. Schreiben Sie nur {origin}.',
+  allowedOriginsInvalid: '{count} Zeilen sind keine Ursprünge:',
   nameRequired: 'Ein Name ist erforderlich.',
   deleteChatbot: 'Chatbot löschen',
   agents: 'Agenten',
@@ -356,6 +365,8 @@ const de: AdminStrings = {
   addQa: 'F&A hinzufügen',
   question: 'Frage',
   answer: 'Antwort',
+  questionRequired: 'Geben Sie eine Frage ein.',
+  answerRequired: 'Geben Sie eine Antwort ein.',
   addUrls: 'URLs hinzufügen',
   url: 'URL',
   urlHelp: 'Eine Adresse pro Zeile.',

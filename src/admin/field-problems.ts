@@ -1,0 +1,28 @@
+import { html, nothing, type ReactiveControllerHost } from 'lit';
+
+/**
+ * How field `field` of the form whose ids start with `form` shows its problem (the message
+ * beside it), if it has one: marked invalid, and described by the message.
+ */
+export function problemOf(
+  form: string,
+  field: string,
+  problems: Readonly<Partial<Record<string, string>>>,
+) {
+  const message = problems[field];
+  const id = `${form}-${field}-error`;
+  return {
+    invalid: message ? 'true' : 'false',
+    describedBy: message ? id : nothing,
+    message: message ? html`<p class="help error" part="error" id=${id}>${message}</p>` : nothing,
+  };
+}
+
+/** Takes the user to the first field of `form` marked invalid, once `host` has drawn the marks. */
+export async function focusFirstInvalid(
+  host: ReactiveControllerHost,
+  form: HTMLFormElement,
+): Promise<void> {
+  await host.updateComplete;
+  form.querySelector<HTMLElement>('[aria-invalid=true]')?.focus();
+}
