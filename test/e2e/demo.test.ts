@@ -165,7 +165,7 @@ describe('npm start', () => {
     await table.getByText('What is chatbot-elements?').first().waitFor({ timeout: 30_000 });
     await table.getByText('chatbot-elements', { exact: true }).first().waitFor({ timeout: 30_000 });
     assert.equal(
-      await table.getByText('success', { exact: true }).count(),
+      await table.getByText('Succeeded', { exact: true }).count(),
       9,
       'all nine sources processed',
     );
