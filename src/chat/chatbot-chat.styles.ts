@@ -95,7 +95,8 @@ export const styles = [
       height: 26px;
     }
 
-    header {
+    /* Not a <header>: in the launcher's dialog, one would read as a second banner of the page. */
+    .head {
       display: flex;
       align-items: center;
       gap: 8px;
@@ -103,9 +104,8 @@ export const styles = [
       min-height: 48px;
       padding: 10px 12px;
       border-bottom: 1px solid var(--_border);
-      background: var(--_surface);
     }
-    header h2 {
+    .head h2 {
       flex: 1;
       margin: 0;
       font-size: 1em;

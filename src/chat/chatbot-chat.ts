@@ -133,7 +133,7 @@ export class ChatbotChat extends LitElement {
         if (this.input?.value.trim() === query) this.input.value = '';
         this.extras?.attachments?.clear();
       }
-      this.follow.reading = false;
+      this.follow.showLatest();
     },
     onRefused: (query) => {
       const input = this.input!;
@@ -305,7 +305,7 @@ export class ChatbotChat extends LitElement {
         aria-labelledby="heading"
         @keydown=${this.handlePanelKeyDown}
       >
-        <header part="header">
+        <div class="head" part="header">
           <h2 id="heading" part="heading">${strings.heading}</h2>
           ${
             this.conversation.exchanges.length
@@ -317,7 +317,7 @@ export class ChatbotChat extends LitElement {
               ? html`<button type="button" class="icon-button" part="close-button" aria-label=${strings.closeChat} @click=${this.handleCloseClick}>✕</button>`
               : nothing
           }
-        </header>
+        </div>
         <div
           class=${this.follow.reading ? 'log reading' : 'log'}
           part="log"

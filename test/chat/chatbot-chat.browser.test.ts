@@ -233,7 +233,7 @@ describe('<chatbot-chat>', () => {
   });
 
   /** A remembered conversation of `count` exchanges, each answer a little markdown. */
-  async function rememberedConversation(count: number) {
+  async function rememberedConversation(count: number, service = fakeService()) {
     localStorage.setItem(
       'chatbot-chat:v1:https://fake.test:bot-1',
       JSON.stringify({
@@ -248,7 +248,7 @@ describe('<chatbot-chat>', () => {
       }),
     );
     const el = await fixture<ChatbotChat>(
-      html`<chatbot-chat chatbot-uuid="bot-1" .client=${fakeService().client}></chatbot-chat>`,
+      html`<chatbot-chat chatbot-uuid="bot-1" .client=${service.client}></chatbot-chat>`,
     );
     return { el, log: shadow(el).querySelector<HTMLElement>('[role=log]')! };
   }
@@ -367,6 +367,20 @@ describe('<chatbot-chat>', () => {
     await el.updateComplete;
     expect(latest()).to.equal(null);
     expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
+  });
+
+  it('should take a reader who scrolled up to the question they send, and its answer', async () => {
+    const service = fakeService([{ chunks: ['The newest answer.'], messageUuid: 'm-new' }]);
+    const { el, log } = await rememberedConversation(10, service);
+    await until(() => userMessages(el).length === 10, 'the whole conversation');
+    const atBottom = () => log.scrollTop + log.clientHeight >= log.scrollHeight - 2;
+    await until(atBottom, 'at the bottom');
+    log.scrollTop = 0;
+    await until(() => shadow(el).querySelector('[part=latest-button]'), 'reading above');
+    await el.send('The newest question');
+    await until(atBottom, 'the new exchange in view');
+    expect(shadow(el).querySelector('[part=latest-button]')).to.equal(null);
+    expect(answers(el).at(-1)!.textContent).to.contain('The newest answer.');
   });
 
   it('should let a keyboard reader scroll a wide code block or table', async () => {

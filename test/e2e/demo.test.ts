@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './harness.js';
+import { axeViolations, launchBrowser } from './harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const output = join(root, 'test/output');
@@ -137,6 +137,23 @@ describe('npm start', () => {
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(output, 'demo-website.png') });
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("keeps the website's launcher readable in dark mode, with no second banner", async () => {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      colorScheme: 'dark',
+    });
+    await page.goto(`${base}/`);
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    await ask(page, 'How do I embed the chat widget on my website?');
+    // Offered once the answer has finished; pressed, it opens the reasons.
+    const notHelpful = page.getByRole('button', { name: 'Not helpful' }).first();
+    await notHelpful.click({ timeout: 30_000 });
+    await page.locator('chatbot-chat [aria-pressed="true"]').waitFor({ timeout: 30_000 });
+    // The visitor's bubble, Send, a link and a pressed rating are drawn in the shop's accent.
+    assert.deepEqual(await axeViolations(page), []);
     await page.close();
   });
 
