@@ -14,7 +14,7 @@ export function renderToolFunctions(tools: readonly ToolFunction[], s: AdminStri
       (tool) => html`<div class="card" part="card">
         <h4 class="user-text">${tool.name} <span class="badge">${tool.method}</span>
           <span class="badge">${isEnabled(tool.enabled) ? s.enabled : '—'}</span></h4>
-        ${tool.description ? html`<p class="muted user-text">${tool.description}</p>` : nothing}
+        ${tool.description ? html`<p class="muted user-text" dir="auto">${tool.description}</p>` : nothing}
         <p><span class="muted">${s.url}:</span> <code class="user-text">${tool.external_url}</code></p>
         <table class="simple">
           <caption class="visually-hidden">${s.parameters}: ${tool.name}</caption>
@@ -52,7 +52,7 @@ export function renderReadOnlyMeta(agent: Agent, s: AdminStrings) {
     ${
       tags.length
         ? html`<dt>${s.agentTags}</dt>
-          <dd>${tags.map((t) => html`<span class="badge"><span class="swatch" part="swatch" ${swatch(t.color)}></span> <span class="user-text">${t.name}</span>: <span class="user-text">${t.criteria}</span></span> `)}</dd>`
+          <dd>${tags.map((t) => html`<span class="badge"><span class="swatch" part="swatch" ${swatch(t.color)}></span> <span class="user-text" dir="auto">${t.name}</span>: <span class="user-text" dir="auto">${t.criteria}</span></span> `)}</dd>`
         : nothing
     }
   </dl>`;

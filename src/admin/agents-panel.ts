@@ -218,7 +218,7 @@ export class AdminAgentsPanel extends AdminPanel {
     const headingId = `agent-${agent.uuid}`;
     return html`<article class="card" part="card" aria-labelledby=${headingId}>
       <div class="row center">
-        <h3 id=${headingId} class="user-text flush">${agent.name}</h3>
+        <h3 id=${headingId} class="user-text flush" dir="auto">${agent.name}</h3>
         <span class="badge">${agent.type}</span>
         <span class="spacer"></span>
         <label class="inline"
@@ -252,7 +252,7 @@ export class AdminAgentsPanel extends AdminPanel {
           ${s.delete}
         </button>
       </div>
-      ${agent.description ? html`<p class="muted user-text">${agent.description}</p>` : nothing}
+      ${agent.description ? html`<p class="muted user-text" dir="auto">${agent.description}</p>` : nothing}
       ${this.renderError(`enabled-${agent.uuid}`)} ${this.renderError(`delete-${agent.uuid}`)}
       ${renderToolFunctions(agent.tool_functions ?? [], s)}
       ${open && this.editDraft ? this.renderEditForm(agent, this.editDraft) : nothing}
@@ -347,7 +347,7 @@ export class AdminAgentsPanel extends AdminPanel {
                     else next.delete(source.uuid);
                     this.patchEdit({ data_source_uuids: [...next] });
                   }}
-                /><span class="user-text">${source.title || source.file_name}</span></label>`,
+                /><span class="user-text" dir="auto">${source.title || source.file_name}</span></label>`,
             )}
           </div>`
       }

@@ -48,7 +48,8 @@ export const styles = [
     .chatbot-list button {
       display: block;
       width: 100%;
-      text-align: left;
+      /* Start, not left: a name in a right-to-left script (dir="auto") lines up on the right. */
+      text-align: start;
       white-space: normal;
       background: var(--_surface);
       padding: 8px 10px;
@@ -84,16 +85,26 @@ export const styles = [
       border-bottom: 1px solid var(--_border);
       margin-bottom: 12px;
     }
+    /*
+     * Only the selected tab has a border for its bar, the others the same room as padding:
+     * forced colors paint every border, a transparent one too, so a bar on each tab left only
+     * the bold text to tell the selected one.
+     */
     [role='tab'] {
       border: 0;
-      border-bottom: 3px solid transparent;
       border-radius: 0;
       background: none;
-      padding: 8px 12px;
+      padding: 8px 12px 11px;
     }
     [role='tab'][aria-selected='true'] {
-      border-bottom-color: var(--_accent);
+      border-bottom: 3px solid var(--_accent);
+      padding-bottom: 8px;
       font-weight: 600;
+    }
+    @media (forced-colors: active) {
+      [role='tab'][aria-selected='true'] {
+        border-bottom-color: Highlight;
+      }
     }
     /* The settings beside the chat, or above it when the tab is narrow (as .layout, by width). */
     .try {

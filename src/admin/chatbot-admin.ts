@@ -310,7 +310,7 @@ export class ChatbotAdmin extends LitElement {
               aria-current=${c.uuid === chatbotUuid ? 'true' : 'false'}
               @click=${() => this.navigate(c.uuid, chatbotUuid ? tab : 'agents')}
             >
-              <span class="name">${c.name}</span>
+              <span class="name" dir="auto">${c.name}</span>
               <span class="meta">
                 <span>${fill(t.created, { date: formatDate(c.created_at, this.language) })}</span>
                 <span class="badge">${c.meta?.show_citations ? t.citationsOn : t.citationsOff}</span>
@@ -333,7 +333,7 @@ export class ChatbotAdmin extends LitElement {
       return html`<p class=${loading ? 'pending' : 'empty'}>${loading ? t.loading : t.selectChatbot}</p>`;
     }
     return html`
-      <div class="header" part="header"><h2 class="user-text">${chatbot.name}</h2></div>
+      <div class="header" part="header"><h2 class="user-text" dir="auto">${chatbot.name}</h2></div>
       <div
         role="tablist"
         part="tablist"

@@ -39,9 +39,9 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
   const label = shorten(message.query);
   return html`<article class="exchange" part="exchange" aria-label=${label}>
     <p class="speaker">${s.you} · ${formatDate(message.created_at, ctx.lang)}</p>
-    <p class="bubble user-text" part="message user-message">${message.query}</p>
+    <p class="bubble user-text" part="message user-message" dir="auto">${message.query}</p>
     <p class="speaker">${s.bot}</p>
-    <p class="bubble user-text" part="message assistant-message">${message.response}</p>
+    <p class="bubble user-text" part="message assistant-message" dir="auto">${message.response}</p>
     ${message.finish_reason === 'length' ? html`<p class="muted">${s.cutShort}</p>` : nothing}
     ${message.error_message ? html`<p class="error user-text">${message.error_message}</p>` : nothing}
     <ul class="plain facts">
@@ -63,8 +63,8 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
             <ol class="citations">
               ${cites.map(
                 ([n, c]) => html`<li value=${Number(n) || nothing}>
-                  <span class="user-text">${c.title || c.file_name}</span>
-                  ${c.text ? html`<details><summary>${c.file_name || c.type}</summary><p class="user-text">${c.text}</p></details>` : nothing}
+                  <span class="user-text" dir="auto">${c.title || c.file_name}</span>
+                  ${c.text ? html`<details><summary>${c.file_name || c.type}</summary><p class="user-text" dir="auto">${c.text}</p></details>` : nothing}
                 </li>`,
               )}
             </ol>

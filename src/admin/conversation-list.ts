@@ -148,7 +148,7 @@ export class ConversationList implements ReactiveController {
       aria-rowindex=${index + FIRST_ROW}
       aria-current=${item.uuid === state.openUuid ? 'true' : 'false'}
     >
-      <span role="cell" part="cell" class="title" title=${title}>${title}</span>
+      <span role="cell" part="cell" class="title" title=${title} dir="auto">${title}</span>
       <span role="cell" part="cell" class="num">${summary ? summary.exchanges : '—'}</span>
       <span role="cell" part="cell" class="date">${last}</span>
       <span role="cell" part="cell" class="flags">${summary ? this.renderFlags(s, summary) : nothing}</span>

@@ -46,13 +46,27 @@ export const styles = [
       }
     }
     /* A phone, or a dashboard's sidebar: the question and the row's actions, which must stay in
-       view; the flags are read in the transcript and filtered on above. */
+       view; the flags are read in the transcript and filtered on above. A row takes two lines,
+       the question above its buttons, as a data source's does: beside each other, the buttons
+       in German left a question of a few letters, or ran out of the table. */
     @container (width < 30em) {
       .tr {
-        grid-template-columns: minmax(6em, 1fr) 10em;
+        grid-template-columns: minmax(0, 1fr) auto;
       }
       .tr > :nth-child(4) {
         display: none;
+      }
+      .tbody .tr {
+        height: 4.4em;
+        row-gap: 2px;
+        align-content: center;
+      }
+      .tbody .tr > .title {
+        grid-column: 1 / -1;
+      }
+      .tbody .tr > .row-actions {
+        grid-column: 1 / -1;
+        justify-self: end;
       }
     }
     .tbody .tr[aria-current='true'] {

@@ -271,7 +271,7 @@ export class AdminInsightsPanel extends AdminPanel {
                 <tbody>
                   ${insights.sources_cited.map(
                     (source) => html`<tr part="row">
-                      <td part="cell" class="user-text">${source.title}</td>
+                      <td part="cell" class="user-text" dir="auto">${source.title}</td>
                       <td part="cell" class="count">${formatCount(source.count, lang)}</td>
                     </tr>`,
                   )}
@@ -287,7 +287,7 @@ export class AdminInsightsPanel extends AdminPanel {
             ? html`<ul class="never" aria-labelledby="never-heading">
                   ${insights.sources_never_cited
                     .slice(0, NEVER_CITED_SHOWN)
-                    .map((source) => html`<li class="user-text">${source.title}</li>`)}
+                    .map((source) => html`<li class="user-text" dir="auto">${source.title}</li>`)}
                 </ul>
                 ${
                   insights.sources_never_cited.length > NEVER_CITED_SHOWN
@@ -326,7 +326,7 @@ export class AdminInsightsPanel extends AdminPanel {
               <tbody>
                 ${gaps.map(
                   (gap) => html`<tr part="row">
-                    <td part="cell" class="user-text">${visitorQuestion(gap.question)}</td>
+                    <td part="cell" class="user-text" dir="auto">${visitorQuestion(gap.question)}</td>
                     <td part="cell" class="count">${formatCount(gap.count, this.lang)}</td>
                     <td part="cell" class="when">${formatDate(gap.last_asked, this.lang)}</td>
                     <td part="cell">
@@ -382,7 +382,7 @@ export class AdminInsightsPanel extends AdminPanel {
               <tbody>
                 ${top_questions.map(
                   (row) => html`<tr part="row">
-                    <td part="cell" class="user-text">${visitorQuestion(row.question)}</td>
+                    <td part="cell" class="user-text" dir="auto">${visitorQuestion(row.question)}</td>
                     <td part="cell" class="count">${formatCount(row.count, this.lang)}</td>
                     <td part="cell" class="covered">
                       ${row.covered ? s.insightsCovered : html`<span class="badge">${s.insightsUncovered}</span>`}

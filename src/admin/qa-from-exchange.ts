@@ -54,6 +54,7 @@ export function renderQaFields(fields: {
         >${s.question}<input
           part="input"
           name="question"
+          dir="auto"
           autocomplete="off"
           aria-invalid=${q.invalid}
           aria-describedby=${q.describedBy}
@@ -67,6 +68,7 @@ export function renderQaFields(fields: {
         >${s.answer}<textarea
           part="input"
           name="answer"
+          dir="auto"
           rows=${rows}
           aria-invalid=${a.invalid}
           aria-describedby=${a.describedBy}
@@ -148,6 +150,13 @@ export class QaFormController implements ReactiveController {
     });
   }
 
+  /** Escape leaves the form as Cancel does, as the chat's feedback form does. */
+  private handleKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+    event.preventDefault();
+    this.close();
+  }
+
   private field(name: string) {
     return this.host.shadowRoot?.querySelector<HTMLInputElement | HTMLTextAreaElement>(
       `form.qa-form [name=${name}]`,
@@ -215,7 +224,7 @@ export class QaFormController implements ReactiveController {
     if (!draft || draft.key !== key) return nothing;
     const s = this.host.strings;
     if (draft.state === 'saved') {
-      return html`<div class="card qa-form" part="card">
+      return html`<div class="card qa-form" part="card" @keydown=${(e: KeyboardEvent) => this.handleKeydown(e)}>
         <p class="ok" role="status">${s.qaAdded}</p>
         <div class="actions">
           <button
@@ -237,6 +246,7 @@ export class QaFormController implements ReactiveController {
       aria-describedby="qa-form-help"
       novalidate
       @submit=${(event: SubmitEvent) => this.handleSubmit(event)}
+      @keydown=${(e: KeyboardEvent) => this.handleKeydown(e)}
     >
       <h4 id="qa-form-heading">${s.addAsQa}</h4>
       <p class="help" id="qa-form-help">

@@ -339,7 +339,7 @@ export class AdminSessionsPanel extends AdminPanel {
           ? html`<dl class="data">
               ${data.map(
                 ([k, v]) => html`<dt class="user-text">${k}</dt>
-                  <dd class="user-text">${String(v)}</dd>`,
+                  <dd class="user-text" dir="auto">${String(v)}</dd>`,
               )}
             </dl>`
           : html`<p class="empty">${s.noStoredData}</p>`

@@ -37,7 +37,9 @@ export class AdminSourceAddPanel extends AdminPanel {
     css`
       .grid {
         display: grid;
-        grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr));
+        /* One card a row once 16rem no longer fits (a phone), rather than a card wider than
+           the panel. */
+        grid-template-columns: repeat(auto-fit, minmax(min(16rem, 100%), 1fr));
         gap: 12px;
         margin-bottom: 12px;
       }
@@ -316,7 +318,7 @@ export class AdminSourceAddPanel extends AdminPanel {
           this.uploads,
           (u) => u.id,
           (u) => html`<li>
-            <span class="file-name user-text" title=${u.name}>${u.name}</span>
+            <span class="file-name user-text" title=${u.name} dir="auto">${u.name}</span>
             <span class=${u.state}
               >${
                 u.state === 'failed'

@@ -169,7 +169,7 @@ export class SourceTable {
           .checked=${chosen}
           @change=${(e: Event) => this.actions.select(src.uuid, (e.target as HTMLInputElement).checked)}
       /></span>
-      <span role="cell" part="cell" class="title" title=${name}>${name}</span>
+      <span role="cell" part="cell" class="title" title=${name} dir="auto">${name}</span>
       <span role="cell" part="cell">${type ? s[type] : src.type}</span>
       ${this.renderStatus(s, src, cells.reason)}
       <span role="cell" part="cell" class="num">${cells.size}</span>

@@ -371,7 +371,7 @@ export class AdminSourcesPanel extends AdminPanel {
         ${this.rescrapeResults.map((r) => {
           const source = byUuid.get(r.uuid);
           return html`<li class=${r.error ? 'status-failed' : 'status-success'}>
-            <span class="user-text">${source?.title || r.uuid}</span>: ${r.error ?? r.status}
+            <span class="user-text" dir="auto">${source?.title || r.uuid}</span>: ${r.error ?? r.status}
           </li>`;
         })}
       </ul>

@@ -79,6 +79,10 @@ export const panelStyles = css`
     border-radius: 6px;
     padding: 6px 8px;
     min-width: 0;
+    /* A select is as wide as its longest option (a tag's long name): it stays in its column and
+       the browser cuts the option's text instead. */
+    max-width: 100%;
+    box-sizing: border-box;
   }
   input[type='checkbox'],
   input[type='color'] {
@@ -234,6 +238,12 @@ export const panelStyles = css`
     border-radius: var(--_radius);
     box-shadow: var(--_shadow);
     max-width: min(32rem, 90vw);
+    box-sizing: border-box;
+  }
+  /* Names quoted in a dialog are written by users and may be one long word (a pasted URL, a
+     string of letters): they wrap rather than run past the dialog's edge. */
+  dialog :is(h2, p) {
+    overflow-wrap: anywhere;
   }
   dialog::backdrop {
     background: rgb(0 0 0 / 0.35);
@@ -244,7 +254,8 @@ export const panelStyles = css`
   }
   table.simple th,
   table.simple td {
-    text-align: left;
+    /* Start, not left: a cell in a right-to-left script (dir="auto") lines up on the right. */
+    text-align: start;
     padding: 4px 6px;
     border-bottom: 1px solid var(--_border);
     vertical-align: top;

@@ -89,7 +89,7 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
       <p class="help">${t.tryItHelp}</p>
       <dl class="summary">
         <dt>${t.name}</dt>
-        <dd>${chatbot.name}</dd>
+        <dd dir="auto">${chatbot.name}</dd>
         <dt>${t.rateLimit}</dt>
         <dd>${messages} / ${seconds} s (${t.rateLimitHelp})</dd>
         <dt>${t.rateLimitMessage}</dt>

@@ -13,8 +13,12 @@ export const tableStyles = css`
     align-items: flex-end;
     margin-bottom: 8px;
   }
+  /* No wider than the toolbar (a phone's, a long tag name's select): a label's own minimum is
+     its field's natural width, which would otherwise stick out and be cut off. */
   .toolbar label {
     margin: 0;
+    min-width: 0;
+    max-width: 100%;
   }
   .toolbar .search {
     flex: 1 1 14em;

@@ -154,7 +154,7 @@ export class AdminTagsPanel extends AdminPanel {
         part="swatch"
         ${swatch(tag.color)}
       ></span>
-      <strong class="user-text">${tag.name}</strong>
+      <strong class="user-text" dir="auto">${tag.name}</strong>
       <span class="badge">${fill(s.memberCount, { count: tag.data_source_uuids.length })}</span>
       <span class="spacer"></span>
       <button
@@ -254,7 +254,7 @@ export class AdminTagsPanel extends AdminPanel {
                         else next.delete(src.uuid);
                         this.patch({ members: [...next] });
                       }}
-                    /><span class="user-text">${src.title || src.file_name}</span></label
+                    /><span class="user-text" dir="auto">${src.title || src.file_name}</span></label
                   >`,
                 )}
               </div>`

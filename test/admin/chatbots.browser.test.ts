@@ -104,6 +104,47 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(el.shadowRoot!.activeElement?.id).to.equal('tab-sources');
   });
 
+  it('should give only the selected tab a border for its bar, so forced colors draw it there alone', async () => {
+    // Forced colors paint every border in the text colour, a transparent one too; the runner's
+    // Chromium cannot emulate them, so the test reads which tabs have a border at all.
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'tags');
+    const tabs = deepAll(el, '[role=tab]');
+    const heights = new Set(tabs.map((tab) => tab.getBoundingClientRect().height));
+    for (const tab of tabs) {
+      const { borderBottomStyle, borderBottomWidth } = getComputedStyle(tab);
+      const bar = borderBottomStyle !== 'none' && borderBottomWidth !== '0px';
+      expect(bar, tab.textContent!.trim()).to.equal(tab.getAttribute('aria-selected') === 'true');
+    }
+    // The bar takes no room the other tabs lack: nothing moves as the selection does.
+    expect([...heights]).to.have.length(1);
+    expect(getComputedStyle(deep(el, '#tab-tags')!).borderBottomWidth).to.equal('3px');
+  });
+
+  it('should set names written in Arabic right to left: chatbots, sources and tags', async () => {
+    const client = await apiClient();
+    const bot = await client.chatbots.create({ name: `روبوت المرفأ ${Date.now()}` });
+    await client.sources.createQa(bot.uuid, { question: 'متى تغادر العبارة؟', answer: 'ظهرا' });
+    await client.tags.create(bot.uuid, { name: 'الأسعار', color: '#123456' });
+    const el = await mountAdmin(client, bot, 'sources');
+    // Right to left, and lined up on the right, where a row of the language's own would start.
+    const rtl = (node: Element | null | undefined, what: string) => {
+      expect(node && getComputedStyle(node).direction, what).to.equal('rtl');
+      expect(['start', 'right']).to.include(getComputedStyle(node!).textAlign, what);
+    };
+    rtl(
+      deepAll(el, '.chatbot-list .name').find((n) => n.textContent === bot.name),
+      'list',
+    );
+    rtl(deep(el, '.header h2.user-text'), 'heading');
+    const sources = deep(el, 'chatbot-admin-sources')!;
+    rtl(await until(() => deep(sources, '.tbody .title')), 'source title');
+    location.hash = `chatbot=${bot.uuid}&tab=tags`;
+    const tags = await until(() => deep(el, 'chatbot-admin-tags'));
+    rtl(await until(() => deep(tags, 'li.card strong')), 'tag name');
+  });
+
   it("should keep an open tab's panel when a tab to its left is opened", async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);

@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { AdminChangeEvent } from '../../src/admin/index.js';
 import {
   mountConversations,
@@ -184,6 +185,51 @@ describe('<chatbot-admin> conversation transcript', () => {
     await until(() => !transcript.querySelector('form.qa-form'));
     await until(() => panel.shadowRoot!.activeElement === add);
     expect((await client.sources.list(bot.uuid)).length).to.equal(1);
+  });
+
+  it('should close the form on Escape as Cancel does, giving focus back to its button', async () => {
+    const { client, bot } = await seedConversations();
+    const { panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
+    const transcript = await open(panel, QUESTIONS.covered);
+    const add = button(transcript, `Add as Q&A: ${QUESTIONS.covered}`)!;
+    add.focus();
+    add.click();
+    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    // The answer takes focus: Escape is pressed where the owner types.
+    await until(() => panel.shadowRoot!.activeElement === form.querySelector('[name=answer]'));
+    await sendKeys({ press: 'Escape' });
+    await until(() => !transcript.querySelector('form.qa-form'));
+    await until(() => panel.shadowRoot!.activeElement === add);
+    expect(add.getAttribute('aria-expanded')).to.equal('false');
+    expect((await client.sources.list(bot.uuid)).length).to.equal(1);
+  });
+
+  it('should set a question and answer in Arabic right to left, in the list and the transcript', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Review bot');
+    const question = 'متى تغادر العبارة؟';
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, question);
+    const { panel } = await mountConversations(client, bot);
+    const title = await until(() =>
+      deepAll(panel, '.tbody [role=row] .title').find((t) => t.textContent?.trim() === question),
+    );
+    expect(getComputedStyle(title).direction, 'first question in the list').to.equal('rtl');
+    const transcript = await open(panel, question);
+    const asked = transcript.querySelector<HTMLElement>('[part~=user-message]')!;
+    expect(asked.matches(':dir(rtl)'), 'question in the transcript').to.equal(true);
+    expect(getComputedStyle(asked).direction).to.equal('rtl');
+    // An English answer beside it stays left to right: each text takes its own direction.
+    const answer = transcript.querySelector<HTMLElement>('[part~=assistant-message]')!;
+    expect(/[a-z]/i.test(answer.textContent ?? '')).to.equal(true);
+    expect(answer.matches(':dir(ltr)'), `answer "${answer.textContent}"`).to.equal(true);
+    // The Q&A form opened from it writes the question right to left too.
+    button(transcript, `Add as Q&A: ${question}`)!.click();
+    const field = await until(() =>
+      transcript.querySelector<HTMLInputElement>('form.qa-form [name=question]'),
+    );
+    expect(field.matches(':dir(rtl)')).to.equal(true);
   });
 
   it('should show a conversation’s row as the server lists it after one of its exchanges is deleted', async () => {

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import {
   listRequests,
   mountConversations,
@@ -101,6 +102,60 @@ describe('<chatbot-admin> conversations', () => {
           header.clientWidth,
         );
       }
+    }
+  });
+
+  it("should keep each row's Open and Delete and the Actions header whole in a phone's viewport", async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    try {
+      // Bare, and inside a page's own margins (a dashboard's): at 320px, 222px for the panel.
+      for (const [lang, width, margin] of ['en', 'de'].flatMap((l) =>
+        [320, 360, 390].flatMap((w) => [0, 24].map((m) => [l, w, m] as const)),
+      )) {
+        el.lang = lang;
+        el.style.marginInline = `${margin}px`;
+        await setViewport({ width, height: 640 });
+        await until(() => innerWidth === width);
+        await el.updateComplete;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const at = `at ${width}px, ${margin}px margins (${lang})`;
+        const table = deep(panel, '[role=table]')!.getBoundingClientRect();
+        const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+        for (const header of headers) {
+          const what = `${header.textContent?.trim()} ${at}`;
+          expect(header.getBoundingClientRect().right, what).to.be.at.most(table.right);
+          expect(header.scrollWidth, what).to.be.at.most(header.clientWidth);
+        }
+        for (const row of deepAll(panel, '.tbody [role=row]')) {
+          const actions = row.querySelector('.row-actions')!;
+          // "Actions" heads the buttons, not a column beside them.
+          expect(headers.at(-1)!.getBoundingClientRect().right, `Actions ${at}`).to.be.closeTo(
+            actions.getBoundingClientRect().right,
+            1,
+          );
+          // Inside the row, which cuts off what overflows it, and the table.
+          const box = row.getBoundingClientRect();
+          for (const part of row.querySelectorAll<HTMLElement>('.title, button')) {
+            const what = `${part.textContent?.trim().slice(0, 20)} ${at}`;
+            const { left, right, top, bottom } = part.getBoundingClientRect();
+            expect(left, what).to.be.at.least(box.left);
+            expect(right, what).to.be.at.most(Math.min(box.right, table.right));
+            expect(top, what).to.be.at.least(box.top);
+            expect(bottom, what).to.be.at.most(box.bottom);
+            if (part.localName === 'button') {
+              expect(part.scrollWidth, what).to.be.at.most(part.clientWidth);
+            }
+          }
+          // The question keeps room to be read.
+          const title = row.querySelector('.title')!.getBoundingClientRect();
+          expect(title.width, `question ${at}`).to.be.at.least(120);
+        }
+      }
+    } finally {
+      el.style.marginInline = '';
+      await setViewport({ width: 800, height: 600 });
     }
   });
 

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
 import { type ChatbotClient, createClient } from '../../src/api/index.js';
 import {
@@ -336,6 +337,36 @@ describe('<chatbot-admin> insights', () => {
     await until(() => deep(panel, 'form.qa-form, .qa-form') === null);
     const row = deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody tr')[0]!;
     expect(row.textContent).to.contain('Added as a Q&A source.');
+  });
+
+  it("should close a knowledge gap's Q&A form on Escape, giving focus back to its button", async () => {
+    const { client, bot } = await seeded();
+    const { panel } = await openInsights(client, bot);
+    const gap = (await client.review.insights(bot.uuid)).gaps[0]!.question;
+    const add = await until(() => button(panel, `Add as Q&A: ${gap}`));
+    add.focus();
+    add.click();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form.qa-form'));
+    await until(() => panel.shadowRoot!.activeElement === form.querySelector('[name=answer]'));
+    await sendKeys({ press: 'Escape' });
+    await until(() => deep(panel, '.qa-form') === null);
+    await until(() => panel.shadowRoot!.activeElement === add);
+    expect((await client.sources.list(bot.uuid)).length).to.equal(2);
+  });
+
+  it('should set an Arabic knowledge gap right to left', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const question = 'هل تبيعون المظلات؟';
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, question);
+    const { panel } = await openInsights(client, bot);
+    const cell = await until(() =>
+      deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody td').find((td) =>
+        td.textContent?.includes(question),
+      ),
+    );
+    expect(getComputedStyle(cell).direction).to.equal('rtl');
   });
 });
 

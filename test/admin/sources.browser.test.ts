@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import type { ChatbotClient } from '../../src/api/index.js';
 import type { DataSource } from '../../src/api/types.js';
 import {
@@ -394,6 +395,60 @@ describe('<chatbot-admin> data sources', () => {
       }
     }
     el.style.width = '';
+  });
+
+  it("should fit the toolbar, a long tag's filter and the add forms in a phone's viewport, in English and German", async () => {
+    const { client, bot } = await sourcesPanel();
+    const tag = `Tag${'x'.repeat(150)}`;
+    await client.tags.create(bot.uuid, { name: tag, color: '#123456' });
+    // Mounted again, for the panel to list the tag.
+    const el = await mountAdmin(client, bot, 'sources');
+    const panel = await until(() => deep<Panel>(el, 'chatbot-admin-sources'));
+    const add = await until(() => deep<Panel>(panel, 'chatbot-admin-source-add'));
+    await until(() => deepAll(panel, '.toolbar option').some((o) => o.textContent === tag));
+    // A page's own margins around the element, as a dashboard's: at 320px, 222px for the panel.
+    el.style.marginInline = '24px';
+    try {
+      for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+        [320, 360, 390, 480, 768, 1280].map((w) => [l, w] as const),
+      )) {
+        el.lang = lang;
+        await setViewport({ width, height: 640 });
+        await until(() => innerWidth === width);
+        await el.updateComplete;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        // The element cuts off what overflows it, inside its border.
+        const host = el.getBoundingClientRect();
+        const left = host.left + el.clientLeft;
+        const right = left + el.clientWidth;
+        const within = (part: Element, box: { left: number; right: number }, what: string) => {
+          const r = part.getBoundingClientRect();
+          expect(r.left, `${what} at ${width}px (${lang})`).to.be.at.least(box.left - 0.5);
+          expect(r.right, `${what} at ${width}px (${lang})`).to.be.at.most(box.right + 0.5);
+        };
+        const toolbar = deep(panel, '.toolbar')!;
+        for (const field of toolbar.querySelectorAll('input, select')) {
+          const label = [...field.closest('label')!.childNodes].find(
+            (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
+          );
+          const name = label?.textContent?.trim() ?? field.localName;
+          within(field, toolbar.getBoundingClientRect(), name);
+        }
+        // Each card in its column: on a page with margins of its own, a card wider than its
+        // column reached past the element's edge.
+        const grid = deep(add, '.grid')!.getBoundingClientRect();
+        for (const card of deepAll(add, '.grid > .card')) {
+          const heading = card.querySelector('h3')!.textContent!;
+          within(card, grid, heading);
+          within(card, { left, right }, heading);
+          for (const part of card.querySelectorAll('input:not([hidden]), textarea, button')) {
+            within(part, card.getBoundingClientRect(), `${part.localName} of ${heading}`);
+          }
+        }
+      }
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('should sort by each column and filter by type, status and text', async () => {
