@@ -17,7 +17,7 @@ async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
 }
 
 /** The smallest .docx Word and mammoth accept: one document part with a heading and a paragraph. */
-async function docxFixture(heading: string, paragraph: string): Promise<Uint8Array> {
+async function docxFixture(heading: string, paragraph: string, times = 1): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
@@ -41,11 +41,11 @@ async function docxFixture(heading: string, paragraph: string): Promise<Uint8Arr
 <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
   <w:body>
     <w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${heading}</w:t></w:r></w:p>
-    <w:p><w:r><w:t>${paragraph}</w:t></w:r></w:p>
+    ${`<w:p><w:r><w:t>${paragraph}</w:t></w:r></w:p>`.repeat(times)}
   </w:body>
 </w:document>`,
   );
-  return zip.generateAsync({ type: 'uint8array' });
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
 describe('knowledge from files', () => {
@@ -182,6 +182,23 @@ describe('knowledge from files', () => {
     const source = await settled(h, bot.uuid, created.uuid);
     assert.equal(source.status, 'fail');
     assert.match(JSON.parse(source.meta_json).error, /not valid JSON/);
+  });
+
+  it('a .docx whose text unpacks past 16 MB (a zip bomb) fails with the reason, unread', async () => {
+    const bot = await h.api.chatbots.create({ name: 'bomb' });
+    // 20,000 paragraphs of 1 KB: about 20 MB of XML in a file of a few hundred KB.
+    const bytes = await docxFixture('Bomb', 'lorem ipsum dolor sit amet '.repeat(38), 20_000);
+    assert.ok(bytes.length < 1_000_000, `${bytes.length} bytes`);
+    const created = await h.api.sources.upload(
+      bot.uuid,
+      new Blob([bytes as Uint8Array<ArrayBuffer>]),
+      {
+        fileName: 'bomb.docx',
+      },
+    );
+    const source = await settled(h, bot.uuid, created.uuid);
+    assert.equal(source.status, 'fail');
+    assert.match(JSON.parse(source.meta_json).error, /unpacks to more than 16 MB/);
   });
 
   it('the upload keeps reference_source_link and cites it as the url', async () => {

@@ -7,6 +7,7 @@ import { parseHTML } from 'linkedom';
 import Papa from 'papaparse';
 import { markdownTitle } from './markdown.js';
 import { titleFrom } from './text.js';
+import { checkUnpackedXml } from './zip-guard.js';
 
 export const ALLOWED_EXTENSIONS = [
   'txt',
@@ -298,7 +299,15 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
   }
 }
 
+/**
+ * The most a .docx's XML may unpack to. A 500-page report's document.xml is a few MB; past this a
+ * small file is a zip bomb (113 KB of it held 30 MB of text), whose text mammoth would hold in
+ * memory and ingestion then store.
+ */
+const DOCX_XML_LIMIT = 16 * 2 ** 20;
+
 async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
+  checkUnpackedXml(bytes, DOCX_XML_LIMIT);
   const mammoth = await import('mammoth');
   const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
