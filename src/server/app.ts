@@ -46,7 +46,7 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       const start = performance.now();
       await next();
       const ms = (performance.now() - start).toFixed(1);
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+      console.log(`${c.req.method} ${loggable(c.req.path)} ${c.res.status} ${ms}ms`);
     });
   }
 
@@ -121,9 +121,16 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       return c.json(errorBody(code, message), status);
     }
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    console.error(`${c.req.method} ${loggable(c.req.path)} failed:`, error);
     return c.json(errorBody('internal', 'the server failed to handle this request'), 500);
   });
 
   return app;
 }
+
+/**
+ * A request's path as a log line may hold it: decoded, "%0A" is a new line, and anyone could
+ * write a line of their own into the log (or a terminal's colour codes); those go back to
+ * percent-escapes.
+ */
+const loggable = (path: string) => path.replace(/\p{Cc}/gu, (ch) => encodeURIComponent(ch));

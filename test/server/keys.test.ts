@@ -38,6 +38,32 @@ describe('API keys', () => {
     }
   });
 
+  it('should write a path as one log line: a decoded new line or colour code cannot forge another', async () => {
+    const lines: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+    try {
+      const h = await startHarness({ log: true });
+      try {
+        await h.raw('/api/v1/chatbot/x%0APOST%20/api/v1/chatbot/forged/delete%20200%201.0ms', {
+          key: null,
+        });
+        await h.raw('/api/v1/chatbot/%1B[31mred%0D', { key: null });
+      } finally {
+        await h.close();
+      }
+    } finally {
+      console.log = original;
+    }
+    const logged = lines.filter((l) => l.includes('/api/v1/chatbot/'));
+    assert.deepEqual(logged.length, 2, logged.join('\n'));
+    for (const line of logged) assert.doesNotMatch(line, /\p{Cc}/u, line);
+    assert.ok(
+      logged.some((l) => l.includes('x%0APOST')),
+      logged.join('\n'),
+    );
+  });
+
   it('should write no key to the log: not for a good key, a wrong one, a key in the query string, nor a failing request', async () => {
     const lines: string[] = [];
     const original = { log: console.log, error: console.error, warn: console.warn };
