@@ -144,6 +144,14 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
       );
     });
 
+    it('should take the first and last days four digits can write', async () => {
+      const all = names('m5', 'm4', 'm3', 'm2', 'm1');
+      assert.deepEqual(await listed('?to=9999-12-31'), all);
+      assert.deepEqual(await listed('?from=0001-01-01'), all);
+      assert.deepEqual(await listed('?from=0099-01-01&to=9999-12-31T23:59:59Z'), all);
+      assert.deepEqual(await listed('?from=9999-12-31'), []);
+    });
+
     it('should filter by session', async () => {
       assert.deepEqual(await listed(`?session=${sessions.s2}`), names('m4', 'm3'));
       assert.deepEqual(await listed(`?session=${MISSING}`), []);

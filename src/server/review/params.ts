@@ -109,7 +109,22 @@ export function parseTime(name: string, value: string, edge: 'start' | 'end'): s
       `${name} must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ), not "${value.slice(0, 40)}"`,
     );
   }
-  return timestamp(Math.ceil(ms / 1000) * 1000);
+  // Past the year 9999 a timestamp is written "+010000-…", which sorts before every stored one.
+  return timestamp(Math.min(Math.ceil(ms / 1000) * 1000, LAST_TIME));
+}
+
+/** The last second a four-digit year can write, 9999-12-31T23:59:59Z. */
+const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59);
+
+/**
+ * `Date.UTC` for any year from 1: `Date.UTC` itself reads the years 0 to 99 as 1900 to 1999.
+ * Months from 0, and days, hours and the rest may run over, as `Date.UTC`'s do.
+ */
+function utc(y: number, m: number, d: number, hh = 0, mm = 0, ss = 0): number {
+  const t = new Date(0);
+  t.setUTCFullYear(y, m, d);
+  t.setUTCHours(hh, mm, ss, 0);
+  return t.getTime();
 }
 
 function timeMs(value: string, edge: 'start' | 'end'): number | undefined {
@@ -117,7 +132,7 @@ function timeMs(value: string, edge: 'start' | 'end'): number | undefined {
   if (date) {
     const [y, m, d] = date.slice(1).map(Number) as [number, number, number];
     if (!validDate(y, m, d)) return undefined;
-    return Date.UTC(y, m - 1, d + (edge === 'end' ? 1 : 0));
+    return utc(y, m - 1, d + (edge === 'end' ? 1 : 0));
   }
   const parts = DATE_TIME.exec(value);
   if (!parts) return undefined;
@@ -135,11 +150,11 @@ function timeMs(value: string, edge: 'start' | 'end'): number | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMinutes = sign * (oh * 60 + om);
   }
-  return Date.UTC(y!, m! - 1, d!, hh, mm, ss) + fraction - offsetMinutes * 60_000;
+  return utc(y!, m! - 1, d!, hh, mm, ss) + fraction - offsetMinutes * 60_000;
 }
 
 function validDate(y: number, m: number, d: number): boolean {
-  const t = new Date(Date.UTC(y, m - 1, d));
+  const t = new Date(utc(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 }
 
