@@ -40,7 +40,7 @@ function draftOf(chatbot: Chatbot): SettingsDraft {
 const wholeAtLeastOne = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw) >= 1;
 
 /** `scheme://host[:port]`, nothing after it; the server checks the same, and answers 400 else. */
-const ORIGIN = /^https?:\/\/[^/?#@\s\\]+$/i;
+const ORIGIN = /^https?:\/\/[^/?#@*\s\\]+$/i;
 
 /** A line that is not an origin, and what it should be if it is one with more after it. */
 type BadLine = { line: number; entry: string; origin?: string };
@@ -62,7 +62,8 @@ function originLines(text: string) {
 function originIn(entry: string): string | undefined {
   if (!URL.canParse(entry)) return undefined;
   const url = new URL(entry);
-  return /^https?:$/.test(url.protocol) ? url.origin : undefined;
+  // A wildcard is no origin to suggest: origins are compared as text.
+  return /^https?:$/.test(url.protocol) && !entry.includes('*') ? url.origin : undefined;
 }
 
 const badLineText = (bad: BadLine, s: AdminStrings) =>

@@ -143,10 +143,13 @@ export class Fields {
     return value as string[];
   }
 
-  array(name: string): unknown[] | undefined {
+  array(name: string, opts: { max?: number } = {}): unknown[] | undefined {
     const value = this.raw[name];
     if (value === undefined || value === null) return undefined;
     if (!Array.isArray(value)) throw badInput(`${this.name(name)} must be an array`);
+    if (opts.max !== undefined && value.length > opts.max) {
+      throw badInput(`${this.name(name)} must have at most ${opts.max} items`);
+    }
     return value;
   }
 

@@ -5,7 +5,8 @@
  */
 import type { ChatbotRow, Store } from './store/types.js';
 
-const ORIGIN_SHAPE = /^https?:\/\/[^/?#@\s\\]+$/i;
+/** No `*`: a URL's host may hold one, but origins are compared as text, so it would match nothing. */
+const ORIGIN_SHAPE = /^https?:\/\/[^/?#@*\s\\]+$/i;
 
 /** `scheme://host[:port]` as a browser serializes it, or null when `entry` is not such an origin. */
 export function parseOrigin(entry: string): string | null {

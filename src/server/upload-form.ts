@@ -40,6 +40,17 @@ export async function readUploadForm<F extends string>(
   return { file, ...values };
 }
 
+/** The longest file name an upload keeps, as session documents take it (documents.ts). */
+const FILE_NAME_CHARS = 255;
+
+/** The name an uploaded file is kept under ("upload" when the form gives none); a 400 past 255. */
+export function uploadFileName(file: File): string {
+  if (file.name.length > FILE_NAME_CHARS) {
+    throw badInput(`file name must be at most ${FILE_NAME_CHARS} characters`);
+  }
+  return file.name || 'upload';
+}
+
 /** The 415 for a file whose type no upload takes, listing the extensions that are taken. */
 export const fileTypeNotAllowed = (filename: string) =>
   new HttpError(

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { Auth } from './context.js';
 import { envCount } from './env.js';
 import { HttpError, incomingOf, requestHeader } from './http.js';
+import { RATE_LIMIT_MAX } from './routes/chatbots.js';
 import type { ChatbotRow, Store } from './store/types.js';
 
 /**
@@ -52,10 +53,14 @@ export function clientAddress(c: Context, trustProxy: number): string | undefine
 export const visitorOf = (chatbotUuid: string, address: string) =>
   createHash('sha256').update(`${chatbotUuid} ${address}`).digest('base64url').slice(0, 22);
 
-/** The 429 of a full window: the chatbot's own words, and when to try again. */
+/**
+ * The 429 of a full window: the chatbot's own words, and when to try again. A chatbot saved
+ * before `rate_limit` was bounded can have a window of 1e308 seconds, whose wait would be said
+ * as `Infinity`, which no client reads: it is said as the longest window taken now.
+ */
 export const rateLimited = (chatbot: ChatbotRow, retryAfter: number) =>
   new HttpError(429, 'rate_limited', chatbot.rate_limit_message, {
-    'Retry-After': String(retryAfter),
+    'Retry-After': String(Math.min(retryAfter, RATE_LIMIT_MAX[1])),
   });
 
 /**

@@ -43,16 +43,18 @@ describe('<chatbot-admin> settings: allowed origins', () => {
 
   it('should name every line that is not an origin, and the origin a line with a path holds', async () => {
     const { client, bot, panel, field } = await settingsOf();
-    const typed = 'https://shop.example\nnot a url\nhttps://ok.example/path';
+    const typed = 'https://shop.example\nnot a url\nhttps://ok.example/path\nhttps://*.example';
     type(field, typed);
     const error = await until(() => deep(panel, '#origins-error'));
     const items = [...error.querySelectorAll('li')].map((li) => li.textContent?.trim());
-    expect(error.textContent).to.contain('2 lines are not origins');
-    expect(items).to.have.length(2);
+    expect(error.textContent).to.contain('3 lines are not origins');
+    expect(items).to.have.length(3);
     expect(items[0]).to.contain('Line 2').and.contain('not a url');
     expect(items[1]).to.equal(
       'Line 3: “https://ok.example/path” is more than an origin. Write only https://ok.example.',
     );
+    // A wildcard matches no site: origins are compared as text.
+    expect(items[2]).to.contain('Line 4').and.contain('is not an origin');
     expect(field.getAttribute('aria-describedby')).to.contain('origins-error');
 
     button(panel, 'Save')!.click();

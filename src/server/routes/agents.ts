@@ -65,8 +65,16 @@ function parseMeta(fields: Fields, type: AgentType): AgentMeta {
   return Object.fromEntries(Object.entries(meta).filter(([k]) => allowed.has(k))) as AgentMeta;
 }
 
+/**
+ * How many tags and variables an agent may have: bounded as monitored messages are
+ * (MONITORED_MAX), since each is stored and sent back in the agent's records (tags in every
+ * agents list); a hundred is far more than one agent's prompt can use.
+ */
+const TAGS_MAX = 100;
+const VARIABLES_MAX = 100;
+
 function parseTags(fields: Fields): AgentTag[] | undefined {
-  const list = fields.array('tags');
+  const list = fields.array('tags', { max: TAGS_MAX });
   return list?.map((item, i) => {
     const tag = new Fields(item, `tags[${i}].`);
     return {
@@ -78,7 +86,7 @@ function parseTags(fields: Fields): AgentTag[] | undefined {
 }
 
 function parseVariables(fields: Fields): AgentVariable[] | undefined {
-  return fields.array('variables')?.map((item, i) => {
+  return fields.array('variables', { max: VARIABLES_MAX })?.map((item, i) => {
     const v = new Fields(item, `variables[${i}].`);
     const defaults = v.object('default_value');
     const isStatic = defaults?.flag('static');

@@ -11,18 +11,33 @@ export const DEFAULT_RATE_LIMIT: [number, number] = [20, 240];
 export const DEFAULT_RATE_LIMIT_MESSAGE =
   'You are sending messages too fast. Please wait a moment and try again.';
 
-function parseSettings(fields: Fields) {
-  const rateLimit = fields.array('rate_limit');
-  if (rateLimit !== undefined) {
-    if (
-      rateLimit.length !== 2 ||
-      !rateLimit.every((n) => typeof n === 'number' && Number.isFinite(n) && n > 0)
-    ) {
-      throw badInput('rate_limit must be two positive numbers: [messages, seconds]');
-    }
+/**
+ * The largest `rate_limit` taken, [messages, seconds]: a million messages, or a window of a year,
+ * is already no limit, and past them a number only breaks the limit (a 429 with `Retry-After:
+ * Infinity`). Fractions are refused too: a count of messages, or of the seconds a 429 names, is
+ * whole, as the admin's settings panel asks for.
+ */
+export const RATE_LIMIT_MAX: [number, number] = [1_000_000, 31_536_000];
+
+function parseRateLimit(fields: Fields): [number, number] | undefined {
+  const value = fields.array('rate_limit');
+  if (value === undefined) return undefined;
+  const [messages, seconds] = RATE_LIMIT_MAX;
+  if (value.length !== 2 || !wholeUpTo(value[0], messages) || !wholeUpTo(value[1], seconds)) {
+    throw badInput(
+      `rate_limit must be [messages, seconds], two whole numbers: messages from 1 to ${messages}, seconds from 1 to ${seconds} (a year)`,
+    );
   }
+  return value as [number, number];
+}
+
+const wholeUpTo = (n: unknown, max: number) =>
+  Number.isInteger(n) && 1 <= (n as number) && (n as number) <= max;
+
+function parseSettings(fields: Fields) {
+  const rateLimit = parseRateLimit(fields);
   const settings: Partial<ChatbotSettings> = {};
-  if (rateLimit) settings.rate_limit = rateLimit as [number, number];
+  if (rateLimit) settings.rate_limit = rateLimit;
   const message = fields.string('rate_limit_message', { max: 1000 });
   if (message !== undefined) settings.rate_limit_message = message;
   const citations = fields.boolean('show_citations');
@@ -41,9 +56,11 @@ function parseOrigins(fields: Fields): string[] | undefined {
     const origin = entry.length <= 300 ? parseOrigin(entry.trim()) : null;
     if (!origin) {
       const shown = JSON.stringify(entry.length > 80 ? `${entry.slice(0, 80)}…` : entry);
-      throw badInput(
-        `allowed_origins[${i}] ${shown} is not an origin: write scheme://host[:port] without a path, such as https://shop.example`,
-      );
+      // Origins are compared as text, never as patterns: a `*` would match no page at all.
+      const fix = entry.includes('*')
+        ? 'wildcards are not supported; list each origin, such as https://shop.example'
+        : 'write scheme://host[:port] without a path, such as https://shop.example';
+      throw badInput(`allowed_origins[${i}] ${shown} is not an origin: ${fix}`);
     }
     return origin;
   });

@@ -9,20 +9,31 @@ import {
   ownedSource,
   type ServerContext,
 } from '../context.js';
-import { badInput, type Fields, HttpError, newUuid, now } from '../http.js';
+import { badInput, Fields, HttpError, newUuid, now } from '../http.js';
 import { isPrivateAddress } from '../knowledge/fetch-url.js';
 import { fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
 import { sourceRecord } from '../records.js';
 import type { SourceRow } from '../store/types.js';
-import { fileTypeNotAllowed, multipartType, readUploadForm } from '../upload-form.js';
+import {
+  fileTypeNotAllowed,
+  multipartType,
+  readUploadForm,
+  uploadFileName,
+} from '../upload-form.js';
 
 const uuidsBody = (fields: Fields) => ({ uuids: fields.strings('uuids', { required: true })! });
+
+/**
+ * Every source's `reference_source_link`, whichever route made it: each answer citing the source
+ * carries it in its `X-Citations` header, which clients refuse past a few kilobytes.
+ */
+const referenceLink = (fields: Fields) => fields.string('reference_source_link', { max: 2000 });
 
 const qaBody = (fields: Fields) => ({
   question: fields.string('question', { required: true, max: 10_000 }),
   answer: fields.string('answer', { required: true, max: 100_000 }),
-  reference_source_link: fields.string('reference_source_link', { max: 2000 }),
+  reference_source_link: referenceLink(fields),
 });
 
 const urlBody = (fields: Fields) => {
@@ -38,7 +49,7 @@ const urlBody = (fields: Fields) => {
   }
   return {
     url: parsed.href,
-    reference_source_link: fields.string('reference_source_link', { max: 2000 }),
+    reference_source_link: referenceLink(fields),
   };
 };
 
@@ -101,12 +112,15 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       refuseDeclaredLength(c, ctx.uploadLimitBytes, 'the upload');
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
       const type = multipartType(c.req.header('content-type'));
-      const { file, reference_source_link: link } = await readUploadForm(
+      const form = await readUploadForm(
         type,
         await readBody(c, ctx.uploadLimitBytes, 'the upload'),
         ['reference_source_link'],
       );
-      const name = file.name || 'upload';
+      const { file } = form;
+      // The form's text fields are read as a JSON body's members, with the same limits.
+      const link = referenceLink(new Fields(form));
+      const name = uploadFileName(file);
       if (!fileKind(name)) {
         throw fileTypeNotAllowed(name);
       }
