@@ -29,6 +29,13 @@ export const DRAIN_IDLE_MS = 5000;
 export const DRAIN_TOTAL_MS = 60_000;
 
 /**
+ * How long a body being read may pause before the request is refused with 408: a client that
+ * stops mid-body would otherwise hold its connection (and its buffered part) until Node's own
+ * five-minute request timeout. A field, so a test can shorten it.
+ */
+export const bodyReading = { idleMs: 30_000 };
+
+/**
  * Requests whose client waits for `100 Continue` before it sends the body (`Expect:
  * 100-continue`, as curl sends with an upload), and has not been told to yet. Node would say it
  * at once, before the request is even seen; `answerExpectContinue` makes it wait until the body
@@ -76,13 +83,19 @@ export async function readBody(c: Context, limit: number, what: string): Promise
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const idle = setTimeout(() => {
+      stop();
+      reject(new HttpError(408, 'timeout', `${what} stopped arriving`));
+    }, bodyReading.idleMs);
     const stop = () => {
+      clearTimeout(idle);
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onGone);
       incoming.off('close', onGone);
     };
     const onData = (chunk: Buffer) => {
+      idle.refresh();
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
       stop();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { bodyReading } from '../../src/server/body.js';
 import { ADMIN_KEY, type Harness, startHarness } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -419,4 +420,43 @@ describe('a client that waits for 100 Continue', () => {
     assert.equal(created.continued, true);
     assert.match(created.text, /Told to go on/);
   });
+});
+
+describe('a body that stops arriving', () => {
+  let h: Harness;
+  const idleMs = bodyReading.idleMs;
+  before(async () => {
+    h = await startHarness();
+    // A short pause stands for the half minute a stalled client is given.
+    bodyReading.idleMs = 300;
+  });
+  after(async () => {
+    bodyReading.idleMs = idleMs;
+    await h.close();
+  });
+
+  // Without the pause it would be held for Node's five minutes: the timeout makes that a failure.
+  it(
+    'should be refused with 408 in the JSON error shape, not held until Node gives up',
+    { timeout: 120_000 },
+    async () => {
+      const { hostname, port } = new URL(h.url);
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(port), hostname);
+        let received = '';
+        socket.on('data', (d) => {
+          received += d;
+        });
+        socket.on('close', () => resolve(received));
+        // A key, a declared length of 100 bytes, and nine of them.
+        socket.write(
+          `POST /api/v1/chatbot/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+        );
+      });
+      assert.match(answer, /^HTTP\/1\.1 408 /);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
+      assert.deepEqual(body, { error: { code: 'timeout', message: 'the body stopped arriving' } });
+      assert.deepEqual(await h.api.chatbots.list(), []);
+    },
+  );
 });
