@@ -172,7 +172,8 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect(transcript.querySelector('.qa-form')).to.equal(null);
   });
 
-  it('should close the form unsaved, giving focus back to its button', async () => {
+  /** The covered exchange's Add as Q&A form, opened from its focused button. */
+  async function qaFormOfCovered() {
     const { client, bot } = await seedConversations();
     const { panel } = await mountConversations(client, bot);
     await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
@@ -181,6 +182,11 @@ describe('<chatbot-admin> conversation transcript', () => {
     add.focus();
     add.click();
     const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    return { client, bot, panel, transcript, add, form };
+  }
+
+  it('should close the form unsaved, giving focus back to its button', async () => {
+    const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
     button(form, 'Cancel')!.click();
     await until(() => !transcript.querySelector('form.qa-form'));
     await until(() => panel.shadowRoot!.activeElement === add);
@@ -188,14 +194,7 @@ describe('<chatbot-admin> conversation transcript', () => {
   });
 
   it('should close the form on Escape as Cancel does, giving focus back to its button', async () => {
-    const { client, bot } = await seedConversations();
-    const { panel } = await mountConversations(client, bot);
-    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
-    const transcript = await open(panel, QUESTIONS.covered);
-    const add = button(transcript, `Add as Q&A: ${QUESTIONS.covered}`)!;
-    add.focus();
-    add.click();
-    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
     // The answer takes focus: Escape is pressed where the owner types.
     await until(() => panel.shadowRoot!.activeElement === form.querySelector('[name=answer]'));
     await sendKeys({ press: 'Escape' });
