@@ -474,13 +474,18 @@ describe('<chatbot-admin> data sources', () => {
       deepAll(panel, '[role=columnheader] button').find((b) =>
         b.textContent?.trim().startsWith(name),
       )!;
+    // The rows are read once the header says the sort took: the order before it (newest first,
+    // with ties inside a second) may happen to start with the same title.
+    const sorted = (order: string) =>
+      until(() => deepAll(panel, '[role=columnheader]')[1]!.getAttribute('aria-sort') === order);
+    const ascending = titles(panel).sort(new Intl.Collator('en', { sensitivity: 'base' }).compare);
+    expect(ascending[0]).to.equal('Alpha question');
     header('Title').click();
-    const ascending = await until(() => titles(panel)[0] === 'Alpha question' && titles(panel));
-    expect(deepAll(panel, '[role=columnheader]')[1]!.getAttribute('aria-sort')).to.equal(
-      'ascending',
-    );
+    await sorted('ascending');
+    await until(() => titles(panel).join() === ascending.join(), 'A to Z');
     header('Title').click();
-    await until(() => titles(panel).join() === [...ascending].reverse().join());
+    await sorted('descending');
+    await until(() => titles(panel).join() === [...ascending].reverse().join(), 'Z to A');
     for (const column of ['Type', 'Status', 'Size', 'Tokens', 'Date']) {
       header(column).click();
       await panel.updateComplete;
