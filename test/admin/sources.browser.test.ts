@@ -482,10 +482,10 @@ describe('<chatbot-admin> data sources', () => {
     expect(ascending[0]).to.equal('Alpha question');
     header('Title').click();
     await sorted('ascending');
-    await until(() => titles(panel).join() === ascending.join(), 'A to Z');
+    await until(() => titles(panel).join() === ascending.join());
     header('Title').click();
     await sorted('descending');
-    await until(() => titles(panel).join() === [...ascending].reverse().join(), 'Z to A');
+    await until(() => titles(panel).join() === [...ascending].reverse().join());
     for (const column of ['Type', 'Status', 'Size', 'Tokens', 'Date']) {
       header(column).click();
       await panel.updateComplete;
