@@ -9,6 +9,7 @@ import type {
 } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
+import type { FieldProblems } from './field-problems.js';
 import { HEX_COLOR, unitNumber } from './format.js';
 
 // The agents panel's forms as data: what each holds while the user types, and the request body
@@ -110,12 +111,6 @@ export function editDraftOf(agent: Agent): EditDraft {
         : undefined,
   };
 }
-
-/**
- * What the user must correct, one message per field, keyed by the field's `name` in the form
- * (a tag's colour by `tag-color-<row>`), in the form's order.
- */
-export type FieldProblems = Readonly<Record<string, string>>;
 
 /** A request body, or every field the user must correct first. */
 export type Checked<T> = { readonly body: T } | { readonly invalid: FieldProblems };

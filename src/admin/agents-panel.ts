@@ -20,12 +20,11 @@ import {
   editDraftOf,
   emptyCreate,
   emptyVariable,
-  type FieldProblems,
   updateBody,
   updateProblems,
 } from './agent-drafts.js';
 import { renderReadOnlyMeta, renderToolFunctions } from './agent-views.js';
-import { focusFirstInvalid, problemOf } from './field-problems.js';
+import { type FieldProblems, focusFirstInvalid, problemOf } from './field-problems.js';
 import { HEX_COLOR, isEnabled } from './format.js';
 import { AdminPanel } from './panel.js';
 

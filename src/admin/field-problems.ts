@@ -1,14 +1,16 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 
 /**
+ * What the user must correct in a form, one message per field, keyed by the field's `name` (a
+ * row's field by name and row, such as `tag-color-2`), in the form's order.
+ */
+export type FieldProblems = Readonly<Partial<Record<string, string>>>;
+
+/**
  * How field `field` of the form whose ids start with `form` shows its problem (the message
  * beside it), if it has one: marked invalid, and described by the message.
  */
-export function problemOf(
-  form: string,
-  field: string,
-  problems: Readonly<Partial<Record<string, string>>>,
-) {
+export function problemOf(form: string, field: string, problems: FieldProblems) {
   const message = problems[field];
   const id = `${form}-${field}-error`;
   return {

@@ -89,11 +89,13 @@ function finish(fragment: DocumentFragment, html: string): DocumentFragment {
   }
   if (!/<a[\s/>]/i.test(html)) return fragment;
   for (const link of fragment.querySelectorAll('a')) {
-    if (SAFE_URL.test(link.getAttribute('href')?.trim() ?? '')) {
-      link.setAttribute('target', '_blank');
-      link.setAttribute('rel', 'noopener noreferrer');
-      // Not a link the reader can follow: its content stays, not something that looks clickable.
-    } else link.replaceWith(...link.childNodes);
+    // Not a link the reader can follow: its content stays, not something that looks clickable.
+    if (!SAFE_URL.test(link.getAttribute('href')?.trim() ?? '')) {
+      link.replaceWith(...link.childNodes);
+      continue;
+    }
+    link.setAttribute('target', '_blank');
+    link.setAttribute('rel', 'noopener noreferrer');
   }
   return fragment;
 }

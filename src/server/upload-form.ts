@@ -40,8 +40,8 @@ export async function readUploadForm<F extends string>(
   return { file, ...values };
 }
 
-/** The longest file name an upload keeps, as session documents take it (documents.ts). */
-const FILE_NAME_CHARS = 255;
+/** The longest file name an upload keeps, as a data source or a session document. */
+export const FILE_NAME_CHARS = 255;
 
 /** The name an uploaded file is kept under ("upload" when the form gives none); a 400 past 255. */
 export function uploadFileName(file: File): string {

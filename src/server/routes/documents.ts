@@ -21,11 +21,15 @@ import {
   documentTokens,
 } from '../knowledge/documents.js';
 import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
-import { fileTypeNotAllowed, multipartType, readUploadForm } from '../upload-form.js';
+import {
+  FILE_NAME_CHARS,
+  fileTypeNotAllowed,
+  multipartType,
+  readUploadForm,
+} from '../upload-form.js';
 
 /** Room for the form around the file: boundaries, part headers and the `filename` field. */
 const FORM_BYTES = 64 * 1024;
-const FILENAME_CHARS = 255;
 /** How many documents one message may send. */
 export const DOCUMENTS_PER_MESSAGE = 10;
 /** Documents no message sent are kept this long, then go. */
@@ -114,8 +118,8 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     fits?.(file.size);
     const filename = (form.filename ?? file.name).trim();
     if (!filename) throw badInput('filename must not be empty');
-    if (filename.length > FILENAME_CHARS) {
-      throw badInput(`filename must be at most ${FILENAME_CHARS} characters`);
+    if (filename.length > FILE_NAME_CHARS) {
+      throw badInput(`filename must be at most ${FILE_NAME_CHARS} characters`);
     }
     const kind = documentKind(filename, file.type);
     if (!kind) {
