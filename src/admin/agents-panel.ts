@@ -281,7 +281,7 @@ export class AdminAgentsPanel extends AdminPanel {
         ${
           applies('temperature', agent.type)
             ? html`<div class="field">
-              <label>${s.temperature}<input part="input" name="temperature" type="number" min="0" max="1" step="0.05" .value=${d.temperature} aria-invalid=${temperature.invalid} aria-describedby=${temperature.describedBy} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>
+              <label>${s.temperature}<input part="input" name="temperature" inputmode="decimal" autocomplete="off" .value=${d.temperature} aria-invalid=${temperature.invalid} aria-describedby=${temperature.describedBy} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>
               ${temperature.message}
             </div>`
             : nothing
@@ -376,7 +376,7 @@ export class AdminAgentsPanel extends AdminPanel {
       if (!applies(field, d.type)) return nothing;
       const p = problemOf('create', field, problems);
       return html`<div class="field">
-        <label>${s[field]}<input part="input" name=${field} type="number" min="0" max="1" step="0.05" .value=${d[field]} aria-invalid=${p.invalid} aria-describedby=${p.describedBy} @input=${(e: Event) => this.patchCreate({ [field]: value(e) })} /></label>
+        <label>${s[field]}<input part="input" name=${field} inputmode="decimal" autocomplete="off" .value=${d[field]} aria-invalid=${p.invalid} aria-describedby=${p.describedBy} @input=${(e: Event) => this.patchCreate({ [field]: value(e) })} /></label>
         ${p.message}
       </div>`;
     };

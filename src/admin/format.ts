@@ -74,6 +74,7 @@ export const swatch = (color: string) =>
 /** A number field that must hold 0..1; empty means "not given", null means invalid. */
 export function unitNumber(raw: string): number | undefined | null {
   if (raw.trim() === '') return undefined;
-  const value = Number(raw);
+  // "0,5" is how German (and most European) keyboards write a half.
+  const value = Number(/^\s*-?\d*,\d+\s*$/.test(raw) ? raw.replace(',', '.') : raw);
   return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
 }

@@ -37,7 +37,14 @@ function draftOf(chatbot: Chatbot): SettingsDraft {
   };
 }
 
-const wholeAtLeastOne = (raw: string) => /^\d+$/.test(raw.trim()) && Number(raw) >= 1;
+/** The server's largest rate limit: a million messages, a year (routes/chatbots.ts). */
+const RATE_MAX = { messages: 1_000_000, seconds: 31_536_000 };
+
+const wholeFromOne = (raw: string, max: number) =>
+  /^\d+$/.test(raw.trim()) && Number(raw) >= 1 && Number(raw) <= max;
+
+const rateValid = (d: SettingsDraft) =>
+  wholeFromOne(d.messages, RATE_MAX.messages) && wholeFromOne(d.seconds, RATE_MAX.seconds);
 
 /** `scheme://host[:port]`, nothing after it; the server checks the same, and answers 400 else. */
 const ORIGIN = /^https?:\/\/[^/?#@*\s\\]+$/i;
@@ -112,7 +119,7 @@ export class AdminSettingsPanel extends AdminPanel {
     if (!chatbot || !draft || !this.client) return;
     const s = this.strings;
     if (!draft.name.trim()) return this.invalid('settings', s.nameRequired);
-    if (!wholeAtLeastOne(draft.messages) || !wholeAtLeastOne(draft.seconds)) {
+    if (!rateValid(draft)) {
       return this.invalid('settings', s.rateLimitInvalid);
     }
     const { origins, bad } = originLines(draft.origins);
@@ -162,7 +169,7 @@ export class AdminSettingsPanel extends AdminPanel {
     const d = this.draft;
     const s = this.strings;
     if (!d || !this.chatbot) return this.renderPending();
-    const rateInvalid = !wholeAtLeastOne(d.messages) || !wholeAtLeastOne(d.seconds);
+    const rateInvalid = !rateValid(d);
     const badOrigins = originLines(d.origins).bad;
     const badOrigin = badOrigins.length > 0;
     const visibilities = VISIBILITIES.includes(d.visibility)
@@ -191,12 +198,10 @@ export class AdminSettingsPanel extends AdminPanel {
               <input
                 name="rate-messages"
                 part="input"
-                type="number"
-                min="1"
-                step="1"
                 inputmode="numeric"
+                autocomplete="off"
                 aria-describedby="rate-help"
-                aria-invalid=${wholeAtLeastOne(d.messages) ? 'false' : 'true'}
+                aria-invalid=${wholeFromOne(d.messages, RATE_MAX.messages) ? 'false' : 'true'}
                 .value=${d.messages}
                 @input=${(e: Event) =>
                   this.edit({ messages: (e.target as HTMLInputElement).value })}
@@ -206,12 +211,10 @@ export class AdminSettingsPanel extends AdminPanel {
               <input
                 name="rate-seconds"
                 part="input"
-                type="number"
-                min="1"
-                step="1"
                 inputmode="numeric"
+                autocomplete="off"
                 aria-describedby="rate-help"
-                aria-invalid=${wholeAtLeastOne(d.seconds) ? 'false' : 'true'}
+                aria-invalid=${wholeFromOne(d.seconds, RATE_MAX.seconds) ? 'false' : 'true'}
                 .value=${d.seconds}
                 @input=${(e: Event) => this.edit({ seconds: (e.target as HTMLInputElement).value })}
             /></label>

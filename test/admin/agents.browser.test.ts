@@ -213,6 +213,35 @@ describe('<chatbot-admin> agents', () => {
     );
   });
 
+  it('should keep a temperature the browser cannot read as typed, and say so instead of saving without it', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const created = await client.agents.create(bot.uuid, {
+      name: 'Typed',
+      type: 'user-facing',
+      temperature: 0.3,
+    });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    const article = await card(panel, 'Typed');
+    button(article, 'Edit Typed')!.click();
+    const temperature = await until(() =>
+      article.querySelector<HTMLInputElement>('form [name=temperature]'),
+    );
+    // A number field reads "1e" as empty, which saved the agent without its temperature.
+    type(temperature, '1e');
+    button(article, 'Save')!.click();
+    await until(() => panel.shadowRoot!.activeElement === temperature);
+    expect(temperature.value).to.equal('1e');
+    expect(temperature.getAttribute('aria-invalid')).to.equal('true');
+    const listed = async () =>
+      (await client.agents.list(bot.uuid)).find((a) => a.uuid === created.uuid)!;
+    expect((await listed()).meta?.temperature).to.equal(0.3);
+
+    // A decimal comma, as German keyboards write it, is the same number.
+    type(temperature, '0,5');
+    button(article, 'Save')!.click();
+    await until(async () => (await listed()).meta?.temperature === 0.5);
+  });
+
   it('should edit name, prompt, model, variables and the sources an agent answers from', async () => {
     const { client, bot, panel } = await agentsPanel();
     const source = await client.sources.createQa(bot.uuid, {

@@ -206,7 +206,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
     type(form.querySelector('input[name=rate-messages]')!, '0');
     button(panel, 'Save')!.click();
     await until(() => deep(panel, '[role=alert]'));
-    expect(deep(panel, '[role=alert]')!.textContent).to.contain('whole numbers of at least 1');
+    expect(deep(panel, '[role=alert]')!.textContent).to.contain('whole numbers, at least 1');
     expect((await client.chatbots.get(bot.uuid)).meta.rate_limit).to.deep.equal([20, 240]);
 
     type(form.querySelector('input[name=name]')!, 'Renamed bot');
@@ -227,6 +227,28 @@ describe('<chatbot-admin> chatbots and settings', () => {
       deepAll(el, '.chatbot-list .name').some((n) => n.textContent === 'Renamed bot'),
     );
     await expect(el).to.be.accessible();
+  });
+
+  it("should say the rate limit's largest numbers before the server refuses them", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    const messages = form.querySelector<HTMLInputElement>('input[name=rate-messages]')!;
+    type(messages, '2000000');
+    await until(() => messages.getAttribute('aria-invalid') === 'true');
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '[role=alert]'));
+    expect(deep(panel, '[role=alert]')!.textContent).to.contain('1,000,000 messages');
+    expect(messages.value).to.equal('2000000');
+    type(messages, '1000000');
+    type(form.querySelector('input[name=rate-seconds]')!, '31536000');
+    button(panel, 'Save')!.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Saved'));
+    expect((await client.chatbots.get(bot.uuid)).meta.rate_limit).to.deep.equal([
+      1_000_000, 31_536_000,
+    ]);
   });
 
   it('should keep the settings form as typed when saving fails', async () => {

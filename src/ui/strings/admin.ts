@@ -48,7 +48,8 @@ const en = {
   rateLimitHelp: 'messages per seconds, per session',
   rateMessages: 'Messages',
   rateSeconds: 'Seconds',
-  rateLimitInvalid: 'Rate limit: both numbers must be whole numbers of at least 1.',
+  rateLimitInvalid:
+    'Rate limit: whole numbers, at least 1: at most 1,000,000 messages in at most 31,536,000 seconds (a year).',
   rateLimitMessage: 'Rate-limit message',
   showCitations: 'Show citations',
   visibility: 'Visibility',
@@ -326,7 +327,8 @@ const de: AdminStrings = {
   rateLimitHelp: 'Nachrichten pro Sekunden, je Sitzung',
   rateMessages: 'Nachrichten',
   rateSeconds: 'Sekunden',
-  rateLimitInvalid: 'Ratenlimit: Beide Zahlen müssen ganze Zahlen ab 1 sein.',
+  rateLimitInvalid:
+    'Ratenlimit: ganze Zahlen ab 1: höchstens 1.000.000 Nachrichten in höchstens 31.536.000 Sekunden (einem Jahr).',
   rateLimitMessage: 'Nachricht bei Ratenlimit',
   showCitations: 'Quellenangaben zeigen',
   visibility: 'Sichtbarkeit',
