@@ -29,6 +29,18 @@ const STATUS_LABEL: Record<Exclude<StatusGroup, ''>, keyof AdminStrings> = {
   failed: 'statusFailed',
 };
 
+/** The step a source in progress is at, by the server's status; an unknown one shows as it is. */
+const STEP_LABEL: Record<string, keyof AdminStrings> = {
+  await: 'stepWaiting',
+  queued: 'stepWaiting',
+  assigned: 'stepWaiting',
+  downloading: 'stepDownloading',
+  extracting: 'stepExtracting',
+  chunking: 'stepChunking',
+  embedding: 'stepIndexing',
+  running: 'stepRunning',
+};
+
 /** Why processing failed, as the server stored it (`meta_json.error`), if it did. */
 function failureReason(src: DataSource): string | undefined {
   const reason = parseJson<{ error?: unknown }>(src.meta_json)?.error;
@@ -193,16 +205,18 @@ export class SourceTable {
   }
 
   /**
-   * The status in the reader's language; a failure also says why, on a line of its own that is
-   * cut short on screen (the whole reason is its tooltip, and screen readers read all of it).
+   * The status in the reader's language; a failure also says why, and work in progress which
+   * step it is at (a large file reads for a while), on a line of its own that is cut short on
+   * screen (the whole of it is its tooltip, and screen readers read all of it).
    */
   private renderStatus(s: AdminStrings, src: DataSource, reason: string | undefined) {
     const group = statusGroup(src.status);
+    const step = STEP_LABEL[src.status];
+    const detail =
+      group === 'failed' ? reason : group === 'progress' ? (step ? s[step] : src.status) : '';
     return html`<span role="cell" part="cell" class="status status-${group}"
       ><span class="status-label">${s[STATUS_LABEL[group]]}</span>${
-        group === 'failed' && reason
-          ? html`<span class="reason" title=${reason}>${reason}</span>`
-          : nothing
+        detail ? html`<span class="reason" title=${detail}>${detail}</span>` : nothing
       }</span
     >`;
   }

@@ -330,6 +330,31 @@ describe('<chatbot-admin> data sources', () => {
     await expect(el).to.be.accessible();
   });
 
+  it("should say which step a source in progress is at, in the reader's language", async () => {
+    const { client, bot, el, panel } = await sourcesPanel();
+    // A page whose body never comes: the server stays at its download step.
+    const held = btoa(JSON.stringify({ contentType: 'text/html', hold: true }))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
+    const link = await client.sources.createUrl(bot.uuid, {
+      url: `${location.origin}/fixture/stream/${held}/page.html`,
+    });
+    await until(async () =>
+      (await client.sources.list(bot.uuid)).some(
+        (s) => s.uuid === link.uuid && s.status === 'downloading',
+      ),
+    );
+    panel.refresh();
+    const status = async () =>
+      (await rowOf(panel, link.title)).querySelector<HTMLElement>('[role=cell].status')!;
+    await until(async () => (await status()).textContent === 'In progressDownloading');
+    expect((await status()).querySelector('.reason')!.textContent).to.equal('Downloading');
+    el.lang = 'de';
+    await until(async () => (await status()).textContent === 'In BearbeitungWird heruntergeladen');
+    await client.sources.delete(link.uuid);
+  });
+
   it("should keep every row's status, Rename and Delete inside the row, in English and German, at any width", async () => {
     const real = await apiClient();
     const standIns: DataSource[] = ['A question with a long title', 'Opening hours', 'Prices'].map(
