@@ -271,11 +271,11 @@ export class AdminAgentsPanel extends AdminPanel {
       novalidate
     >
       <div class="field">
-        <label>${s.name}<input part="input" name="name" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
+        <label>${s.name}<input part="input" name="name" dir="auto" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
         ${name.message}
       </div>
-      <label>${s.description}<input part="input" name="description" .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
-      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" rows="10" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
+      <label>${s.description}<input part="input" name="description" dir="auto" .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
+      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="10" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
       <div class="row">
         ${applies('model', agent.type) ? html`<label>${s.model}<input part="input" name="model" .value=${d.model} @input=${(e: Event) => this.patchEdit({ model: value(e) })} /></label>` : nothing}
         ${
@@ -314,10 +314,10 @@ export class AdminAgentsPanel extends AdminPanel {
       ${d.variables.map(
         (v, i) => html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
           <label>${s.variableName}<input part="input" name="variable-name" .value=${v.name} @input=${(e: Event) => this.patchVariable(i, { name: value(e) })} /></label>
-          <label>${s.variableDescription}<input part="input" name="variable-description" .value=${v.description} @input=${(e: Event) => this.patchVariable(i, { description: value(e) })} /></label>
-          <label>${s.example}<input part="input" name="variable-example" .value=${v.example} @input=${(e: Event) => this.patchVariable(i, { example: value(e) })} /></label>
+          <label>${s.variableDescription}<input part="input" name="variable-description" dir="auto" .value=${v.description} @input=${(e: Event) => this.patchVariable(i, { description: value(e) })} /></label>
+          <label>${s.example}<input part="input" name="variable-example" dir="auto" .value=${v.example} @input=${(e: Event) => this.patchVariable(i, { example: value(e) })} /></label>
           <label>${s.variableType}<input part="input" name="variable-type" list="variable-types" .value=${v.type} @input=${(e: Event) => this.patchVariable(i, { type: value(e) })} /></label>
-          <label>${s.defaultValue}<input part="input" name="variable-default" .value=${v.default_value?.content ?? ''} @input=${(e: Event) => this.patchVariable(i, { default_value: { ...v.default_value, content: value(e) } })} /></label>
+          <label>${s.defaultValue}<input part="input" name="variable-default" dir="auto" .value=${v.default_value?.content ?? ''} @input=${(e: Event) => this.patchVariable(i, { default_value: { ...v.default_value, content: value(e) } })} /></label>
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchEdit({ variables: d.variables.filter((_, j) => j !== i), variablesTouched: true })}>✕</button>
         </div>`,
       )}
@@ -359,9 +359,9 @@ export class AdminAgentsPanel extends AdminPanel {
       this.patchEdit({ escalation: { ...this.editDraft!.escalation!, ...p } });
     return html`<fieldset>
       <legend>${s.escalation}</legend>
-      <label>${s.humanRequestedMessage}<textarea part="input" rows="2" .value=${h.human_requested_message} @input=${(e: Event) => patch({ human_requested_message: value(e) })}></textarea></label>
-      <label>${s.liveChatStart}<textarea part="input" rows="2" .value=${h.live_chat_start_announcement} @input=${(e: Event) => patch({ live_chat_start_announcement: value(e) })}></textarea></label>
-      <label>${s.liveChatEnd}<textarea part="input" rows="2" .value=${h.live_chat_end_announcement} @input=${(e: Event) => patch({ live_chat_end_announcement: value(e) })}></textarea></label>
+      <label>${s.humanRequestedMessage}<textarea part="input" dir="auto" rows="2" .value=${h.human_requested_message} @input=${(e: Event) => patch({ human_requested_message: value(e) })}></textarea></label>
+      <label>${s.liveChatStart}<textarea part="input" dir="auto" rows="2" .value=${h.live_chat_start_announcement} @input=${(e: Event) => patch({ live_chat_start_announcement: value(e) })}></textarea></label>
+      <label>${s.liveChatEnd}<textarea part="input" dir="auto" rows="2" .value=${h.live_chat_end_announcement} @input=${(e: Event) => patch({ live_chat_end_announcement: value(e) })}></textarea></label>
       <label class="inline"><input type="checkbox" .checked=${isEnabled(h.notifications_enabled)} @change=${(e: Event) => patch({ notifications_enabled: checked(e) ? 1 : 0 })} />${s.notificationsEnabled}</label>
       <label class="inline"><input type="checkbox" .checked=${isEnabled(h.sound_enabled)} @change=${(e: Event) => patch({ sound_enabled: checked(e) ? 1 : 0 })} />${s.soundEnabled}</label>
     </fieldset>`;
@@ -384,20 +384,20 @@ export class AdminAgentsPanel extends AdminPanel {
       <h3 id="new-agent">${s.newAgent}</h3>
       <div class="row">
         <div class="field">
-          <label>${s.name}<input part="input" name="name" autocomplete="off" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
+          <label>${s.name}<input part="input" name="name" dir="auto" autocomplete="off" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
           ${name.message}
         </div>
         <label>${s.type}<select part="input" name="type" .value=${d.type} @change=${(e: Event) => this.patchCreate({ type: value(e) as AgentType })}>
           ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${t}</option>`)}
         </select></label>
       </div>
-      <label>${s.description}<input part="input" name="description" .value=${d.description} @input=${(e: Event) => this.patchCreate({ description: value(e) })} /></label>
-      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" rows="6" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchCreate({ prompt: value(e) })}></textarea></label>
+      <label>${s.description}<input part="input" name="description" dir="auto" .value=${d.description} @input=${(e: Event) => this.patchCreate({ description: value(e) })} /></label>
+      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="6" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchCreate({ prompt: value(e) })}></textarea></label>
       <div class="row">
         ${applies('model', d.type) ? html`<label>${s.model}<input part="input" name="model" .value=${d.model} @input=${(e: Event) => this.patchCreate({ model: value(e) })} /></label>` : nothing}
         ${numberField('temperature')} ${numberField('bias')} ${numberField('stickness')}
       </div>
-      ${applies('default_message', d.type) ? html`<label>${s.defaultMessage}<textarea part="input" name="default_message" rows="2" .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>` : nothing}
+      ${applies('default_message', d.type) ? html`<label>${s.defaultMessage}<textarea part="input" name="default_message" dir="auto" rows="2" .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>` : nothing}
       ${applies('use_all_sources', d.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchCreate({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${applies('tags', d.type) ? this.renderCreateTags(d, problems) : nothing}
       ${this.renderError('create')}
@@ -419,7 +419,7 @@ export class AdminAgentsPanel extends AdminPanel {
       ${d.tags.map((t, i) => {
         const color = problemOf('create', `tag-color-${i}`, problems);
         return html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
-          <label>${s.tagName}<input part="input" name="tag-name" .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
+          <label>${s.tagName}<input part="input" name="tag-name" dir="auto" .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
           <div class="field">
             <label>${s.color}<input part="input" name="tag-color" .value=${t.color} placeholder="#RRGGBB" aria-invalid=${color.invalid} aria-describedby=${color.describedBy} @input=${(e: Event) => patchTag(i, { color: value(e) })} /></label>
             ${color.message}

@@ -394,7 +394,7 @@ export class ChatbotAdmin extends LitElement {
     return html`<dialog class="create" part="dialog" aria-labelledby="create-title">
       <form part="form" @submit=${this.handleCreateSubmit} novalidate>
         <h2 id="create-title">${t.newChatbot}</h2>
-        <label>${t.name}<input name="name" part="input" required autocomplete="off" /></label>
+        <label>${t.name}<input name="name" part="input" dir="auto" required autocomplete="off" /></label>
         ${this.createError ? html`<p class="error" part="error" role="alert">${this.createError}</p>` : nothing}
         <div class="actions">
           <button type="submit" class="primary" part="button primary" ?disabled=${this.creating}>

@@ -81,6 +81,7 @@ export function renderFilters(
         >${s.search}<input
           type="search"
           part="input"
+          dir="auto"
           placeholder=${s.searchConversations}
           .value=${draft.q}
           @input=${(e: Event) => change({ q: value(e) })}

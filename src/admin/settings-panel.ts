@@ -182,6 +182,7 @@ export class AdminSettingsPanel extends AdminPanel {
           >${s.name}
           <input
             name="name"
+            dir="auto"
             part="input"
             required
             autocomplete="off"
@@ -225,6 +226,7 @@ export class AdminSettingsPanel extends AdminPanel {
           >${s.rateLimitMessage}
           <textarea
             name="rate-limit-message"
+            dir="auto"
             part="input"
             rows="2"
             .value=${d.rateLimitMessage}

@@ -285,6 +285,7 @@ export class AdminSourcesPanel extends AdminPanel {
           >${s.search}<input
             type="search"
             part="input"
+            dir="auto"
             placeholder=${s.searchPlaceholder}
             .value=${this.search}
             @input=${(e: Event) => {
@@ -397,6 +398,7 @@ export class AdminSourcesPanel extends AdminPanel {
                 >${s.title}<input
                   part="input"
                   name="title"
+                  dir="auto"
                   autocomplete="off"
                   .value=${this.renameDraft}
                   @input=${(e: Event) => {

@@ -204,6 +204,7 @@ export class AdminTagsPanel extends AdminPanel {
           >${s.name}<input
             part="input"
             name="name"
+            dir="auto"
             autocomplete="off"
             .value=${d.name}
             @input=${(e: Event) => this.patch({ name: (e.target as HTMLInputElement).value })}
@@ -232,6 +233,7 @@ export class AdminTagsPanel extends AdminPanel {
         <label
           >${s.filterMembers}<input
             part="input"
+            dir="auto"
             type="search"
             .value=${this.memberFilter}
             @input=${(e: Event) => {

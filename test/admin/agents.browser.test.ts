@@ -242,6 +242,29 @@ describe('<chatbot-admin> agents', () => {
     await until(async () => (await listed()).meta?.temperature === 0.5);
   });
 
+  it('should write right-to-left text right to left in every text field of the agent forms', async () => {
+    const { panel } = await agentsPanel();
+    const article = await card(panel, 'Assistant');
+    button(article, 'Edit Assistant')!.click();
+    const edit = await until(() => article.querySelector('form'));
+    const create = await until(() =>
+      deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'),
+    );
+    const fields = [
+      ...edit.querySelectorAll<HTMLInputElement>('[name=name], [name=description], [name=prompt]'),
+      ...create.querySelectorAll<HTMLInputElement>(
+        '[name=name], [name=description], [name=prompt]',
+      ),
+    ];
+    expect(fields.length).to.equal(6);
+    for (const field of fields) type(field, 'مساعد المتجر');
+    await until(() => fields.every((f) => f.matches(':dir(rtl)')));
+    // A model name is an identifier: it keeps the page's direction.
+    const model = edit.querySelector<HTMLInputElement>('[name=model]')!;
+    type(model, 'مساعد');
+    expect(model.matches(':dir(ltr)')).to.equal(true);
+  });
+
   it('should edit name, prompt, model, variables and the sources an agent answers from', async () => {
     const { client, bot, panel } = await agentsPanel();
     const source = await client.sources.createQa(bot.uuid, {

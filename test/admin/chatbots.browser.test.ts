@@ -251,6 +251,20 @@ describe('<chatbot-admin> chatbots and settings', () => {
     ]);
   });
 
+  it("should write right-to-left text right to left in the settings' text fields", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    const fields = [
+      ...form.querySelectorAll<HTMLInputElement>('[name=name], [name=rate-limit-message]'),
+    ];
+    expect(fields.length).to.equal(2);
+    for (const field of fields) type(field, 'בוט החנות');
+    await until(() => fields.every((f) => f.matches(':dir(rtl)')));
+  });
+
   it('should keep the settings form as typed when saving fails', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);
