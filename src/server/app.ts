@@ -4,7 +4,7 @@ import { authenticate } from './auth.js';
 import { drainUnread, JSON_LIMIT_BYTES, refuseDeclaredLength } from './body.js';
 import type { AppEnv, ServerContext } from './context.js';
 import { corsHeaders } from './cors.js';
-import { HttpError } from './http.js';
+import { errorBody, HttpError } from './http.js';
 import { type DocumentSettings, documentSettings } from './knowledge/documents.js';
 import { preflightOrigins } from './origins.js';
 import { agentRoutes } from './routes/agents.js';
@@ -31,8 +31,6 @@ export interface AppOptions {
   /** The limit on one visitor across sessions; by default from the environment (visitors.ts). */
   visitors?: VisitorSettings;
 }
-
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 export function createApp(ctx: ServerContext, options: AppOptions) {
   const app = new Hono<AppEnv>();

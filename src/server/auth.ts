@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
 import { answerOrigin } from './cors.js';
-import { HttpError, requestHeader } from './http.js';
+import { HttpError, headerLines, requestHeader } from './http.js';
 import type { Store } from './store/types.js';
 
 /**
@@ -84,6 +84,15 @@ function knownHash(key: string): string {
 
 export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Which of several keys is meant cannot be known; taking the first (as Node's parsed headers
+    // do) or none would hide the client's mistake behind the wrong key's answer.
+    if (headerLines(c, 'authorization') > 1) {
+      throw new HttpError(
+        400,
+        'bad_request',
+        'more than one Authorization header: send one, Authorization: Bearer <key>',
+      );
+    }
     const header = requestHeader(c, 'authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -25,6 +26,9 @@ export class HttpError extends HTTPException {
       : new HttpError(error.status, 'bad_request', error.message || 'bad request');
   }
 }
+
+/** The body of every failure. */
+export const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 export const badInput = (message: string) => new HttpError(400, 'invalid_input', message);
 /**
@@ -186,6 +190,18 @@ export function requestHeader(c: Context, name: string): string | undefined {
   return value;
 }
 
+/** How many times the request sent a header (Node's raw headers; in process, 0 or 1). */
+export function headerLines(c: Context, name: string): number {
+  const raw = incomingOf(c)?.rawHeaders;
+  if (!raw) return c.req.header(name) === undefined ? 0 : 1;
+  let lines = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && key.toLowerCase() === name) lines++;
+  }
+  return lines;
+}
+
 /**
  * What a handler returns when it wrote the response itself on Node, which tells
  * @hono/node-server to leave it alone. One shared object: nothing adds to it, as middleware
@@ -195,3 +211,47 @@ export function requestHeader(c: Context, name: string): string | undefined {
 const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': 'true' } });
 export const alreadySent = () => ALREADY_SENT;
 export const isAlreadySent = (response: Response) => response === ALREADY_SENT;
+
+/** What a request Node's parser refused answers, by the parser's error code. */
+function parserRefusal(code: string | undefined): [number, string, string, string] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        431,
+        'Request Header Fields Too Large',
+        'too_large',
+        `the request's path and headers are larger than ${maxHeaderSize} bytes together`,
+      ];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'Payload Too Large', 'too_large', "a chunk's extensions are too large"];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'Request Timeout', 'timeout', 'the request took too long to arrive'];
+    default:
+      return [400, 'Bad Request', 'bad_request', 'the request is not valid HTTP/1.1'];
+  }
+}
+
+/**
+ * A request Node's parser refuses before the app sees it (a path or headers over 16 KB, a line
+ * that is no HTTP) answers the JSON error shape too, instead of Node's bare status line, so that
+ * clients read every failure one way. As Node's own answer, it goes out only while no response
+ * of an earlier request on the connection has begun, and the connection then closes: its parser
+ * is past use.
+ */
+export function answerParserErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // The response in progress on the socket, which Node's own handler checks the same way.
+    const current = (socket as { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, code, message] = parserRefusal(error.code);
+    const body = JSON.stringify(errorBody(code, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+  });
+}

@@ -5,6 +5,7 @@ import { createApp as buildApp } from './app.js';
 import { createKey, seedKeys } from './auth.js';
 import { answerExpectContinue } from './body.js';
 import type { ServerContext } from './context.js';
+import { answerParserErrors } from './http.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import type { LlmOptions } from './knowledge/llm.js';
@@ -133,6 +134,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     throw error;
   }
   answerExpectContinue(server as Server);
+  answerParserErrors(server as Server);
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;

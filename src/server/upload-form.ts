@@ -27,7 +27,8 @@ export async function readUploadForm<F extends string>(
     throw badInput('the multipart form could not be read');
   }
   const files = form.getAll('file');
-  const file = files.length === 1 ? files[0] : undefined;
+  if (files.length > 1) throw badInput('file must be given once: one file per upload');
+  const file = files[0];
   if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
   const values: Partial<Record<F, string>> = {};
   for (const name of fields) {

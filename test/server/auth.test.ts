@@ -269,27 +269,36 @@ describe('authentication and isolation', () => {
     assert.equal(await response.text(), 'Yes.');
   });
 
-  it('reads a repeated Authorization header as one value, which is no key', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(`${h.url}/api/v1/chatbots`, {
-        // A list of raw headers sends both lines (Node's client then adds no Host of its own).
-        headers: [
-          'Host',
-          new URL(h.url).host,
-          'Authorization',
-          `Bearer ${ADMIN_KEY}`,
-          'Authorization',
-          `Bearer ${ADMIN_KEY}`,
-        ],
-      });
-      req.once('response', (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
-      req.once('error', reject);
-      req.end();
+  it('answers 400 naming a repeated Authorization header, rather than reading either key', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>(
+      (resolve, reject) => {
+        const req = request(`${h.url}/api/v1/chatbots`, {
+          // A list of raw headers sends both lines (Node's client then adds no Host of its own).
+          headers: [
+            'Host',
+            new URL(h.url).host,
+            'Authorization',
+            `Bearer ${ADMIN_KEY}`,
+            'Authorization',
+            `Bearer ${ADMIN_KEY}`,
+          ],
+        });
+        req.once('response', async (res) => {
+          let text = '';
+          for await (const chunk of res) text += chunk;
+          resolve({ status: res.statusCode!, body: text });
+        });
+        req.once('error', reject);
+        req.end();
+      },
+    );
+    assert.equal(status, 400);
+    assert.deepEqual(JSON.parse(body), {
+      error: {
+        code: 'bad_request',
+        message: 'more than one Authorization header: send one, Authorization: Bearer <key>',
+      },
     });
-    assert.equal(status, 401);
   });
 
   it('an unknown API path answers 404 with the JSON error shape', async () => {

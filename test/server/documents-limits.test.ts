@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import JSZip from 'jszip';
 import type { ChatbotClient } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
 import type { Message } from '../../src/api/types.js';
@@ -144,6 +145,41 @@ describe('session document limits', () => {
           code: 'invalid_input',
           message: 'file is required (a form part named file)',
         });
+      }
+    });
+
+    it('refuses two file parts in one upload, naming file', async () => {
+      const form = formWith([
+        ['file', new Blob(['one']), 'one.txt'],
+        ['file', new Blob(['two']), 'two.txt'],
+      ]);
+      assert.deepEqual(await upload(form), {
+        status: 400,
+        code: 'invalid_input',
+        message: 'file must be given once: one file per upload',
+      });
+    });
+
+    it('refuses a file that is not what its extension says with 422, in the server’s own words', async () => {
+      const zip = new JSZip();
+      zip.file('notes.txt', 'a zip, but no Word document in it');
+      const notWord = await zip.generateAsync({ type: 'uint8array' });
+      for (const [name, bytes, message] of [
+        ['report.docx', notWord, 'report.docx could not be read: not a readable .docx file'],
+        ['plain.docx', 'hello world text', 'plain.docx could not be read: not a .docx (zip) file'],
+        [
+          'fake.pdf',
+          'not a pdf at all',
+          'fake.pdf could not be read: not a .pdf file (no %PDF- in its first 1024 bytes)',
+        ],
+        [
+          'broken.pdf',
+          '%PDF-1.4\n garbage',
+          'broken.pdf could not be read: not a readable .pdf file',
+        ],
+      ] as const) {
+        const form = formWith([['file', new Blob([bytes as BlobPart]), name]]);
+        assert.deepEqual(await upload(form), { status: 422, code: 'unreadable_file', message });
       }
     });
 

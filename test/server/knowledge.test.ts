@@ -184,6 +184,20 @@ describe('knowledge from files', () => {
     assert.match(JSON.parse(source.meta_json).error, /not valid JSON/);
   });
 
+  it('a .pdf that is no PDF fails with the reason in the server’s own words, as a .docx that is no zip does', async () => {
+    const bot = await h.api.chatbots.create({ name: 'fake' });
+    for (const [name, text, reason] of [
+      ['fake.pdf', 'not a pdf at all', 'not a .pdf file (no %PDF- in its first 1024 bytes)'],
+      ['broken.pdf', '%PDF-1.4\n garbage', 'not a readable .pdf file'],
+      ['fake.docx', 'not a zip at all', 'not a .docx (zip) file'],
+    ]) {
+      const created = await h.api.sources.upload(bot.uuid, new Blob([text]), { fileName: name });
+      const source = await settled(h, bot.uuid, created.uuid);
+      assert.equal(source.status, 'fail', name);
+      assert.equal(JSON.parse(source.meta_json).error, reason, name);
+    }
+  });
+
   it('a .docx whose text unpacks past 16 MB (a zip bomb) fails with the reason, unread', async () => {
     const bot = await h.api.chatbots.create({ name: 'bomb' });
     // 20,000 paragraphs of 1 KB: about 20 MB of XML in a file of a few hundred KB.

@@ -386,6 +386,39 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
       assert.match(body.error.message, /^cursor /);
     });
 
+    it('should refuse a cursor that decodes but that this server did not issue', async () => {
+      const tampered = (place: unknown[]) =>
+        Buffer.from(JSON.stringify(place)).toString('base64url');
+      const issued = encodeCursor('m', { at: iso(0), uuid: m.m1! });
+      for (const cursor of [
+        tampered(['m', "' OR 1=1 --", 'x']),
+        tampered(['m', 'zzzz', 'zzzz']),
+        tampered(['m', '', '']),
+        tampered(['m', iso(0), 'not-a-uuid']),
+        tampered(['m', '9999-12-31', m.m1]),
+        tampered(['m', iso(0), m.m1, 'extra']),
+        // The same place, written otherwise: base64 with its padding, spaces in the JSON.
+        Buffer.from(JSON.stringify(['m', iso(0), m.m1])).toString('base64'),
+        Buffer.from(`[ "m", "${iso(0)}", "${m.m1}" ]`).toString('base64url'),
+        `${issued}A`,
+      ]) {
+        assert.deepEqual(
+          await failure(`/api/v1/chatbot/${bot}/messages?cursor=${encodeURIComponent(cursor)}`),
+          {
+            status: 400,
+            body: {
+              error: {
+                code: 'invalid_input',
+                message: 'cursor must be the next_cursor of a previous page of this list',
+              },
+            },
+          },
+          cursor,
+        );
+      }
+      assert.equal((await s.get(`/api/v1/chatbot/${bot}/messages?cursor=${issued}`)).status, 200);
+    });
+
     it('should take empty parameters as absent, as a form sends them', async () => {
       assert.deepEqual(await listed('?q=&rating=&limit='), names('m5', 'm4', 'm3', 'm2', 'm1'));
     });

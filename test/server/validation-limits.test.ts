@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { type Harness, startHarness } from './helpers.js';
+import { ADMIN_KEY, type Harness, startHarness } from './helpers.js';
 import { sqliteOnly } from './stores.js';
 
 interface ErrorBody {
@@ -60,6 +61,20 @@ describe('limits and shapes of bad input', () => {
       const long = `${'n'.repeat(252)}.txt`;
       const message = await refused(await upload(new Blob(['text']), long), long.length.toString());
       assert.equal(message, 'file name must be at most 255 characters');
+      assert.deepEqual(await h.api.sources.list(bot), before);
+    });
+
+    it('should refuse two file parts, naming file', async () => {
+      const before = await h.api.sources.list(bot);
+      const form = new FormData();
+      form.append('file', new Blob(['one']), 'one.txt');
+      form.append('file', new Blob(['two']), 'two.txt');
+      const response = await h.raw(`/api/v1/chatbot/${bot}/data-source/upload`, {
+        method: 'POST',
+        body: form,
+      });
+      const message = await refused(response, 'two files');
+      assert.equal(message, 'file must be given once: one file per upload');
       assert.deepEqual(await h.api.sources.list(bot), before);
     });
 
@@ -168,6 +183,85 @@ describe('limits and shapes of bad input', () => {
     });
   });
 
+  describe('session data', () => {
+    const create = (body: string) => post(`/api/v1/chatbot/${bot}/session/create`, body);
+    /** A member of parsed JSON by its own name: `meta.__proto__` would read the prototype. */
+    const own = (value: object, name: string) =>
+      Object.getOwnPropertyDescriptor(value, name)?.value;
+
+    it('should keep a member named __proto__ as any other member', async () => {
+      const response = await create('{"__proto__": "kept", "plan": "pro"}');
+      assert.equal(response.status, 200);
+      const created = (await response.json()) as { uuid: string; meta: object };
+      assert.equal(own(created.meta, '__proto__'), 'kept');
+      assert.equal(own(created.meta, 'plan'), 'pro');
+      const read = await h.raw(`/api/v1/session/${created.uuid}`);
+      const { meta } = (await read.json()) as { meta: object };
+      assert.deepEqual(Object.keys(meta), ['__proto__', 'plan']);
+      assert.equal(own(meta, '__proto__'), 'kept');
+    });
+
+    it('should refuse a member name over 200 characters, naming it, and take one of 200', async () => {
+      const sessions = await h.api.sessions.list(bot);
+      const long = `${'k'.repeat(200)}x`;
+      const message = await refused(await create(JSON.stringify({ [long]: 1 })), 'long name');
+      assert.equal(
+        message,
+        `session data member name "${'k'.repeat(40)}…" must be at most 200 characters`,
+      );
+      assert.equal((await h.api.sessions.list(bot)).length, sessions.length);
+      const fits = await create(JSON.stringify({ ['k'.repeat(200)]: 1 }));
+      assert.equal(fits.status, 200);
+    });
+  });
+
+  describe('agent type and human_escalation_settings', () => {
+    it('should refuse a change of type on update, naming type, and take the type unchanged', async () => {
+      const agent = await h.api.agents.create(bot, { name: 'Typed', type: 'user-facing' });
+      const update = `/api/v1/agent/${agent.uuid}/update`;
+      const message = await refused(
+        await postJson(update, { name: 'Renamed', type: 'background' }),
+        'type',
+      );
+      assert.equal(
+        message,
+        'type cannot be changed (the agent is user-facing): create an agent of that type instead',
+      );
+      assert.equal(
+        await refused(await postJson(update, { type: 3 }), 'type 3'),
+        'type must be a string',
+      );
+      const same = await postJson(update, { name: 'Renamed', type: 'user-facing' });
+      assert.equal(same.status, 200);
+      const updated = (await same.json()) as { name: string; type: string };
+      assert.deepEqual([updated.name, updated.type], ['Renamed', 'user-facing']);
+    });
+
+    it('should refuse malformed human_escalation_settings on any agent, and keep them only on human-escalation agents', async () => {
+      const agent = await h.api.agents.create(bot, { name: 'Facing', type: 'user-facing' });
+      const bad = { human_escalation_settings: { sound_enabled: 'loud' } };
+      const names = 'human_escalation_settings.sound_enabled must be a boolean';
+      assert.equal(
+        await refused(await postJson(`/api/v1/agent/${agent.uuid}/update`, bad), 'update'),
+        names,
+      );
+      const create = `/api/v1/chatbot/${bot}/agent/create`;
+      const before = await h.api.agents.list(bot);
+      for (const type of ['user-facing', 'human-escalation']) {
+        const message = await refused(await postJson(create, { name: 'E', type, ...bad }), type);
+        assert.equal(message, names);
+      }
+      assert.deepEqual(await h.api.agents.list(bot), before);
+
+      const good = {
+        human_escalation_settings: { human_requested_message: 'A person is coming.' },
+      };
+      const kept = await postJson(`/api/v1/agent/${agent.uuid}/update`, good);
+      assert.equal(kept.status, 200);
+      assert.equal('human_escalation_settings' in ((await kept.json()) as object), false);
+    });
+  });
+
   describe('agent tags and variables', () => {
     const tags = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ name: `t${i}`, color: '#123456' }));
@@ -242,5 +336,51 @@ describe('a rate_limit saved before it was bounded', sqliteOnly('writes the row 
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('a request Node refuses before the app sees it', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+
+  /** The status line and body of a raw request, read until the server closes. */
+  const exchange = (request: string) =>
+    new Promise<{ head: string; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(h.url);
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (d) => {
+        received += d;
+      });
+      socket.once('error', reject);
+      socket.once('close', () => {
+        const [head = '', body = ''] = received.split('\r\n\r\n');
+        resolve({ head, body });
+      });
+      socket.write(request);
+    });
+
+  it('should answer a path over 16 KB with 431 in the JSON error shape, naming the path', async () => {
+    const path = `/api/v1/chatbot/${'a'.repeat(17 * 1024)}`;
+    const { head, body } = await exchange(
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${ADMIN_KEY}\r\n\r\n`,
+    );
+    assert.match(head, /^HTTP\/1\.1 431 /);
+    assert.match(head, /\r\ncontent-type: application\/json/i);
+    assert.deepEqual(JSON.parse(body), {
+      error: {
+        code: 'too_large',
+        message: "the request's path and headers are larger than 16384 bytes together",
+      },
+    });
+  });
+
+  it('should answer a request that is no HTTP with 400 in the JSON error shape', async () => {
+    const { head, body } = await exchange('HELLO THERE\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.equal((JSON.parse(body) as ErrorBody).error.code, 'bad_request');
   });
 });

@@ -72,7 +72,25 @@ export async function extractFile(fileName: string, bytes: Uint8Array): Promise<
   return extract(kind, bytes);
 }
 
+/**
+ * A file that is not what its type says, with the reason in this server's own words: fit to show
+ * whoever sent it, as a library's message is not (jszip's carries its documentation's address).
+ */
+export class UnreadableFileError extends Error {
+  override readonly name = 'UnreadableFileError';
+}
+
+/** The file's text; an UnreadableFileError when it cannot be read as its kind. */
 export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
+  try {
+    return await extractKind(kind, bytes);
+  } catch (error) {
+    if (error instanceof UnreadableFileError) throw error;
+    throw new UnreadableFileError(`not a readable .${kind} file`, { cause: error });
+  }
+}
+
+async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
   switch (kind) {
     case 'txt':
       return { text: utf8(bytes), title: '' };
@@ -261,7 +279,15 @@ function blockText(root: DomNode | null | undefined): string {
     .trim();
 }
 
+/** Where a PDF's `%PDF-` header may be: readers accept it anywhere in the first 1024 bytes. */
+const PDF_HEADER_WITHIN = 1024;
+
 async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
+  if (!Buffer.from(bytes.subarray(0, PDF_HEADER_WITHIN)).includes('%PDF-')) {
+    throw new UnreadableFileError(
+      `not a .pdf file (no %PDF- in its first ${PDF_HEADER_WITHIN} bytes)`,
+    );
+  }
   // The legacy build is the one pdfjs supports in Node; without a worker it runs in-thread.
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const pdf = await pdfjs.getDocument({
@@ -307,7 +333,12 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
 const DOCX_XML_LIMIT = 16 * 2 ** 20;
 
 async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
-  checkUnpackedXml(bytes, DOCX_XML_LIMIT);
+  try {
+    checkUnpackedXml(bytes, DOCX_XML_LIMIT);
+  } catch (error) {
+    // The guard's reasons are this server's own (a zip bomb's size, a file that is no zip).
+    throw new UnreadableFileError((error as Error).message, { cause: error });
+  }
   const mammoth = await import('mammoth');
   const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
@@ -344,7 +375,7 @@ function extractJson(text: string): Extracted {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`the file is not valid JSON: ${(error as Error).message}`);
+    throw new UnreadableFileError(`the file is not valid JSON: ${(error as Error).message}`);
   }
   const lines: string[] = [];
   const walk = (value: unknown, path: string) => {

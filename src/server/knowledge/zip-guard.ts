@@ -40,7 +40,8 @@ export function checkUnpackedXml(bytes: Uint8Array, limit: number): void {
     }
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') {
-      throw new Error(`not a readable .docx file (${(error as Error).message})`);
+      // What went wrong inside is a detail of this reading (or Node's), not the sender's to read.
+      throw new Error('not a readable .docx file (its zip is damaged)', { cause: error });
     }
     left = -1;
   }

@@ -166,6 +166,15 @@ export function encodeCursor(kind: 'm' | 'c', at: Keyset): string {
   return Buffer.from(JSON.stringify([kind, at.at, at.uuid])).toString('base64url');
 }
 
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const CURSOR_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The place a cursor holds, or a 400 for any cursor this server would not have issued for this
+ * list: an edited one that still decodes would page from a place the list never had and answer
+ * as though that were a page. A place written otherwise than encodeCursor writes it is refused
+ * too, so that a place has one cursor.
+ */
 export function parseCursor(params: Record<string, string>, kind: 'm' | 'c'): Keyset | null {
   const value = params.cursor;
   if (value === undefined) return null;
@@ -180,7 +189,10 @@ export function parseCursor(params: Record<string, string>, kind: 'm' | 'c'): Ke
     decoded.length !== 3 ||
     decoded[0] !== kind ||
     typeof decoded[1] !== 'string' ||
-    typeof decoded[2] !== 'string'
+    typeof decoded[2] !== 'string' ||
+    !CURSOR_TIME.test(decoded[1]) ||
+    !CURSOR_UUID.test(decoded[2]) ||
+    encodeCursor(kind, { at: decoded[1], uuid: decoded[2] }) !== value
   ) {
     throw badInput('cursor must be the next_cursor of a previous page of this list');
   }

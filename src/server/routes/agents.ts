@@ -172,6 +172,8 @@ const createBody = (fields: Fields) => {
   if (!AGENT_TYPES.includes(type as AgentType)) {
     throw badInput(`type must be one of ${AGENT_TYPES.join(', ')}`);
   }
+  // Refused when malformed whatever the type, and kept only on human-escalation agents.
+  parseEscalation(fields, defaultEscalationSettings());
   return {
     fields,
     name,
@@ -184,14 +186,21 @@ const createBody = (fields: Fields) => {
   };
 };
 
-/** The body is read against the agent's type, which only the handler knows; parse there. */
+/**
+ * The body is read against the agent's type, which only the handler knows; parse there. As the
+ * type-specific meta members are (parseMeta), `human_escalation_settings` is read whatever the
+ * type, and refused when malformed, but kept only on human-escalation agents: the hosted
+ * service's update takes it with no word of the type, and records carry it only where it applies.
+ */
 const updateBody = (fields: Fields) => {
   fields.string('name', { max: 200, nonEmpty: true });
   fields.string('description', { max: 10_000 });
   fields.string('prompt', { max: 100_000 });
+  fields.string('type');
   fields.flag('enabled');
   fields.strings('data_source_uuids');
   parseVariables(fields);
+  parseEscalation(fields, defaultEscalationSettings());
   return fields;
 };
 
@@ -227,6 +236,14 @@ export function agentRoutes(ctx: ServerContext) {
     .post('/api/v1/agent/:uuid/update', jsonBody(updateBody), async (c) => {
       const agent = await ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
       const fields = c.get('body');
+      // Sent back unchanged, as in a record read before, the type is no change; another is one
+      // the agent cannot make: its settings and its place in answering are its type's.
+      const type = fields.string('type');
+      if (type !== undefined && type !== agent.type) {
+        throw badInput(
+          `type cannot be changed (the agent is ${agent.type}): create an agent of that type instead`,
+        );
+      }
       const patch: Partial<AgentRow> = {};
       const name = fields.string('name');
       const description = fields.string('description');

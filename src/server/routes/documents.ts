@@ -20,6 +20,7 @@ import {
   documentText,
   documentTokens,
 } from '../knowledge/documents.js';
+import { UnreadableFileError } from '../knowledge/parse.js';
 import type { SessionDocumentRow, SessionRow, Store } from '../store/types.js';
 import {
   FILE_NAME_CHARS,
@@ -130,10 +131,12 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     try {
       extracted = await documentText(kind, new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
+      // Only the reasons in our own words reach the visitor; anything else is a failure of ours.
+      if (!(error instanceof UnreadableFileError)) throw error;
       throw new HttpError(
         422,
         'unreadable_file',
-        `${filename} could not be read: ${(error as Error).message}`,
+        `${filename} could not be read: ${error.message}`,
       );
     }
     if (!extracted.text) {

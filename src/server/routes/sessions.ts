@@ -6,13 +6,23 @@ import { badInput, Fields, newUuid, now } from '../http.js';
 import { sessionRecord, sessionSummary } from '../records.js';
 import { clientAddress, rateLimited, takeVisitor, type VisitorSettings } from '../visitors.js';
 
+/** The longest member name session data keeps: as long as an agent variable's name may be. */
+const SESSION_DATA_NAME_CHARS = 200;
+
 /** Initial session data is a flat object: scalar values only, one level deep. */
 function parseSessionData(value: unknown): SessionData {
   const fields = new Fields(value);
-  const data: SessionData = {};
+  // No prototype: assigning a member named `__proto__` to a plain object sets its prototype (or
+  // does nothing), and the member would be dropped; here it is kept as any other name is.
+  const data: SessionData = Object.create(null);
   const entries = Object.entries(fields.raw);
   if (entries.length > 100) throw badInput('the session data may have at most 100 members');
   for (const [key, v] of entries) {
+    if (key.length > SESSION_DATA_NAME_CHARS) {
+      throw badInput(
+        `session data member name "${key.slice(0, 40)}…" must be at most ${SESSION_DATA_NAME_CHARS} characters`,
+      );
+    }
     if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
       throw badInput(
         `${key} must be a string, number, boolean or null: session data is a flat object`,
