@@ -9,6 +9,7 @@ import { useLit as useElementLit } from './lazy-lit.js';
 import { MarkdownView } from './markdown.js';
 
 export { AnswerExtras } from './answer-extras.js';
+export { withListed } from './transcript-merge.js';
 export { MarkdownView };
 
 /**

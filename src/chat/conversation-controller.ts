@@ -8,13 +8,13 @@ import type { ChatStrings } from '../ui/strings/chat.js';
 import type { AnswerViewsController } from './answer-views-controller.js';
 import { ChatConfigError, checkSessionData } from './errors.js';
 import type { NoticesController } from './notices-controller.js';
+import { loadRenderer, transcriptMerge } from './renderer.js';
 import { StreamController, type StreamOutcome } from './stream-controller.js';
 import {
   type Exchange,
   newExchangeId,
   type SentDocument,
   TranscriptStore,
-  withListed,
 } from './transcript-store.js';
 
 /**
@@ -217,6 +217,12 @@ export class ConversationController implements ReactiveController {
     // conversation on screen.
     if (outcome.kind === 'failed' && !outcome.started && isApiError(outcome.error)) {
       if (outcome.error.status === 404) {
+        for (const e of this.exchanges) {
+          if (e !== exchange && e.messageUuid) {
+            e.messageUuid = undefined;
+            e.earlier = true;
+          }
+        }
         this.useSession('');
         try {
           session = await this.ensureSession(client);
@@ -329,13 +335,18 @@ export class ConversationController implements ReactiveController {
     const restoring = new AbortController();
     this.restoring = restoring;
     try {
-      const messages = await client.messages.list(session, { signal: restoring.signal });
-      if (restoring.signal.aborted || session !== this.host.sessionUuid) return;
+      // What reads the list comes with the answers' chunk, which showing them needs anyway.
+      const [messages] = await Promise.all([
+        client.messages.list(session, { signal: restoring.signal }),
+        loadRenderer(),
+      ]);
+      const merge = transcriptMerge();
+      if (restoring.signal.aborted || session !== this.host.sessionUuid || !merge) return;
       // A message sent meanwhile makes the local view newer than the list.
       if (this.stream.active || this.creatingSession) return;
       if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;
       const before = this.exchanges;
-      this.exchanges = withListed(before, messages);
+      this.exchanges = merge(before, messages);
       // Answers the list confirms keep their rendered markdown; only changed ones render again.
       this.options.answers.replaced(before);
       this.save();

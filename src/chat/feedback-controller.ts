@@ -15,6 +15,11 @@ import type { Exchange, ReaderFeedback } from './transcript-store.js';
  * service may lack it), so no element of the page offers ratings for them again.
  */
 const unsupported = new Set<string>();
+/**
+ * Services that accepted a rating: they have the route, so a 404 from one later means that
+ * answer's message is gone (deleted in the admin), not the route.
+ */
+const supported = new Set<string>();
 
 /** The element's configuration the ratings follow. */
 export interface FeedbackHost extends StringsHost<FeedbackStrings> {
@@ -146,7 +151,7 @@ export class FeedbackController {
         } catch (error) {
           this.queued.delete(id);
           exchange.feedback = this.settled.get(id);
-          if (isMissingRoute(error)) {
+          if (isMissingRoute(error) && !supported.has(client.baseUrl)) {
             unsupported.add(client.baseUrl);
             this.asking = undefined;
             // The controls go: a reader on one of them carries on from the exchange's others.
@@ -157,6 +162,7 @@ export class FeedbackController {
           }
           return;
         }
+        supported.add(client.baseUrl);
         this.settled.set(id, given(input));
         if (input.rating) this.options.notices.flash(this.i18n.value.feedbackThanks);
         emit(this.host, 'chatbot-feedback', { messageUuid, ...input });

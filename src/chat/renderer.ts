@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { AnswerExtras } from './answer-extras.js';
 import type { MarkdownViewOptions } from './markdown.js';
+import type { withListed } from './transcript-merge.js';
 
 /** One answer on screen: `update(text)` takes the whole text so far, `finish()` closes it. */
 export interface AnswerView {
@@ -15,6 +16,7 @@ export type CreateView = (options: MarkdownViewOptions) => AnswerView;
 
 let created: CreateView | undefined;
 let extras: typeof AnswerExtras | undefined;
+let merge: typeof withListed | undefined;
 let loading: Promise<CreateView> | undefined;
 let address: string | undefined;
 
@@ -29,6 +31,15 @@ export function answerViews(): CreateView | undefined {
  */
 export function answerExtras(): typeof AnswerExtras | undefined {
   return extras;
+}
+
+/**
+ * What merges the service's list of messages into the remembered exchanges, once
+ * `loadRenderer()` has loaded the chunk; undefined before, and for good when it could not be
+ * loaded (the remembered transcript then stays as it is).
+ */
+export function transcriptMerge(): typeof withListed | undefined {
+  return merge;
 }
 
 /**
@@ -64,6 +75,7 @@ async function load(): Promise<CreateView> {
       : await import('./answer-chunk.js');
     chunk.useLit({ html, nothing });
     extras = chunk.AnswerExtras;
+    merge = chunk.withListed;
     return (options) => new chunk.MarkdownView(options);
   } catch (error) {
     console.warn(

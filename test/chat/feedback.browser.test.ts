@@ -313,6 +313,27 @@ describe('<chatbot-chat> feedback', () => {
     expect(error()).to.equal(null);
   });
 
+  it("should keep every other answer's controls when one answer's message is gone from a service that has the route", async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    button(el, 'Helpful')!.click();
+    await oneEvent(el, 'chatbot-feedback');
+    await el.send('Is it open on Sunday?');
+    await el.updateComplete;
+    await until(() => controls(el) === 2, 'both answers rateable');
+    // The owner deletes the second exchange in the admin while the visitor still sees it.
+    const [, second] = await bot.client.messages.list(el.sessionUuid);
+    await bot.client.messages.delete(second!.uuid);
+    const group = () => shadow(el).querySelectorAll('[part="feedback"]')[1]!;
+    group().querySelector<HTMLButtonElement>('button[value=up]')!.click();
+    const error = () => shadow(el).querySelector('[part="feedback-error"]');
+    await until(error, 'the error beside that answer');
+    // The route is there: a rating accepted before proves it, so nothing else goes.
+    expect(controls(el)).to.equal(2);
+    expect(pressed(el)).to.deep.equal(['Helpful']);
+    expect(shadow(el).querySelector('[part="error"]')!.textContent!.trim()).to.equal('');
+  });
+
   for (const status of [404, 405]) {
     it(`should hide the controls for good, quietly, on every element of the page after a ${status}`, async () => {
       const bot = await realChatbot();

@@ -73,6 +73,26 @@ describe('<chatbot-chat> with the reference server', () => {
     expect(records.map((m) => m.query)).to.deep.equal(['And on Saturday?']);
   });
 
+  it('should keep the conversation of a deleted session across a reload, its answers no longer rateable', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    await el.send('When is the bakery open?');
+    await bot.client.sessions.delete(el.sessionUuid);
+    await el.send('And on Saturday?');
+    await el.updateComplete;
+    const rateable = (chat: ChatbotChat) =>
+      [...shadow(chat).querySelectorAll('.exchange')].map((x) =>
+        Boolean(x.querySelector('[part="feedback"]')),
+      );
+    // Its messages went with the session: nothing on the service to rate or delete.
+    await until(() => rateable(el).join() === 'false,true', 'only the new answer rateable');
+    el.remove();
+    const again = await mount(bot);
+    await until(() => button(again, 'Delete this exchange'), 'restored from the list');
+    expect(userMessages(again)).to.deep.equal(['When is the bakery open?', 'And on Saturday?']);
+    await until(() => rateable(again).join() === 'false,true', 'the same after a reload');
+  });
+
   it("should show the chatbot's rate-limit message on 429 and keep the text", async () => {
     const bot = await realChatbot({
       rate_limit: [1, 60],

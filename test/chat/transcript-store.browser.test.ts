@@ -2,13 +2,11 @@ import { expect } from '@open-wc/testing';
 import type { Message } from '../../src/api/types.js';
 import {
   citationsFromCiteData,
-  type Exchange,
   exchangesFromMessages,
   feedbackFromJson,
-  MAX_EXCHANGES,
   suggestionsFromMeta,
-  TranscriptStore,
-} from '../../src/chat/transcript-store.js';
+} from '../../src/chat/transcript-merge.js';
+import { type Exchange, MAX_EXCHANGES, TranscriptStore } from '../../src/chat/transcript-store.js';
 
 const exchange = (i: number, state: Exchange['state'] = 'done'): Exchange => ({
   id: `x${i}`,
