@@ -337,7 +337,7 @@ export class ChatbotChat extends LitElement {
           ${this.conversation.exchanges.length === 0 && this.suggestions.length ? renderSuggestions(this.suggestions, strings.suggestions, this.handleSuggestionClick) : nothing}
         </div>
         ${
-          this.follow.reading
+          this.follow.behind
             ? html`<div class="latest">
                 <button type="button" part="latest-button" @click=${this.handleLatestClick}>
                   <span aria-hidden="true">↓</span> ${strings.latest}

@@ -2,6 +2,12 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** How many frames `follow()` checks again that the bottom held. */
 const CORRECTIONS = 5;
+/**
+ * How far below the view the newest text must be before the way back down is offered: a floating
+ * button covers what is under it, and nearer than this that is the last answer's own buttons
+ * (copy, delete, ratings, sources), which a reader scrolled up a little is about to use.
+ */
+const FAR = 200;
 
 /** The exchange at the top edge of the log's view. */
 function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
@@ -20,6 +26,7 @@ function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
  */
 export class FollowController implements ReactiveController {
   private isReading = false;
+  private isFar = false;
   /**
    * What the last place kept could not scroll by: the browser rounds scrollTop, and a long
    * conversation appears above the reader in dozens of steps, each rounding the same way (20 px
@@ -51,6 +58,11 @@ export class FollowController implements ReactiveController {
     if (value === this.isReading) return;
     this.isReading = value;
     this.host.requestUpdate();
+  }
+
+  /** Reading, with the newest text more than `FAR` below the view: offer the way back down. */
+  get behind(): boolean {
+    return this.isReading && this.isFar;
   }
 
   hostUpdated(): void {
@@ -99,15 +111,19 @@ export class FollowController implements ReactiveController {
     const log = this.log();
     if (!log) return;
     const top = log.scrollTop;
-    if (top + log.clientHeight >= log.scrollHeight - 32) {
-      this.reading = false;
+    const below = log.scrollHeight - top - log.clientHeight;
+    const { reading, behind } = this;
+    this.isFar = below > FAR;
+    if (below <= 32) {
+      this.isReading = false;
       // The log shrinking for a moment as an answer lays out pulls scrollTop up with it: the
       // place to follow from, not the reader's doing, when the log grows again.
       this.followTop = top;
     }
     // While following, layout settling never moves scrollTop (overflow-anchor is off) but that
     // way, so this is the reader.
-    else if (top < this.followTop - 4) this.reading = true;
+    else if (top < this.followTop - 4) this.isReading = true;
+    if (this.reading !== reading || this.behind !== behind) this.host.requestUpdate();
   };
 
   /**

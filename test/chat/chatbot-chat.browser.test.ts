@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
+import { loadRenderer } from '../../src/chat/renderer.js';
 import {
   alertText,
   answers,
@@ -367,6 +368,36 @@ describe('<chatbot-chat>', () => {
     await el.updateComplete;
     expect(latest()).to.equal(null);
     expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
+  });
+
+  it("should not cover the last answer's buttons with the way back down, on a phone-sized chat", async () => {
+    const { el, log } = await rememberedConversation(6);
+    el.style.cssText = 'display: block; width: 390px; height: 640px';
+    await until(() => userMessages(el).length === 6, 'the whole conversation');
+    await loadRenderer();
+    const last = () => [...shadow(el).querySelectorAll('.exchange')].at(-1)!;
+    await until(() => last().querySelector('button'), "the last answer's buttons");
+    const bottom = () => log.scrollHeight - log.clientHeight;
+    await until(() => log.scrollTop >= bottom() - 2, 'at the bottom');
+    const covered: string[] = [];
+    const latest = () => shadow(el).querySelector('[part=latest-button]');
+    log.scrollTop = bottom() - 400;
+    await until(latest, 'the way back down, well above the newest');
+    // Within 32 px of the bottom the log follows again.
+    for (let up = 390; up >= 40; up -= 10) {
+      log.scrollTop = bottom() - up;
+      await frames();
+      if (!latest()) continue;
+      const view = log.getBoundingClientRect();
+      for (const b of last().querySelectorAll<HTMLButtonElement>('button')) {
+        const r = b.getBoundingClientRect();
+        const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+        if (y < view.top || y > view.bottom) continue;
+        const hit = shadow(el).elementFromPoint(x, y);
+        if (!b.contains(hit)) covered.push(`${b.textContent?.trim() || b.ariaLabel} at ${up}px up`);
+      }
+    }
+    expect(covered).to.deep.equal([]);
   });
 
   it('should take a reader who scrolled up to the question they send, and its answer', async () => {
