@@ -7,6 +7,7 @@
 import cluster from 'node:cluster';
 import { createKey } from './auth.js';
 import { DEFAULT_DB, startServer } from './main.js';
+import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
 import { reportListening, runPrimary } from './workers.js';
 
@@ -67,6 +68,43 @@ function count(name: string, value: string | undefined, fallback: number, min = 
   return n;
 }
 
+/** Megabytes from the environment as bytes: any positive number ("0.5" is half a MB). */
+function uploadLimit(value: string | undefined): number | undefined {
+  if (!value?.trim()) return undefined;
+  const mb = Number(value);
+  if (!(Number.isFinite(mb) && mb > 0))
+    fail(`CHATBOT_UPLOAD_LIMIT_MB must be a positive number of MB, not "${value.slice(0, 40)}"`);
+  return Math.floor(mb * 1024 * 1024);
+}
+
+/**
+ * `*`, or the origins listed, as browsers send them (`Origin` is compared as text): a typo
+ * taken as given would refuse its site with no word why.
+ */
+function corsOrigins(value: string | undefined): string {
+  const listed = value?.trim() || '*';
+  if (listed === '*') return listed;
+  return listed
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map(
+      (entry) =>
+        parseOrigin(entry) ??
+        fail(
+          `CHATBOT_CORS_ORIGINS: "${entry.slice(0, 80)}" is not an origin (scheme://host[:port], comma-separated), nor *`,
+        ),
+    )
+    .join(',');
+}
+
+/** The LLM's address, which every answer would otherwise fail on, at once. */
+function llmBaseUrl(value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    fail(`LLM_BASE_URL must be an http(s) address, such as https://api.openai.com/v1`);
+  return value;
+}
+
 async function createKeyCommand(args: string[], store: { db: string; databaseUrl?: string }) {
   const user = args[1];
   const flag = args.indexOf('--chat-only');
@@ -122,6 +160,10 @@ async function main(): Promise<void> {
     );
   }
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
+  // Checked before any worker starts: each would stop on it, and the primary start them again.
+  const cors = corsOrigins(env.CHATBOT_CORS_ORIGINS);
+  const llmUrl = env.LLM_BASE_URL ? llmBaseUrl(env.LLM_BASE_URL) : undefined;
+  const uploadLimitBytes = uploadLimit(env.CHATBOT_UPLOAD_LIMIT_MB);
   if (workers > 1 && cluster.isPrimary) {
     runPrimary(workers, `${workers} workers, PostgreSQL`);
     hintKeys();
@@ -136,18 +178,16 @@ async function main(): Promise<void> {
       poolSize,
       apiKeys: env.CHATBOT_API_KEYS,
       allowPrivateUrls: truthy(env.CHATBOT_ALLOW_PRIVATE_URLS),
-      corsOrigins: env.CHATBOT_CORS_ORIGINS || '*',
-      llm: env.LLM_BASE_URL
+      corsOrigins: cors,
+      llm: llmUrl
         ? {
-            baseUrl: env.LLM_BASE_URL,
+            baseUrl: llmUrl,
             apiKey: env.LLM_API_KEY || undefined,
             model: env.LLM_MODEL || undefined,
           }
         : undefined,
       log: !/^(off|0|false|no)$/i.test(env.CHATBOT_LOG ?? ''),
-      uploadLimitBytes: env.CHATBOT_UPLOAD_LIMIT_MB
-        ? Number(env.CHATBOT_UPLOAD_LIMIT_MB) * 1024 * 1024
-        : undefined,
+      uploadLimitBytes,
       ingestLeaseMs: leaseSeconds * 1000,
     });
   } catch (error) {

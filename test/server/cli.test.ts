@@ -80,6 +80,37 @@ describe('the command line', SQLITE_ONLY, () => {
     }
   });
 
+  it('refuses an upload limit, an LLM address or CORS origins it cannot use, naming the variable', () => {
+    for (const [name, value, says] of [
+      [
+        'CHATBOT_UPLOAD_LIMIT_MB',
+        'abc',
+        /CHATBOT_UPLOAD_LIMIT_MB must be a positive number of MB, not "abc"/,
+      ],
+      [
+        'CHATBOT_UPLOAD_LIMIT_MB',
+        '-1',
+        /CHATBOT_UPLOAD_LIMIT_MB must be a positive number of MB, not "-1"/,
+      ],
+      ['LLM_BASE_URL', 'api.openai.com/v1', /LLM_BASE_URL must be an http\(s\) address/],
+      [
+        'CHATBOT_CORS_ORIGINS',
+        'shop.example',
+        /CHATBOT_CORS_ORIGINS: "shop\.example" is not an origin/,
+      ],
+    ] as const) {
+      const result = spawnSync(process.execPath, CLI, {
+        env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:', [name]: value },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(result.status, 1, `${name}=${value} stops the start`);
+      assert.equal(result.stderr.trim().split('\n').length, 1);
+      assert.match(result.stderr, says);
+      assert.equal(result.stdout, '');
+    }
+  });
+
   it('create-key prints a key that then authenticates, and --chat-only confines it', async () => {
     const db = join(dir, 'keys.sqlite');
     const made = spawnSync(process.execPath, [...CLI, 'create-key', 'carol'], {
