@@ -132,6 +132,10 @@ async function main(): Promise<void> {
   const store = { db: env.CHATBOT_DB || DEFAULT_DB, databaseUrl: env.DATABASE_URL || undefined };
 
   if (args[0] === 'create-key') return createKeyCommand(args, store);
+  if (args[0] === '--help' || args[0] === '-h') {
+    console.log(`${USAGE}\nSettings come from the environment: see the README, "Environment".`);
+    return;
+  }
   let workersFlag: string | undefined;
   if (args[0] === '--workers') {
     workersFlag = args[1];

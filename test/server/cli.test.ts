@@ -111,6 +111,18 @@ describe('the command line', SQLITE_ONLY, () => {
     }
   });
 
+  it('prints its usage for --help, and starts nothing', () => {
+    const result = spawnSync(process.execPath, [...CLI, '--help'], {
+      env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /^usage: npm run server/);
+    assert.doesNotMatch(result.stdout, /listening/);
+    assert.equal(result.stderr, '');
+  });
+
   it('create-key prints a key that then authenticates, and --chat-only confines it', async () => {
     const db = join(dir, 'keys.sqlite');
     const made = spawnSync(process.execPath, [...CLI, 'create-key', 'carol'], {
