@@ -65,6 +65,10 @@ export function createTransport(options: ClientOptions) {
   if (!options || typeof options.baseUrl !== 'string' || options.baseUrl === '') {
     throw new TypeError('createClient needs a baseUrl, e.g. "http://127.0.0.1:8787"');
   }
+  // "localhost:8787" reads as a URL of the scheme "localhost:", which fetch can only fail on.
+  if (/^[a-z][\w+.-]*:/i.test(options.baseUrl) && !/^https?:\/\//i.test(options.baseUrl)) {
+    throw new TypeError(`baseUrl must be an http(s) address, not "${options.baseUrl}"`);
+  }
   if (!options.apiKey && !options.getToken) {
     throw new TypeError('createClient needs an apiKey or a getToken function');
   }
@@ -99,9 +103,13 @@ export function createTransport(options: ClientOptions) {
     controller: AbortController;
     settle: <T>(read: Promise<T>) => Promise<T>;
   }> {
-    const controller = new AbortController();
     const callerSignal = call.signal;
     if (callerSignal?.aborted) throw abortError(callerSignal);
+    // Before the clock starts: the caller's own token provider failing is its error, passed on
+    // as it is, not the network's (which would be retried).
+    const headers = new Headers(init.headers);
+    headers.set('Authorization', await authorization());
+    const controller = new AbortController();
     const onAbort = () => controller.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onAbort, { once: true });
     const limit = call.timeoutMs ?? timeoutMs;
@@ -122,8 +130,6 @@ export function createTransport(options: ClientOptions) {
     };
     let response: Response;
     try {
-      const headers = new Headers(init.headers);
-      headers.set('Authorization', await authorization());
       response = await doFetch(baseUrl + request.path, {
         ...init,
         headers,

@@ -14,7 +14,7 @@ export interface ClientHost<C> extends ReactiveControllerHost {
  * one client (and its retry state) instead of building one per call.
  */
 export class ClientController<C> implements ReactiveController {
-  private memo?: { key: string; client: C };
+  private memo?: { key: string; client?: C };
 
   constructor(
     private readonly host: ClientHost<C>,
@@ -29,7 +29,16 @@ export class ClientController<C> implements ReactiveController {
     if (client) return client;
     if (!baseUrl || !apiKey) return undefined;
     const key = `${baseUrl}\n${apiKey}`;
-    if (this.memo?.key !== key) this.memo = { key, client: this.create({ baseUrl, apiKey }) };
+    if (this.memo?.key !== key) {
+      this.memo = { key };
+      // An address the client cannot use ("localhost:8787") leaves the element unconfigured,
+      // which it says in its own way; the developer's console says why.
+      try {
+        this.memo.client = this.create({ baseUrl, apiKey });
+      } catch (error) {
+        console.error(error);
+      }
+    }
     return this.memo.client;
   }
 

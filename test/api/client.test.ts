@@ -12,6 +12,18 @@ describe('createClient', () => {
     assert.throws(() => createClient({ baseUrl: 'http://x' }), /needs an apiKey or a getToken/);
   });
 
+  it('refuses a base URL with another scheme than http(s), such as a host with no scheme', () => {
+    for (const baseUrl of ['localhost:8787', 'ftp://example.com', 'javascript:alert(1)']) {
+      assert.throws(
+        () => createClient({ baseUrl, apiKey: 'k' }),
+        /baseUrl must be an http\(s\) address/,
+        baseUrl,
+      );
+    }
+    // A path on the page's own origin is for browsers to resolve; Node's fetch refuses it itself.
+    assert.doesNotThrow(() => createClient({ baseUrl: '/chatbot', apiKey: 'k' }));
+  });
+
   it('accepts a base URL with a trailing slash or /api/v1 and calls the same paths', async () => {
     for (const suffix of ['/', '/api/v1', '/api/v1/']) {
       const result = (await client(

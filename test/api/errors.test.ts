@@ -177,6 +177,23 @@ describe('errors', () => {
     assert.equal(calls, 2);
     assert.equal(request.headers.authorization, 'Bearer token-2');
   });
+
+  it("passes getToken's own failure on as it is, without sending or retrying", async () => {
+    let calls = 0;
+    const refused = new Error('signed out: no token');
+    const c = createClient({
+      baseUrl: fixtureBase(origin, 'flaky', { id: 'token-fails', fail: 0 }),
+      getToken: () => {
+        calls++;
+        throw refused;
+      },
+      retry: fast,
+    });
+    const error = await rejection(c.chatbots.list());
+    assert.equal(error, refused);
+    assert.equal(calls, 1);
+    assert.ok(!isNetworkError(error));
+  });
 });
 
 describe('the error family', () => {

@@ -591,6 +591,32 @@ describe('<chatbot-chat>', () => {
     expect(button(el, 'Delete this exchange')).to.equal(undefined);
   });
 
+  it('should say a base-url without http(s) is not set up, instead of failing to render or to connect', async () => {
+    const logged: unknown[][] = [];
+    const saved = console.error;
+    console.error = (...args: unknown[]) => logged.push(args);
+    try {
+      const el = await fixture<ChatbotChat>(html`<chatbot-chat
+        base-url="localhost:8787"
+        api-key="k"
+        chatbot-uuid="bot-1"
+        persist="none"
+      ></chatbot-chat>`);
+      const errored = oneEvent(el, 'chatbot-error');
+      input(el).value = 'When are you open?';
+      button(el, 'Send')!.click();
+      const event = await errored;
+      expect(event.detail.kind).to.equal('config');
+      await el.updateComplete;
+      expect(alertText(el)).to.contain('base-url (an http(s) address)');
+      expect(input(el).value, 'what the reader typed stays').to.equal('When are you open?');
+    } finally {
+      console.error = saved;
+    }
+    // The developer's console names the address it could not use.
+    expect(String(logged[0]?.[0])).to.contain('"localhost:8787"');
+  });
+
   it('should refuse nested session data with a clear error and create no session', async () => {
     const service = fakeService();
     const el = await chat(service);
