@@ -237,6 +237,12 @@ const styles = css`
   .chip progress {
     width: 4em;
   }
+  .attach-wait {
+    flex-basis: 100%;
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
   .chip .chip-error {
     flex-basis: 100%;
     color: var(--_danger);

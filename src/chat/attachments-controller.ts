@@ -45,6 +45,8 @@ interface Attachment {
   readonly abort: AbortController;
 }
 
+const uploading = (item: Attachment) => !item.document && !item.error;
+
 /** Once the service has answered an upload 404 or 405, attachments stay off for the page's life. */
 let unavailable = false;
 let counter = 0;
@@ -77,6 +79,8 @@ export class AttachmentsController implements ReactiveController {
   items: Attachment[] = [];
   /** The chips of the last question sent, until the next one. */
   private sent: Attachment[] = [];
+  /** A question was sent while files uploaded: it goes out once they are in (see `settled`). */
+  private waiting = false;
   private readonly i18n: StringsController<AttachmentStrings>;
 
   constructor(private readonly host: AttachmentsHost) {
@@ -108,8 +112,9 @@ export class AttachmentsController implements ReactiveController {
    */
   documents(): SentDocument[] | null | undefined {
     if (!this.enabled) return undefined;
-    if (this.items.some((item) => !item.document && !item.error)) {
-      this.announce(this.i18n.value.attachWait);
+    if (this.items.some(uploading)) {
+      this.waiting = true;
+      this.host.requestUpdate();
       return null;
     }
     const sent = this.items.flatMap(({ document }) =>
@@ -176,11 +181,26 @@ export class AttachmentsController implements ReactiveController {
         unavailable = true;
         item.error = strings.attachUnavailable;
       } else {
-        const detail = isApiError(error) ? error.serverMessage : String(error);
+        // The server's reason names what it refused; anything else is the connection.
+        const detail = isApiError(error) ? error.serverMessage : strings.attachLost;
         item.error = fill(strings.attachFailed, { detail });
       }
     }
     host.requestUpdate();
+    this.settled();
+  }
+
+  /**
+   * A question waiting for uploads goes out once none is left, through the composer, so it is
+   * what the textbox holds then; not when one failed: the reader decides without that file.
+   */
+  private settled(): void {
+    if (!this.waiting || this.items.some(uploading)) return;
+    this.waiting = false;
+    this.host.requestUpdate();
+    if (!this.items.some((item) => item.error)) {
+      this.host.renderRoot.querySelector<HTMLFormElement>('form[part="composer"]')?.requestSubmit();
+    }
   }
 
   private remove(item: Attachment): void {
@@ -188,11 +208,7 @@ export class AttachmentsController implements ReactiveController {
     this.items = this.items.filter((other) => other !== item);
     this.host.requestUpdate();
     this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
-  }
-
-  private announce(text: string): void {
-    const region = this.host.renderRoot.querySelector('[role="status"]');
-    if (region) region.textContent = text;
+    this.settled();
   }
 
   /**
@@ -203,6 +219,10 @@ export class AttachmentsController implements ReactiveController {
     if (this.host.attachments !== 'on') return nothing;
     const strings = this.i18n.value;
     return html`${
+      this.waiting
+        ? html`<p class="attach-wait" part="attachments-wait" role="status">${strings.attachWait}</p>`
+        : nothing
+    }${
       this.items.length
         ? html`<ul class="chips" part="attachments" aria-label=${strings.attachments}>
           ${this.items.map((item) => this.renderChip(item, strings))}
@@ -218,12 +238,11 @@ export class AttachmentsController implements ReactiveController {
 
   private renderChip(item: Attachment, strings: AttachmentStrings): unknown {
     const { name, size } = item.file;
-    const uploading = !item.document && !item.error;
     return html`<li class="chip" part="attachment">
       <span class="name">${name}</span>
       <span class="size">${formatSize(size)}</span>
       ${
-        uploading
+        uploading(item)
           ? html`<progress max="1" .value=${item.progress} aria-label=${fill(strings.uploading, { name })}></progress>`
           : nothing
       }

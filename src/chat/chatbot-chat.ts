@@ -448,7 +448,12 @@ export class ChatbotChat extends LitElement {
 
   private handleStopClick = (): void => this.stop();
 
-  private handleSuggestionClick = (question: string): void => void this.send(question);
+  private handleSuggestionClick = (question: string): void => {
+    // The starters go once one is chosen: focus would fall to the page, out of the chat. To
+    // the textbox, but not on a touch screen, where that would cover the answer with a keyboard.
+    (touchKeyboard() ? this.logNode : this.input)?.focus();
+    void this.send(question);
+  };
 
   private handleNewChatClick = (): void => {
     this.clear();

@@ -163,7 +163,10 @@ export class ConversationController implements ReactiveController {
     this.sync();
     const client = this.options.client();
     try {
-      if (!client) throw new ChatConfigError('set base-url (an http(s) address) and api-key, or the client property');
+      if (!client)
+        throw new ChatConfigError(
+          'set base-url (an http(s) address) and api-key, or the client property',
+        );
       if (!this.host.chatbotUuid) throw new ChatConfigError('set chatbot-uuid');
       if (this.host.sessionData !== undefined) checkSessionData(this.host.sessionData);
     } catch (error) {

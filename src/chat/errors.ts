@@ -40,7 +40,9 @@ export function describeError(
   if (isApiError(error)) {
     const { status } = error;
     if (status === 401 || status === 403) {
-      return { kind: 'auth', message: strings.errorAuth, retryable: false, error };
+      // The chatbot's allowed origins leave this page out (the reference server's addition).
+      const message = error.code === 'origin_not_allowed' ? strings.errorOrigin : strings.errorAuth;
+      return { kind: 'auth', message, retryable: false, error };
     }
     if (status === 404) {
       return { kind: 'not-found', message: strings.errorNotFound, retryable: false, error };

@@ -135,7 +135,13 @@ export class MarkdownView {
 
   /** The answer as plain text, for announcements. */
   get plainText(): string {
-    return (this.root.textContent ?? '').replace(/\s+/g, ' ').trim();
+    // What the answer says: not its buttons' labels ("Copy code" before a code block).
+    let text = '';
+    const walk = document.createTreeWalker(this.root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      text += node.parentElement?.closest('button') ? ' ' : node.nodeValue;
+    }
+    return text.replace(/\s+/g, ' ').trim();
   }
 
   private reset(): void {

@@ -133,9 +133,10 @@ async function checkOrigin(c: Context<AppEnv>, store: Store, chatbotUuid: string
   const allowed = (await store.getChatbot(chatbotUuid))?.allowed_origins ?? [];
   const origin = requestHeader(c, 'origin');
   if (allowed.length === 0 || origin === undefined) return;
-  const listed = allowed.includes(origin);
-  answerOrigin(c, listed ? origin : null);
-  if (listed) return;
+  // The refusal too is readable by the page it refuses, and only the refusal: without it the
+  // browser hides the 403, and the chat there could only say the connection was lost.
+  answerOrigin(c, origin);
+  if (allowed.includes(origin)) return;
   throw new HttpError(
     403,
     'origin_not_allowed',

@@ -189,7 +189,7 @@ describe('<chatbot-chat attachments="on">', () => {
     expect(sentChips(el)).to.deep.equal([]);
   });
 
-  it('should hold the question back while a file uploads', async () => {
+  it('should hold the question back while a file uploads, say so beside the textbox, and send it once uploaded', async () => {
     const bot = await realChatbot();
     const el = await mount(bot);
     let release!: () => void;
@@ -205,15 +205,65 @@ describe('<chatbot-chat attachments="on">', () => {
     el.client = full;
     pick(el, notes());
     await el.updateComplete;
-    await el.send('What is the secret word?');
+    input(el).value = 'What is the secret word?';
+    shadow(el).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await el.updateComplete;
     expect(userMessages(el)).to.deep.equal([]);
-    expect(shadow(el).querySelector('[role="status"]')!.textContent).to.equal(
-      'Please wait until the files are uploaded.',
+    const wait = shadow(el).querySelector<HTMLElement>('[part="attachments-wait"]');
+    expect(wait?.textContent?.trim()).to.equal(
+      'Your question will be sent once the files are uploaded.',
     );
+    expect(wait!.checkVisibility(), 'shown, not only announced').to.equal(true);
+    expect(input(el).value).to.equal('What is the secret word?');
     release();
-    await until(() => uploaded(el), 'upload finished');
-    await el.send('What is the secret word?');
+    // Sent by itself once the file is there, with it.
+    await until(() => userMessages(el).length === 1, 'the question sent');
+    expect(userMessages(el)[0]).to.match(/^What is the secret word\?/);
     expect(sentChips(el)).to.deep.equal(['notes.txt']);
+    expect(shadow(el).querySelector('[part="attachments-wait"]')).to.equal(null);
+    await oneEvent(el, 'chatbot-answer-finished');
+    // The status region still announces what it should afterwards.
+    const copy = () =>
+      [...shadow(el).querySelectorAll<HTMLButtonElement>('button')].find(
+        (b) => (b.getAttribute('aria-label') ?? b.textContent)?.trim() === 'Copy answer',
+      );
+    await until(copy, 'Copy answer');
+    copy()!.click();
+    await until(
+      () => /Copied|Could not copy/.test(shadow(el).querySelector('[role="status"]')!.textContent!),
+      'the copy announced',
+    );
+  });
+
+  it("should not send by itself when a file it waited for fails, and say so plainly in the reader's language", async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    el.lang = 'de';
+    const full = createClient({ baseUrl: bot.baseUrl, apiKey: bot.apiKey, retry: false });
+    let fail!: () => void;
+    const failing = new Promise<void>((resolve) => {
+      fail = resolve;
+    });
+    // Nothing listens on port 9 of this machine: the upload meets a refused connection.
+    const unreachable = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: bot.apiKey });
+    full.sessions.uploadDocument = async (file, options) => {
+      await failing;
+      return unreachable.sessions.uploadDocument(file, options);
+    };
+    el.client = full;
+    pick(el, notes());
+    await el.updateComplete;
+    input(el).value = 'Was ist das geheime Wort?';
+    shadow(el).querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await until(() => shadow(el).querySelector('[part="attachments-wait"]'), 'waiting');
+    fail();
+    await until(() => chipErrors(el).length === 1, 'the failure on its chip');
+    expect(chipErrors(el)).to.deep.equal([
+      'Diese Datei konnte nicht hochgeladen werden: die Verbindung wurde unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
+    ]);
+    expect(userMessages(el)).to.deep.equal([]);
+    expect(input(el).value).to.equal('Was ist das geheime Wort?');
+    expect(shadow(el).querySelector('[part="attachments-wait"]')).to.equal(null);
   });
 
   it('should take a dropped and a pasted file, and leave pasted text to the textbox', async () => {

@@ -540,6 +540,17 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).querySelector('[role="log"]')!.getAttribute('aria-live')).to.equal('off');
   });
 
+  it('should announce what the answer says, not the labels of its buttons, with its blocks apart', async () => {
+    const el = await chat(
+      fakeService([{ chunks: ['Add one tag:\n\n```html\n<script src="x.js"></script>\n```\n\nDone.'] }]),
+    );
+    await loadRenderer();
+    const live = shadow(el).querySelector('[aria-live="polite"]')!;
+    await el.send('q');
+    await until(() => live.textContent?.trim(), 'announcement');
+    expect(live.textContent!.trim()).to.equal('Answer: Add one tag: <script src="x.js"></script> Done.');
+  });
+
   it('should link citation markers and list the cited sources under the answer', async () => {
     const citations = [
       { n: 1, data_source_uuid: 'd1', title: 'Opening hours', type: 'qa' },
@@ -655,10 +666,14 @@ describe('<chatbot-chat>', () => {
     );
     await expect(el).to.be.accessible();
     const finished = oneEvent(el, 'chatbot-answer-finished');
-    button(el, 'Prices?')!.click();
+    const chosen = button(el, 'Prices?')!;
+    chosen.focus();
+    chosen.click();
     await finished;
     expect(userMessages(el)).to.deep.equal(['Prices?']);
     expect(shadow(el).querySelector('.suggestions')).to.equal(null);
+    // The chosen button is gone with the list: a keyboard reader goes on from the textbox.
+    expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
   });
 
   it('should use the German strings when lang is de, and take overrides', async () => {

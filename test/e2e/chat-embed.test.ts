@@ -211,6 +211,38 @@ describe('chatbot-embed.js', () => {
     await page.context().close();
   });
 
+  it("says on a site its chatbot's allowed origins leave out that the chat is not available there, with no Retry", async () => {
+    const listed = await h.client.chatbots.create({
+      name: 'listed bakery',
+      allowed_origins: [new URL(h.url).origin],
+    });
+    const key = await h.server.createKey('e2e', { chatOnly: listed.uuid });
+    const page = await h.newPage();
+    const url = h.page(
+      'embed-refused-origin.html',
+      testPage(
+        h.url,
+        `<main><h1>Another shop</h1></main>
+<script src="${h.url}/dist/chatbot-embed.js" data-base-url="${h.url}" data-api-key="${key}" data-chatbot-uuid="${listed.uuid}" data-open></script>`,
+        '',
+        false,
+      ),
+    );
+    const other = new URL(url);
+    other.hostname = 'localhost';
+    await page.goto(other.href);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('When is the bakery open?');
+    await box.press('Enter');
+    const alert = page.locator('chatbot-chat [part="error"]');
+    await alert.filter({ hasText: 'This chat is not available on this site.' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Retry' }).count(), 0);
+    // Not a lost connection: the browser read the refusal (no CORS error in the console).
+    assert.deepEqual(h.errors, []);
+    assert.deepEqual(await h.client.sessions.list(listed.uuid), []);
+    await page.context().close();
+  });
+
   it('opens full-screen on a narrow screen', async () => {
     const page = await h.newPage({ viewport: { width: 360, height: 640 } });
     await page.goto(embedPage('embed-narrow.html'));

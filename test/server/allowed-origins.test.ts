@@ -112,13 +112,13 @@ describe('allowed origins of a chatbot', () => {
       };
     };
 
-    it('should answer 403 with the JSON error and no CORS permission to another origin, and change nothing', async () => {
+    it('should answer 403 with the JSON error, readable by that page so its chat can say why, and change nothing', async () => {
       const before = await h.api.sessions.list(bot);
       const calls = chat('https://evil.example');
       for (const call of [calls.create, calls.stream, calls.messages]) {
         const response = await call();
         assert.equal(response.status, 403);
-        assert.equal(response.headers.get('access-control-allow-origin'), null);
+        assert.equal(response.headers.get('access-control-allow-origin'), 'https://evil.example');
         assert.equal(response.headers.get('vary'), 'Origin');
         const { error } = (await response.json()) as ErrorBody;
         assert.equal(error.code, 'origin_not_allowed');

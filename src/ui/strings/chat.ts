@@ -34,6 +34,7 @@ export interface ChatStrings extends Record<string, string> {
   errorTimeout: string;
   errorServer: string;
   errorAuth: string;
+  errorOrigin: string;
   errorNotFound: string;
   errorRateLimit: string;
   rateLimitWait: string;
@@ -77,6 +78,7 @@ const en: ChatStrings = {
   errorTimeout: 'The answer took too long. What arrived is kept; you can retry.',
   errorServer: 'The chat service had a problem ({status}). You can retry.',
   errorAuth: 'This chat is not set up correctly: its key was refused.',
+  errorOrigin: 'This chat is not available on this site.',
   errorNotFound: 'This chatbot could not be found.',
   errorRateLimit: 'Too many messages. Please wait a moment.',
   rateLimitWait: 'You can send again in {seconds} s (at {time}).',
@@ -123,6 +125,7 @@ const de: Partial<ChatStrings> = {
     'Die Antwort hat zu lange gedauert. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
   errorServer: 'Der Chat-Dienst hatte ein Problem ({status}). Sie können es erneut versuchen.',
   errorAuth: 'Dieser Chat ist nicht richtig eingerichtet: sein Schlüssel wurde abgelehnt.',
+  errorOrigin: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
   errorNotFound: 'Dieser Chatbot wurde nicht gefunden.',
   errorRateLimit: 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
   rateLimitWait: 'Sie können in {seconds} s wieder senden (um {time}).',
@@ -209,6 +212,7 @@ export interface AttachmentStrings extends SentStrings {
   attachType: string;
   attachSize: string;
   attachFailed: string;
+  attachLost: string;
   attachUnavailable: string;
   attachWait: string;
 }
@@ -224,7 +228,8 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachSize: 'This file is larger than {max}.',
     attachFailed: 'This file could not be uploaded: {detail}',
     attachUnavailable: 'Attachments are not available here.',
-    attachWait: 'Please wait until the files are uploaded.',
+    attachLost: 'the connection was lost. Remove it and attach it again.',
+    attachWait: 'Your question will be sent once the files are uploaded.',
   },
   de: {
     attachments: 'Anhänge',
@@ -235,7 +240,9 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachSize: 'Diese Datei ist größer als {max}.',
     attachFailed: 'Diese Datei konnte nicht hochgeladen werden: {detail}',
     attachUnavailable: 'Anhänge sind hier nicht verfügbar.',
-    attachWait: 'Bitte warten Sie, bis die Dateien hochgeladen sind.',
+    attachLost:
+      'die Verbindung wurde unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
+    attachWait: 'Ihre Frage wird gesendet, sobald die Dateien hochgeladen sind.',
   },
 };
 
