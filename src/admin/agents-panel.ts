@@ -24,9 +24,14 @@ import {
   updateProblems,
 } from './agent-drafts.js';
 import { renderReadOnlyMeta, renderToolFunctions } from './agent-views.js';
-import { type FieldProblems, focusFirstInvalid, problemOf } from './field-problems.js';
+import {
+  type FieldProblem,
+  type FieldProblems,
+  focusFirstInvalid,
+  problemOf,
+} from './field-problems.js';
 import { HEX_COLOR, isEnabled } from './format.js';
-import { AdminPanel } from './panel.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 const checked = (e: Event) => (e.target as HTMLInputElement).checked;
@@ -62,8 +67,8 @@ export class AdminAgentsPanel extends AdminPanel {
   }
 
   /** The problems form `key` shows: a wrong value at once, a missing name once refused. */
-  private shownProblems(key: string, problems: FieldProblems): FieldProblems {
-    if (this.refused.has(key) || !problems.name) return problems;
+  private shownProblems(key: string, name: string, problems: FieldProblems): FieldProblems {
+    if (this.refused.has(key) || name.trim()) return problems;
     const { name: _notYet, ...typed } = problems;
     return typed;
   }
@@ -134,7 +139,7 @@ export class AdminAgentsPanel extends AdminPanel {
     const client = this.client;
     if (!d || !client) return;
     const key = `edit-${agent.uuid}`;
-    const request = updateBody(agent, d, this.strings);
+    const request = updateBody(agent, d, this.strings, this.lang);
     if ('invalid' in request) return this.refuse(key, event.target as HTMLFormElement);
     const { body } = request;
     const result = await this.run(key, 'agents.update', () =>
@@ -160,8 +165,10 @@ export class AdminAgentsPanel extends AdminPanel {
       client.agents.delete(agent.uuid),
     );
     if (!result.ok) return;
-    this.replaceAgent(agent.uuid, undefined);
-    if (this.editing === agent.uuid) this.editing = null;
+    void this.removeRow('li.agent', '#new-agent', () => {
+      this.replaceAgent(agent.uuid, undefined);
+      if (this.editing === agent.uuid) this.editing = null;
+    });
     this.changed({ kind: 'agent', action: 'delete', uuids: [agent.uuid] });
   }
 
@@ -175,7 +182,7 @@ export class AdminAgentsPanel extends AdminPanel {
     const client = this.client;
     const chatbot = this.chatbot;
     if (!client || !chatbot) return;
-    const request = createBody(d, this.strings);
+    const request = createBody(d, this.strings, this.lang);
     if ('invalid' in request) return this.refuse('create', event.target as HTMLFormElement);
     const { body } = request;
     const result = await this.run('create', 'agents.create', () =>
@@ -203,7 +210,7 @@ export class AdminAgentsPanel extends AdminPanel {
           this.agents,
           // Keyed: each card's buttons stay its agent's while the list changes under a pointer.
           (agent) => agent.uuid,
-          (agent) => html`<li>${this.renderAgent(agent)}</li>`,
+          (agent) => html`<li class="agent">${this.renderAgent(agent)}</li>`,
         )}
       </ul>
       ${this.renderCreateForm()} ${this.confirm.render()}
@@ -227,7 +234,7 @@ export class AdminAgentsPanel extends AdminPanel {
             aria-label=${fill(s.enabledFor, { name: agent.name })}
             .checked=${on}
             aria-checked=${on ? 'true' : 'false'}
-            ?disabled=${this.busy.has(`enabled-${agent.uuid}`)}
+            aria-disabled=${ariaDisabled(this.busy.has(`enabled-${agent.uuid}`))}
             @change=${(e: Event) => this.handleEnabledChange(agent, checked(e))}
           />${s.enabled}</label
         >
@@ -244,8 +251,8 @@ export class AdminAgentsPanel extends AdminPanel {
           type="button"
           class="danger"
           part="button danger"
-          aria-label=${`${s.delete} ${agent.name}`}
-          ?disabled=${this.busy.has(`delete-${agent.uuid}`)}
+          aria-label=${fill(s.deleteAgent, { name: agent.name })}
+          aria-disabled=${ariaDisabled(this.busy.has(`delete-${agent.uuid}`))}
           @click=${() => this.handleDeleteClick(agent)}
         >
           ${s.delete}
@@ -261,9 +268,13 @@ export class AdminAgentsPanel extends AdminPanel {
   private renderEditForm(agent: Agent, d: EditDraft) {
     const s = this.strings;
     const key = `edit-${agent.uuid}`;
-    const problems = this.shownProblems(key, updateProblems(agent.type, d, s));
-    const name = problemOf(key, 'name', problems);
-    const temperature = problemOf(key, 'temperature', problems);
+    const problems = this.shownProblems(key, d.name, updateProblems(agent.type, d, s, this.lang));
+    const p = (field: string) => problemOf(key, field, problems);
+    const name = p('name');
+    const description = p('description');
+    const prompt = p('prompt');
+    const model = p('model');
+    const temperature = p('temperature');
     return html`<form
       part="form"
       aria-label=${fill(s.editAgent, { name: agent.name })}
@@ -274,10 +285,23 @@ export class AdminAgentsPanel extends AdminPanel {
         <label>${s.name}<input part="input" name="name" dir="auto" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
         ${name.message}
       </div>
-      <label>${s.description}<input part="input" name="description" dir="auto" .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
-      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="10" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
+      <div class="field">
+        <label>${s.description}<input part="input" name="description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
+        ${description.message}
+      </div>
+      <div class="field">
+        <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="10" spellcheck="false" aria-invalid=${prompt.invalid} aria-describedby=${prompt.describedBy} .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
+        ${prompt.message}
+      </div>
       <div class="row">
-        ${applies('model', agent.type) ? html`<label>${s.model}<input part="input" name="model" .value=${d.model} @input=${(e: Event) => this.patchEdit({ model: value(e) })} /></label>` : nothing}
+        ${
+          applies('model', agent.type)
+            ? html`<div class="field">
+              <label>${s.model}<input part="input" name="model" aria-invalid=${model.invalid} aria-describedby=${model.describedBy} .value=${d.model} @input=${(e: Event) => this.patchEdit({ model: value(e) })} /></label>
+              ${model.message}
+            </div>`
+            : nothing
+        }
         ${
           applies('temperature', agent.type)
             ? html`<div class="field">
@@ -289,18 +313,18 @@ export class AdminAgentsPanel extends AdminPanel {
       </div>
       ${applies('use_all_sources', agent.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchEdit({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${renderReadOnlyMeta(agent, s)}
-      ${this.renderVariables(d)}
+      ${this.renderVariables(d, p)}
       ${this.renderSourcePicker(d)}
-      ${d.escalation ? this.renderEscalation(d.escalation) : nothing}
+      ${d.escalation ? this.renderEscalation(d.escalation, p) : nothing}
       ${this.renderError(key)}
       <div class="actions">
-        <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has(key)}>${s.save}</button>
+        <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has(key))}>${s.save}</button>
         <span role="status" class="ok">${this.savedUuid === agent.uuid ? s.saved : ''}</span>
       </div>
     </form>`;
   }
 
-  private renderVariables(d: EditDraft) {
+  private renderVariables(d: EditDraft, p: (field: string) => FieldProblem) {
     const s = this.strings;
     return html`<fieldset>
       <legend>${s.variables}</legend>
@@ -311,16 +335,36 @@ export class AdminAgentsPanel extends AdminPanel {
             : nothing
           : html`<p class="muted">${s.variablesUnknown}</p>`
       }
-      ${d.variables.map(
-        (v, i) => html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
-          <label>${s.variableName}<input part="input" name="variable-name" .value=${v.name} @input=${(e: Event) => this.patchVariable(i, { name: value(e) })} /></label>
-          <label>${s.variableDescription}<input part="input" name="variable-description" dir="auto" .value=${v.description} @input=${(e: Event) => this.patchVariable(i, { description: value(e) })} /></label>
-          <label>${s.example}<input part="input" name="variable-example" dir="auto" .value=${v.example} @input=${(e: Event) => this.patchVariable(i, { example: value(e) })} /></label>
-          <label>${s.variableType}<input part="input" name="variable-type" list="variable-types" .value=${v.type} @input=${(e: Event) => this.patchVariable(i, { type: value(e) })} /></label>
-          <label>${s.defaultValue}<input part="input" name="variable-default" dir="auto" .value=${v.default_value?.content ?? ''} @input=${(e: Event) => this.patchVariable(i, { default_value: { ...v.default_value, content: value(e) } })} /></label>
+      ${d.variables.map((v, i) => {
+        const name = p(`variable-name-${i}`);
+        const description = p(`variable-description-${i}`);
+        const example = p(`variable-example-${i}`);
+        const type = p(`variable-type-${i}`);
+        const fallback = p(`variable-default-${i}`);
+        return html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
+          <div class="field">
+            <label>${s.variableName}<input part="input" name="variable-name" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${v.name} @input=${(e: Event) => this.patchVariable(i, { name: value(e) })} /></label>
+            ${name.message}
+          </div>
+          <div class="field">
+            <label>${s.variableDescription}<input part="input" name="variable-description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${v.description} @input=${(e: Event) => this.patchVariable(i, { description: value(e) })} /></label>
+            ${description.message}
+          </div>
+          <div class="field">
+            <label>${s.example}<input part="input" name="variable-example" dir="auto" aria-invalid=${example.invalid} aria-describedby=${example.describedBy} .value=${v.example} @input=${(e: Event) => this.patchVariable(i, { example: value(e) })} /></label>
+            ${example.message}
+          </div>
+          <div class="field">
+            <label>${s.variableType}<input part="input" name="variable-type" list="variable-types" aria-invalid=${type.invalid} aria-describedby=${type.describedBy} .value=${v.type} @input=${(e: Event) => this.patchVariable(i, { type: value(e) })} /></label>
+            ${type.message}
+          </div>
+          <div class="field">
+            <label>${s.defaultValue}<input part="input" name="variable-default" dir="auto" aria-invalid=${fallback.invalid} aria-describedby=${fallback.describedBy} .value=${v.default_value?.content ?? ''} @input=${(e: Event) => this.patchVariable(i, { default_value: { ...v.default_value, content: value(e) } })} /></label>
+            ${fallback.message}
+          </div>
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchEdit({ variables: d.variables.filter((_, j) => j !== i), variablesTouched: true })}>✕</button>
-        </div>`,
-      )}
+        </div>`;
+      })}
       <datalist id="variable-types"><option value="string"></option><option value="number"></option><option value="boolean"></option></datalist>
       <button type="button" part="button" @click=${() => this.patchEdit({ variables: [...d.variables, emptyVariable()], variablesTouched: true })}>${s.addVariable}</button>
     </fieldset>`;
@@ -353,15 +397,28 @@ export class AdminAgentsPanel extends AdminPanel {
     </fieldset>`;
   }
 
-  private renderEscalation(h: HumanEscalationSettings) {
+  private renderEscalation(h: HumanEscalationSettings, p: (field: string) => FieldProblem) {
     const s = this.strings;
-    const patch = (p: Partial<HumanEscalationSettings>) =>
-      this.patchEdit({ escalation: { ...this.editDraft!.escalation!, ...p } });
+    const patch = (change: Partial<HumanEscalationSettings>) =>
+      this.patchEdit({ escalation: { ...this.editDraft!.escalation!, ...change } });
+    const message = (
+      field:
+        | 'human_requested_message'
+        | 'live_chat_start_announcement'
+        | 'live_chat_end_announcement',
+      label: string,
+    ) => {
+      const problem = p(field);
+      return html`<div class="field">
+        <label>${label}<textarea part="input" name=${field} dir="auto" rows="2" aria-invalid=${problem.invalid} aria-describedby=${problem.describedBy} .value=${h[field]} @input=${(e: Event) => patch({ [field]: value(e) })}></textarea></label>
+        ${problem.message}
+      </div>`;
+    };
     return html`<fieldset>
       <legend>${s.escalation}</legend>
-      <label>${s.humanRequestedMessage}<textarea part="input" dir="auto" rows="2" .value=${h.human_requested_message} @input=${(e: Event) => patch({ human_requested_message: value(e) })}></textarea></label>
-      <label>${s.liveChatStart}<textarea part="input" dir="auto" rows="2" .value=${h.live_chat_start_announcement} @input=${(e: Event) => patch({ live_chat_start_announcement: value(e) })}></textarea></label>
-      <label>${s.liveChatEnd}<textarea part="input" dir="auto" rows="2" .value=${h.live_chat_end_announcement} @input=${(e: Event) => patch({ live_chat_end_announcement: value(e) })}></textarea></label>
+      ${message('human_requested_message', s.humanRequestedMessage)}
+      ${message('live_chat_start_announcement', s.liveChatStart)}
+      ${message('live_chat_end_announcement', s.liveChatEnd)}
       <label class="inline"><input type="checkbox" .checked=${isEnabled(h.notifications_enabled)} @change=${(e: Event) => patch({ notifications_enabled: checked(e) ? 1 : 0 })} />${s.notificationsEnabled}</label>
       <label class="inline"><input type="checkbox" .checked=${isEnabled(h.sound_enabled)} @change=${(e: Event) => patch({ sound_enabled: checked(e) ? 1 : 0 })} />${s.soundEnabled}</label>
     </fieldset>`;
@@ -370,8 +427,12 @@ export class AdminAgentsPanel extends AdminPanel {
   private renderCreateForm() {
     const s = this.strings;
     const d = this.createDraft;
-    const problems = this.shownProblems('create', createProblems(d, s));
+    const problems = this.shownProblems('create', d.name, createProblems(d, s, this.lang));
     const name = problemOf('create', 'name', problems);
+    const description = problemOf('create', 'description', problems);
+    const prompt = problemOf('create', 'prompt', problems);
+    const model = problemOf('create', 'model', problems);
+    const message = problemOf('create', 'default_message', problems);
     const numberField = (field: 'temperature' | 'bias' | 'stickness') => {
       if (!applies(field, d.type)) return nothing;
       const p = problemOf('create', field, problems);
@@ -381,7 +442,7 @@ export class AdminAgentsPanel extends AdminPanel {
       </div>`;
     };
     return html`<form class="card" part="form card" aria-labelledby="new-agent" @submit=${this.handleCreateSubmit} novalidate>
-      <h3 id="new-agent">${s.newAgent}</h3>
+      <h3 id="new-agent" tabindex="-1">${s.newAgent}</h3>
       <div class="row">
         <div class="field">
           <label>${s.name}<input part="input" name="name" dir="auto" autocomplete="off" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
@@ -391,18 +452,38 @@ export class AdminAgentsPanel extends AdminPanel {
           ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${t}</option>`)}
         </select></label>
       </div>
-      <label>${s.description}<input part="input" name="description" dir="auto" .value=${d.description} @input=${(e: Event) => this.patchCreate({ description: value(e) })} /></label>
-      <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="6" spellcheck="false" .value=${d.prompt} @input=${(e: Event) => this.patchCreate({ prompt: value(e) })}></textarea></label>
+      <div class="field">
+        <label>${s.description}<input part="input" name="description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${d.description} @input=${(e: Event) => this.patchCreate({ description: value(e) })} /></label>
+        ${description.message}
+      </div>
+      <div class="field">
+        <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="6" spellcheck="false" aria-invalid=${prompt.invalid} aria-describedby=${prompt.describedBy} .value=${d.prompt} @input=${(e: Event) => this.patchCreate({ prompt: value(e) })}></textarea></label>
+        ${prompt.message}
+      </div>
       <div class="row">
-        ${applies('model', d.type) ? html`<label>${s.model}<input part="input" name="model" .value=${d.model} @input=${(e: Event) => this.patchCreate({ model: value(e) })} /></label>` : nothing}
+        ${
+          applies('model', d.type)
+            ? html`<div class="field">
+              <label>${s.model}<input part="input" name="model" aria-invalid=${model.invalid} aria-describedby=${model.describedBy} .value=${d.model} @input=${(e: Event) => this.patchCreate({ model: value(e) })} /></label>
+              ${model.message}
+            </div>`
+            : nothing
+        }
         ${numberField('temperature')} ${numberField('bias')} ${numberField('stickness')}
       </div>
-      ${applies('default_message', d.type) ? html`<label>${s.defaultMessage}<textarea part="input" name="default_message" dir="auto" rows="2" .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>` : nothing}
+      ${
+        applies('default_message', d.type)
+          ? html`<div class="field">
+            <label>${s.defaultMessage}<textarea part="input" name="default_message" dir="auto" rows="2" aria-invalid=${message.invalid} aria-describedby=${message.describedBy} .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>
+            ${message.message}
+          </div>`
+          : nothing
+      }
       ${applies('use_all_sources', d.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchCreate({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${applies('tags', d.type) ? this.renderCreateTags(d, problems) : nothing}
       ${this.renderError('create')}
       <div class="actions">
-        <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('create')}>${s.createAgent}</button>
+        <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('create'))}>${s.createAgent}</button>
       </div>
     </form>`;
   }
@@ -417,15 +498,23 @@ export class AdminAgentsPanel extends AdminPanel {
     return html`<fieldset>
       <legend>${s.agentTags}</legend>
       ${d.tags.map((t, i) => {
+        const name = problemOf('create', `tag-name-${i}`, problems);
         const color = problemOf('create', `tag-color-${i}`, problems);
+        const criteria = problemOf('create', `tag-criteria-${i}`, problems);
         return html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
-          <label>${s.tagName}<input part="input" name="tag-name" dir="auto" .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
+          <div class="field">
+            <label>${s.tagName}<input part="input" name="tag-name" dir="auto" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
+            ${name.message}
+          </div>
           <div class="field">
             <label>${s.color}<input part="input" name="tag-color" .value=${t.color} placeholder="#RRGGBB" aria-invalid=${color.invalid} aria-describedby=${color.describedBy} @input=${(e: Event) => patchTag(i, { color: value(e) })} /></label>
             ${color.message}
           </div>
           <input type="color" aria-label=${s.colorPicker} .value=${HEX_COLOR.test(t.color) ? t.color.toLowerCase() : '#000000'} @input=${(e: Event) => patchTag(i, { color: value(e) })} />
-          <label>${s.criteria}<input part="input" name="tag-criteria" .value=${t.criteria} @input=${(e: Event) => patchTag(i, { criteria: value(e) })} /></label>
+          <div class="field">
+            <label>${s.criteria}<input part="input" name="tag-criteria" aria-invalid=${criteria.invalid} aria-describedby=${criteria.describedBy} .value=${t.criteria} @input=${(e: Event) => patchTag(i, { criteria: value(e) })} /></label>
+            ${criteria.message}
+          </div>
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchCreate({ tags: d.tags.filter((_, j) => j !== i) })}>✕</button>
         </div>`;
       })}

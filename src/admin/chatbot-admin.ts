@@ -20,9 +20,9 @@ import {
   type AdminTabUnavailableEvent,
   type AdminTagFilterEvent,
 } from './events.js';
-import { errorText, formatDate } from './format.js';
+import { errorText, formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
-import { loadError, loading } from './panel.js';
+import { ariaDisabled, ignoreAriaDisabled, loadError, loading } from './panel.js';
 import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
@@ -91,6 +91,11 @@ export class ChatbotAdmin extends LitElement {
   /** Its own `lang` or the page's, which a language switcher may change at any time. */
   private readonly localize = new StringsController(this, adminStrings);
   private readonly route = new HashRouteController(this);
+
+  constructor() {
+    super();
+    ignoreAriaDisabled(this);
+  }
 
   @query('dialog.create') private createDialog?: HTMLDialogElement;
 
@@ -183,7 +188,16 @@ export class ChatbotAdmin extends LitElement {
     if (action === 'delete') {
       this.chatbots = this.chatbots.filter((c) => !uuids.includes(c.uuid));
       const selected = this.route.value.chatbotUuid;
-      if (selected && uuids.includes(selected)) this.navigate(null, 'agents');
+      if (selected && uuids.includes(selected)) {
+        // Its Settings, where Delete held focus, go with it: focus goes to the chatbot list.
+        const focused = this.shadowRoot?.activeElement;
+        this.navigate(null, 'agents');
+        void this.updateComplete.then(() => {
+          if (focused && !this.shadowRoot?.activeElement) {
+            this.renderRoot.querySelector<HTMLElement>('#chatbots-heading')?.focus();
+          }
+        });
+      }
     }
     void this.chatbotsTask.run();
   }
@@ -293,7 +307,7 @@ export class ChatbotAdmin extends LitElement {
     });
     return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">
       <div class="header" part="header">
-        <h2 id="chatbots-heading">${t.chatbots}</h2>
+        <h2 id="chatbots-heading" tabindex="-1">${t.chatbots}</h2>
         <button type="button" class="primary" part="button primary" @click=${this.handleNewClick}>
           ${t.newChatbot}
         </button>
@@ -314,7 +328,7 @@ export class ChatbotAdmin extends LitElement {
               <span class="meta">
                 <span>${fill(t.created, { date: formatDate(c.created_at, this.language) })}</span>
                 <span class="badge">${c.meta?.show_citations ? t.citationsOn : t.citationsOff}</span>
-                <span class="badge">${c.meta?.visibility ?? ''}</span>
+                <span class="badge">${visibilityLabel(c.meta?.visibility ?? '', t)}</span>
               </span>
             </button>
           </li>`,
@@ -397,7 +411,7 @@ export class ChatbotAdmin extends LitElement {
         <label>${t.name}<input name="name" part="input" dir="auto" required autocomplete="off" /></label>
         ${this.createError ? html`<p class="error" part="error" role="alert">${this.createError}</p>` : nothing}
         <div class="actions">
-          <button type="submit" class="primary" part="button primary" ?disabled=${this.creating}>
+          <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.creating)}>
             ${t.create}
           </button>
           <button type="button" part="button" @click=${() => this.createDialog?.close()}>

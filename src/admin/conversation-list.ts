@@ -83,6 +83,7 @@ export class ConversationList implements ReactiveController {
       body: () => this.body(),
       key: (item) => item.uuid,
       firstRowIndex: FIRST_ROW,
+      fallback: () => host.renderRoot.querySelector<HTMLElement>('#sessions-heading'),
     });
     host.addController(this);
   }
@@ -140,7 +141,7 @@ export class ConversationList implements ReactiveController {
       : fill(s.openSession, { date: started });
     const remove = summary
       ? fill(s.deleteConversation, { question: title })
-      : `${s.deleteSession} ${started}`;
+      : fill(s.deleteSessionOf, { date: started });
     return html`<div
       class="tr"
       role="row"

@@ -4,6 +4,7 @@ import type { ExportFormat, MessageFilters } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import { errorText } from './format.js';
+import { ariaDisabled } from './panel.js';
 import type { QaFormHost as ExportHost } from './qa-from-exchange.js';
 
 /** Where the export's bytes go as they arrive. */
@@ -103,6 +104,11 @@ export function rowCounter(format: ExportFormat): (chunk: Uint8Array) => number 
   };
 }
 
+/** The browser would not show the save picker here, which is no choice of the user's. */
+const isPickerRefused = (error: unknown) =>
+  error instanceof DOMException &&
+  (error.name === 'SecurityError' || error.name === 'NotAllowedError');
+
 type ExportState =
   | { readonly status: 'idle' }
   | { readonly status: 'running'; readonly read: number; readonly total: number | null }
@@ -193,16 +199,25 @@ export class ExportController implements ReactiveController {
     }
   }
 
-  /** The picker's file where there is one; dismissing the picker cancels the export. */
+  /**
+   * The picker's file where there is one and the page may use it; dismissing the picker cancels
+   * the export. A picker the browser refuses to show (SecurityError in a cross-origin frame,
+   * NotAllowedError without the click's activation) leaves the Blob download.
+   */
   private async openSink(format: ExportFormat, name: string): Promise<ExportSink> {
     const picker = (window as unknown as { showSaveFilePicker?: SaveFilePicker })
       .showSaveFilePicker;
     if (typeof picker !== 'function') return blobSink(TYPES[format], name);
-    const handle = await picker.call(window, {
-      suggestedName: name,
-      types: [{ description: format.toUpperCase(), accept: { [TYPES[format]]: [`.${format}`] } }],
-    });
-    return handle.createWritable();
+    try {
+      const handle = await picker.call(window, {
+        suggestedName: name,
+        types: [{ description: format.toUpperCase(), accept: { [TYPES[format]]: [`.${format}`] } }],
+      });
+      return await handle.createWritable();
+    } catch (error) {
+      if (isPickerRefused(error)) return blobSink(TYPES[format], name);
+      throw error;
+    }
   }
 
   private set(state: ExportState): void {
@@ -219,7 +234,7 @@ export class ExportController implements ReactiveController {
       <button
         type="button"
         part="button"
-        ?disabled=${disabled || running}
+        aria-disabled=${ariaDisabled(disabled || running)}
         @click=${() => this.start('csv')}
       >
         ${s.exportCsv}
@@ -227,7 +242,7 @@ export class ExportController implements ReactiveController {
       <button
         type="button"
         part="button"
-        ?disabled=${disabled || running}
+        aria-disabled=${ariaDisabled(disabled || running)}
         @click=${() => this.start('json')}
       >
         ${s.exportJson}

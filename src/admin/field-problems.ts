@@ -1,10 +1,16 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
+import { fill } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import { formatNumber } from './format.js';
 
 /**
  * What the user must correct in a form, one message per field, keyed by the field's `name` (a
  * row's field by name and row, such as `tag-color-2`), in the form's order.
  */
 export type FieldProblems = Readonly<Partial<Record<string, string>>>;
+
+/** How a field shows its problem: see `problemOf`. */
+export type FieldProblem = ReturnType<typeof problemOf>;
 
 /**
  * How field `field` of the form whose ids start with `form` shows its problem (the message
@@ -18,6 +24,20 @@ export function problemOf(form: string, field: string, problems: FieldProblems) 
     describedBy: message ? id : nothing,
     message: message ? html`<p class="help error" part="error" id=${id}>${message}</p>` : nothing,
   };
+}
+
+/**
+ * The problem of `text` if it is longer than the `max` characters the server takes in its field:
+ * counted as the server counts them (`String.length`), so what passes here passes there.
+ */
+export function tooLong(
+  text: string,
+  max: number,
+  s: AdminStrings,
+  lang: string,
+): string | undefined {
+  if (text.length <= max) return undefined;
+  return fill(s.tooLong, { max: formatNumber(max, lang), count: formatNumber(text.length, lang) });
 }
 
 /** Takes the user to the first field of `form` marked invalid, once `host` has drawn the marks. */

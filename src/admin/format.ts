@@ -28,6 +28,16 @@ export function formatDate(value: string | undefined, lang: string): string {
   return format.format(date);
 }
 
+/** A number in the reader's language (`100,000`, `100.000`), to one decimal. */
+export function formatNumber(value: number, lang: string): string {
+  let format = numberFormats.get(lang);
+  if (!format) {
+    format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+    numberFormats.set(lang, format);
+  }
+  return format.format(value);
+}
+
 export function formatBytes(bytes: number | undefined, lang: string): string {
   if (!bytes) return '—';
   const units = ['B', 'KB', 'MB', 'GB'];
@@ -37,12 +47,7 @@ export function formatBytes(bytes: number | undefined, lang: string): string {
     value /= 1024;
     unit++;
   }
-  let format = numberFormats.get(lang);
-  if (!format) {
-    format = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-    numberFormats.set(lang, format);
-  }
-  return `${format.format(unit ? value : Math.round(value))} ${units[unit]}`;
+  return `${formatNumber(unit ? value : Math.round(value), lang)} ${units[unit]}`;
 }
 
 /** Parses a JSON-encoded record field; a malformed one is treated as absent, not as a crash. */
@@ -53,6 +58,13 @@ export function parseJson<T>(text: string | undefined | null): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A chatbot's visibility in the reader's language; a value the admin does not know, as it is. */
+export function visibilityLabel(value: string, strings: AdminStrings): string {
+  if (value === 'private') return strings.visibilityPrivate;
+  if (value === 'public') return strings.visibilityPublic;
+  return value;
 }
 
 export const isEnabled = (value: 0 | 1 | boolean | undefined): boolean =>

@@ -4,7 +4,7 @@ import { state } from 'lit/decorators.js';
 import { isMissingRoute } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
-import { fill } from '../ui/i18n.js';
+import { fill, plural } from '../ui/i18n.js';
 import { dateRange, type RangeEnd } from './date-range.js';
 import type { AdminChangeEvent } from './events.js';
 import { formatDate } from './format.js';
@@ -141,7 +141,7 @@ export class AdminInsightsPanel extends AdminPanel {
     const choices: [PeriodChoice, string][] = [
       ...PRESET_DAYS.map((days): [PeriodChoice, string] => [
         days,
-        fill(s.insightsLastDays, { count: days }),
+        plural(s, 'insightsLastDays', days, this.lang),
       ]),
       ['custom', s.insightsCustom],
     ];
@@ -198,7 +198,7 @@ export class AdminInsightsPanel extends AdminPanel {
         <dt>${s.filterNotCovered}</dt>
         <dd>
           <span class="value">${formatShare(totals.not_covered, totals.messages, lang)}</span>
-          <span class="detail">${fill(s.insightsNotCoveredShare, {
+          <span class="detail">${plural(s, 'insightsNotCoveredShare', totals.messages, lang, {
             share: formatCount(totals.not_covered, lang),
             count: formatCount(totals.messages, lang),
           })}</span>

@@ -41,6 +41,11 @@ export class AdminPanel extends LitElement {
 
   protected readonly confirm = new ConfirmController(this, () => this.strings);
 
+  constructor() {
+    super();
+    ignoreAriaDisabled(this);
+  }
+
   /** Changes applied on screen before the server's lists show them: see `settled()`. */
   private localChanges = 0;
   /** Requests through `run()` still on their way: the server may not have applied them yet. */
@@ -164,6 +169,31 @@ export class AdminPanel extends LitElement {
     emit(this, 'chatbot-admin-error', { operation, error, message });
   }
 
+  /**
+   * Applies `remove`, which takes one of the rows `rows` selects off the screen, keeping a
+   * keyboard user's place: if focus was in that row, it moves to the same control of the next row
+   * that has one, else of the previous, else to `fallback`, rather than falling to <body>.
+   */
+  protected async removeRow(rows: string, fallback: string, remove: () => void): Promise<void> {
+    const root = this.renderRoot as ShadowRoot;
+    const active = root.activeElement;
+    const list = [...root.querySelectorAll(rows)];
+    const row = active ? list.find((r) => r.contains(active)) : undefined;
+    remove();
+    if (!row || !active) return;
+    const control = [...row.querySelectorAll(ROW_CONTROLS)].indexOf(active);
+    const at = list.indexOf(row);
+    await this.updateComplete;
+    if (row.isConnected) return;
+    const neighbours = [...list.slice(at + 1), ...list.slice(0, at).reverse()];
+    const target =
+      neighbours
+        .filter((r) => r.isConnected)
+        .map((r) => r.querySelectorAll<HTMLElement>(ROW_CONTROLS)[control])
+        .find((c) => c !== undefined) ?? root.querySelector<HTMLElement>(fallback);
+    target?.focus();
+  }
+
   protected changed(detail: AdminChangeDetail): void {
     emit(this, 'chatbot-admin-change', detail);
   }
@@ -181,6 +211,35 @@ export class AdminPanel extends LitElement {
   protected renderPending() {
     return loading(this.strings);
   }
+}
+
+/** The controls of a row that may hold focus, in the order that identifies one. */
+const ROW_CONTROLS = 'input, select, textarea, button';
+
+/**
+ * `aria-disabled` for a control that cannot be used now (its request is on its way, or there is
+ * nothing for it to act on). Such controls are not `disabled`: a disabled control loses focus,
+ * to <body>, and a keyboard or screen-reader user their place; see `ignoreAriaDisabled`.
+ */
+export const ariaDisabled = (unavailable: boolean) => (unavailable ? 'true' : 'false');
+
+/**
+ * Stops every activation of a control of `host` marked `aria-disabled="true"`: a click, Space or
+ * Enter on it, and Enter in a field of its form (which clicks the form's submit button). Caught
+ * on the host, before any handler inside it, so each handler needs no check of its own.
+ */
+export function ignoreAriaDisabled(host: HTMLElement): void {
+  host.addEventListener(
+    'click',
+    (event) => {
+      const target = event.composedPath()[0];
+      if (target instanceof Element && target.closest('[aria-disabled="true"]')) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    },
+    { capture: true },
+  );
 }
 
 /** A list that failed to load, with a Retry button (the panels' lists and the chatbot list). */

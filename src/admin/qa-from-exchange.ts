@@ -6,6 +6,7 @@ import { emit } from '../ui/events.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { focusFirstInvalid, problemOf } from './field-problems.js';
 import { errorText } from './format.js';
+import { ariaDisabled } from './panel.js';
 
 /** What the form needs of the panel it is drawn in: every AdminPanel has these. */
 export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
@@ -271,7 +272,7 @@ export class QaFormController implements ReactiveController {
           type="submit"
           class="primary"
           part="button primary"
-          ?disabled=${draft.state === 'saving'}
+          aria-disabled=${ariaDisabled(draft.state === 'saving')}
         >
           ${s.addQa}
         </button>

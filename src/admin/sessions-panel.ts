@@ -25,7 +25,7 @@ import { CursorPagesController } from './conversation-pages.js';
 import { styles } from './conversation-panel.styles.js';
 import { ExportController } from './export-controller.js';
 import { formatDate } from './format.js';
-import { AdminPanel } from './panel.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
 
 /** The pause in typing after which a search is sent. */
@@ -186,9 +186,18 @@ export class AdminSessionsPanel extends AdminPanel {
       : fill(s.confirmDeleteSession, { date: formatDate(item.session.created_at, this.lang) });
     if (!(await this.confirm.ask(message))) return;
     const index = this.pages.items.findIndex((i) => i.uuid === item.uuid);
+    // Deleted from its transcript, whose Delete button goes with it: focus goes to the list.
+    const fromDetail = this.renderRoot
+      .querySelector('.detail')
+      ?.contains(this.shadowRoot!.activeElement);
     this.pages.drop(item.uuid);
     const wasOpen = this.openUuid === item.uuid;
     if (wasOpen) this.openUuid = null;
+    if (fromDetail) {
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>('#sessions-heading')?.focus(),
+      );
+    }
     const result = await this.run('sessions', 'sessions.delete', () =>
       client.sessions.delete(item.uuid),
     );
@@ -207,8 +216,10 @@ export class AdminSessionsPanel extends AdminPanel {
     const name = shorten(message.query || message.response);
     if (!(await this.confirm.ask(fill(this.strings.confirmDeleteMessage, { name })))) return;
     const before = this.messages;
-    this.messages = this.messages.filter((m) => m.uuid !== message.uuid);
-    if (this.qa.openKey === message.uuid) this.qa.close();
+    void this.removeRow('article.exchange', '#detail-heading', () => {
+      this.messages = this.messages.filter((m) => m.uuid !== message.uuid);
+      if (this.qa.openKey === message.uuid) this.qa.close();
+    });
     const result = await this.run('transcript', 'messages.delete', () =>
       client.messages.delete(message.uuid),
     );
@@ -246,7 +257,7 @@ export class AdminSessionsPanel extends AdminPanel {
     const s = this.strings;
     const { pages } = this;
     return html`<section part="card" aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">${s.conversations}</h2>
+        <h2 id="sessions-heading" tabindex="-1">${s.conversations}</h2>
         ${
           this.review
             ? html`${renderFilters(s, this.draft, this.errors.dates, (patch) =>
@@ -274,7 +285,7 @@ export class AdminSessionsPanel extends AdminPanel {
                 <button
                   type="button"
                   part="button"
-                  ?disabled=${pages.loading !== false}
+                  aria-disabled=${ariaDisabled(pages.loading !== false)}
                   @click=${() => pages.more()}
                 >
                   ${s.loadMore}
@@ -306,7 +317,7 @@ export class AdminSessionsPanel extends AdminPanel {
 
   private renderDetail() {
     const s = this.strings;
-    return html`<section class="card" part="card" aria-labelledby="detail-heading">
+    return html`<section class="card detail" part="card" aria-labelledby="detail-heading">
       <h2 id="detail-heading" tabindex="-1">${s.transcript}</h2>
       ${this.detailTask.render({
         pending: () => (this.shownSession() ? nothing : this.renderPending()),

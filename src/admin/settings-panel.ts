@@ -1,9 +1,11 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
 import type { Chatbot } from '../api/types.js';
-import { fill } from '../ui/i18n.js';
+import { fill, plural } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { AdminPanel } from './panel.js';
+import { type FieldProblems, focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
+import { visibilityLabel } from './format.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 
 interface SettingsDraft {
   name: string;
@@ -35,6 +37,22 @@ function draftOf(chatbot: Chatbot): SettingsDraft {
     visibility: chatbot.meta?.visibility || 'private',
     origins: (chatbot.meta?.allowed_origins ?? []).join('\n'),
   };
+}
+
+/** The longest name and rate-limit message the server takes (routes/chatbots.ts). */
+const NAME_MAX = 200;
+const MESSAGE_MAX = 1000;
+
+/** The problems of the text fields, each said beside its field: the name as sent (trimmed). */
+function textProblems(d: SettingsDraft, s: AdminStrings, lang: string): FieldProblems {
+  const problems: Record<string, string> = {};
+  const name = d.name.trim();
+  const longName = tooLong(name, NAME_MAX, s, lang);
+  const longMessage = tooLong(d.rateLimitMessage, MESSAGE_MAX, s, lang);
+  if (!name) problems.name = s.nameRequired;
+  else if (longName) problems.name = longName;
+  if (longMessage) problems['rate-limit-message'] = longMessage;
+  return problems;
 }
 
 /** The server's largest rate limit: a million messages, a year (routes/chatbots.ts). */
@@ -118,13 +136,16 @@ export class AdminSettingsPanel extends AdminPanel {
     const draft = this.draft;
     if (!chatbot || !draft || !this.client) return;
     const s = this.strings;
-    if (!draft.name.trim()) return this.invalid('settings', s.nameRequired);
-    if (!rateValid(draft)) {
-      return this.invalid('settings', s.rateLimitInvalid);
-    }
     const { origins, bad } = originLines(draft.origins);
-    if (bad.length) {
-      return this.invalid('settings', bad.map((line) => badLineText(line, s)).join(' '));
+    // The rate limit's and the origins' problems are also summed up beside Save, where the
+    // rest of the form's failures are said.
+    const summary = !rateValid(draft)
+      ? s.rateLimitInvalid
+      : bad.map((line) => badLineText(line, s)).join(' ');
+    if (summary || Object.keys(textProblems(draft, s, this.lang)).length) {
+      if (summary) this.invalid('settings', summary);
+      else this.clearError('settings');
+      return focusFirstInvalid(this, event.target as HTMLFormElement);
     }
     // Sent only when changed: a service without allowed origins may refuse a member it lacks.
     const originsChanged = !sameList(origins, chatbot.meta?.allowed_origins ?? []);
@@ -172,24 +193,31 @@ export class AdminSettingsPanel extends AdminPanel {
     const rateInvalid = !rateValid(d);
     const badOrigins = originLines(d.origins).bad;
     const badOrigin = badOrigins.length > 0;
+    const problems = textProblems(d, s, this.lang);
+    const name = problemOf('settings', 'name', problems);
+    const message = problemOf('settings', 'rate-limit-message', problems);
     const visibilities = VISIBILITIES.includes(d.visibility)
       ? VISIBILITIES
       : [...VISIBILITIES, d.visibility];
     return html`
       <form part="form" class="card" @submit=${this.handleSubmit} novalidate>
         <h2>${s.tabSettings}</h2>
-        <label
-          >${s.name}
-          <input
-            name="name"
-            dir="auto"
-            part="input"
-            required
-            autocomplete="off"
-            .value=${d.name}
-            aria-invalid=${d.name.trim() ? 'false' : 'true'}
-            @input=${(e: Event) => this.edit({ name: (e.target as HTMLInputElement).value })}
-        /></label>
+        <div class="field">
+          <label
+            >${s.name}
+            <input
+              name="name"
+              dir="auto"
+              part="input"
+              required
+              autocomplete="off"
+              .value=${d.name}
+              aria-invalid=${name.invalid}
+              aria-describedby=${name.describedBy}
+              @input=${(e: Event) => this.edit({ name: (e.target as HTMLInputElement).value })}
+          /></label>
+          ${name.message}
+        </div>
         <fieldset>
           <legend>${s.rateLimit}</legend>
           <p class="help" id="rate-help">${s.rateLimitHelp}</p>
@@ -222,18 +250,23 @@ export class AdminSettingsPanel extends AdminPanel {
           </div>
           ${rateInvalid ? html`<p class="help error">${s.rateLimitInvalid}</p>` : ''}
         </fieldset>
-        <label
-          >${s.rateLimitMessage}
-          <textarea
-            name="rate-limit-message"
-            dir="auto"
-            part="input"
-            rows="2"
-            .value=${d.rateLimitMessage}
-            @input=${(e: Event) =>
-              this.edit({ rateLimitMessage: (e.target as HTMLTextAreaElement).value })}
-          ></textarea>
-        </label>
+        <div class="field">
+          <label
+            >${s.rateLimitMessage}
+            <textarea
+              name="rate-limit-message"
+              dir="auto"
+              part="input"
+              rows="2"
+              aria-invalid=${message.invalid}
+              aria-describedby=${message.describedBy}
+              .value=${d.rateLimitMessage}
+              @input=${(e: Event) =>
+                this.edit({ rateLimitMessage: (e.target as HTMLTextAreaElement).value })}
+            ></textarea>
+          </label>
+          ${message.message}
+        </div>
         <label class="inline"
           ><input
             type="checkbox"
@@ -252,7 +285,8 @@ export class AdminSettingsPanel extends AdminPanel {
             @change=${(e: Event) => this.edit({ visibility: (e.target as HTMLSelectElement).value })}
           >
             ${visibilities.map(
-              (v) => html`<option value=${v} ?selected=${v === d.visibility}>${v}</option>`,
+              (v) =>
+                html`<option value=${v} ?selected=${v === d.visibility}>${visibilityLabel(v, s)}</option>`,
             )}
           </select>
         </label>
@@ -279,7 +313,7 @@ export class AdminSettingsPanel extends AdminPanel {
             type="submit"
             class="primary"
             part="button primary"
-            ?disabled=${this.busy.has('settings')}
+            aria-disabled=${ariaDisabled(this.busy.has('settings'))}
           >
             ${s.save}
           </button>
@@ -291,7 +325,7 @@ export class AdminSettingsPanel extends AdminPanel {
             class="danger"
             part="button danger"
             title=${s.deleteChatbot}
-            ?disabled=${this.busy.has('delete')}
+            aria-disabled=${ariaDisabled(this.busy.has('delete'))}
             @click=${this.handleDeleteClick}
           >
             ${s.delete}
@@ -310,7 +344,7 @@ export class AdminSettingsPanel extends AdminPanel {
       return html`<p class="help error" id="origins-error">${badLineText(bad[0]!, s)}</p>`;
     }
     return html`<div class="help error" id="origins-error">
-      <p>${fill(s.allowedOriginsInvalid, { count: bad.length })}</p>
+      <p>${plural(s, 'allowedOriginsInvalid', bad.length, this.lang)}</p>
       <ul>
         ${bad.map((line) => html`<li class="user-text">${badLineText(line, s)}</li>`)}
       </ul>

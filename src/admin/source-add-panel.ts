@@ -6,7 +6,7 @@ import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import { focusFirstInvalid } from './field-problems.js';
 import { errorText, formatBytes } from './format.js';
-import { AdminPanel } from './panel.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 import { renderQaFields } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
 
@@ -18,6 +18,12 @@ interface UploadItem {
   state: 'queued' | 'uploading' | 'done' | 'failed';
   message: string;
 }
+
+/**
+ * The file types the server reads (src/server/knowledge/parse.ts, `fileKind`), offered by the
+ * picker; a dropped file of another type is still sent, and refused with the server's reason.
+ */
+const ACCEPT = '.txt,.text,.md,.markdown,.html,.htm,.pdf,.docx,.csv,.json';
 
 /** Parallel uploads: enough to overlap latency, few enough not to starve the rest of the page. */
 const UPLOAD_CONCURRENCY = 3;
@@ -57,19 +63,30 @@ export class AdminSourceAddPanel extends AdminPanel {
         border-color: var(--_accent);
         background: color-mix(in srgb, var(--_accent) 8%, transparent);
       }
+      /* The file's name first, whatever else the row holds: its progress, or its Dismiss
+         button with the reason it failed on a line of its own below, however long. */
       .uploads li {
         display: grid;
         grid-template-columns: minmax(0, 1fr) auto;
+        align-items: center;
         gap: 2px 8px;
         margin: 6px 0;
       }
-      .uploads progress {
+      .uploads progress,
+      .uploads .failed {
         grid-column: 1 / -1;
+      }
+      .uploads progress {
         width: 100%;
         accent-color: var(--_accent);
       }
       .uploads .failed {
         color: var(--_danger);
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .uploads .dismiss {
+        padding: 1px 8px;
       }
       .uploads .done {
         color: var(--_success);
@@ -142,6 +159,14 @@ export class AdminSourceAddPanel extends AdminPanel {
       }
     };
     await Promise.all(Array.from({ length: Math.min(UPLOAD_CONCURRENCY, items.length) }, worker));
+  }
+
+  /** Takes a failed upload's row away, once its reason has been read. */
+  private handleDismiss(item: UploadItem): void {
+    void this.removeRow('.uploads li', '.dropzone button', () => {
+      this.uploads = this.uploads.filter((u) => u.id !== item.id);
+      this.clearError(`upload-${item.id}`);
+    });
   }
 
   private handleFileChange(event: Event): void {
@@ -245,7 +270,7 @@ export class AdminSourceAddPanel extends AdminPanel {
         })}
         ${this.renderError('qa')}
         <div class="actions">
-          <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('qa')}>
+          <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('qa'))}>
             ${s.addQa}
           </button>
         </div>
@@ -275,7 +300,7 @@ export class AdminSourceAddPanel extends AdminPanel {
             : nothing
         }
         <div class="actions">
-          <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('urls')}>
+          <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('urls'))}>
             ${s.addUrls}
           </button>
           <span role="status" class="ok">${this.urlsAdded ? fill(s.urlsAdded, { count: this.urlsAdded }) : ''}</span>
@@ -298,7 +323,7 @@ export class AdminSourceAddPanel extends AdminPanel {
         @drop=${this.handleDrop}
       >
         <p class="help">${s.dropFiles}</p>
-        <input type="file" multiple hidden @change=${this.handleFileChange} />
+        <input type="file" multiple hidden accept=${ACCEPT} @change=${this.handleFileChange} />
         <button type="button" class="primary" part="button primary" @click=${() => this.fileInput?.click()}>
           ${s.uploadFiles}
         </button>
@@ -319,24 +344,31 @@ export class AdminSourceAddPanel extends AdminPanel {
           (u) => u.id,
           (u) => html`<li>
             <span class="file-name user-text" title=${u.name} dir="auto">${u.name}</span>
-            <span class=${u.state}
-              >${
-                u.state === 'failed'
-                  ? fill(s.uploadFailed, { message: u.message })
-                  : u.state === 'done'
-                    ? s.uploadDone
-                    : `${formatBytes(u.loaded, this.lang)} / ${formatBytes(u.size, this.lang)}`
-              }</span
-            >
             ${
               u.state === 'failed'
-                ? nothing
-                : html`<progress
-                    part="progress"
-                    max=${u.size || 1}
-                    .value=${u.state === 'done' ? u.size || 1 : u.loaded}
-                    aria-label=${fill(s.uploading, { name: u.name })}
-                  ></progress>`
+                ? html`<button
+                      type="button"
+                      class="dismiss"
+                      part="button"
+                      aria-label=${fill(s.dismissUpload, { name: u.name })}
+                      @click=${() => this.handleDismiss(u)}
+                    >
+                      ${s.dismiss}
+                    </button>
+                    <p class="failed">${fill(s.uploadFailed, { message: u.message })}</p>`
+                : html`<span class=${u.state}
+                      >${
+                        u.state === 'done'
+                          ? s.uploadDone
+                          : `${formatBytes(u.loaded, this.lang)} / ${formatBytes(u.size, this.lang)}`
+                      }</span
+                    >
+                    <progress
+                      part="progress"
+                      max=${u.size || 1}
+                      .value=${u.state === 'done' ? u.size || 1 : u.loaded}
+                      aria-label=${fill(s.uploading, { name: u.name })}
+                    ></progress>`
             }
           </li>`,
         )}

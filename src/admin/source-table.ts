@@ -100,6 +100,7 @@ export class SourceTable {
       body: () => host.renderRoot.querySelector<HTMLElement>('.tbody'),
       key: (source) => source.uuid,
       firstRowIndex: FIRST_ROW,
+      fallback: () => host.renderRoot.querySelector<HTMLElement>('#table-heading'),
     });
   }
 

@@ -8,9 +8,9 @@ import {
   type SourceTag,
 } from '../api/types.js';
 import { emit } from '../ui/events.js';
-import { fill } from '../ui/i18n.js';
+import { fill, plural } from '../ui/i18n.js';
 import type { AdminSourcesAddedEvent } from './events.js';
-import { AdminPanel } from './panel.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 import { PollController } from './poll-controller.js';
 import { filterAndSort, type SortKey, type StatusGroup } from './source-filter.js';
 import { SourceTable, TYPE_LABEL } from './source-table.js';
@@ -189,8 +189,7 @@ export class AdminSourcesPanel extends AdminPanel {
     const message =
       targets.length === 1
         ? fill(s.confirmDeleteSource, { name: targets[0]!.title || targets[0]!.file_name })
-        : fill(s.confirmDeleteSources, {
-            count: targets.length,
+        : plural(s, 'confirmDeleteSources', targets.length, this.lang, {
             names: names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : ''),
           });
     if (!(await this.confirm.ask(message))) return;
@@ -251,7 +250,7 @@ export class AdminSourcesPanel extends AdminPanel {
     return html`
       <h2 class="visually-hidden">${s.sources}</h2>
       <section part="card" aria-labelledby="table-heading">
-        <h3 id="table-heading">${s.sources}</h3>
+        <h3 id="table-heading" tabindex="-1">${s.sources}</h3>
         ${this.renderToolbar()} ${status} ${this.renderError('table')} ${this.renderError('rescrape')}
         ${this.renderRescrapeResults()}
         ${this.table.render({
@@ -337,7 +336,7 @@ export class AdminSourcesPanel extends AdminPanel {
       </div>
       <div class="toolbar" part="toolbar">
         <span role="status" aria-live="polite"
-          >${fill(s.shownCount, { shown: this.view.length, total: this.sources.length })}${
+          >${plural(s, 'shownCount', this.sources.length, this.lang, { shown: this.view.length })}${
             chosen.length ? html` · ${fill(s.selectedCount, { count: chosen.length })}` : nothing
           }</span
         >
@@ -345,7 +344,7 @@ export class AdminSourcesPanel extends AdminPanel {
         <button
           type="button"
           part="button"
-          ?disabled=${links === 0 || this.busy.has('rescrape')}
+          aria-disabled=${ariaDisabled(links === 0 || this.busy.has('rescrape'))}
           @click=${this.handleRescrapeClick}
         >
           ${s.rescrape}
@@ -354,7 +353,7 @@ export class AdminSourcesPanel extends AdminPanel {
           type="button"
           class="danger"
           part="button danger"
-          ?disabled=${chosen.length === 0 || this.busy.has('table')}
+          aria-disabled=${ariaDisabled(chosen.length === 0 || this.busy.has('table'))}
           @click=${() => this.handleDelete(chosen)}
         >
           ${s.deleteSelected}
@@ -407,7 +406,7 @@ export class AdminSourcesPanel extends AdminPanel {
               /></label>
               ${this.renderError('rename')}
               <div class="actions">
-                <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('rename')}>
+                <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('rename'))}>
                   ${s.save}
                 </button>
                 <button type="button" part="button" @click=${() => this.renameDialog?.close()}>${s.cancel}</button>

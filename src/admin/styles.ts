@@ -130,7 +130,8 @@ export const panelStyles = css`
     border-color: currentColor;
     background: var(--_surface);
   }
-  button:disabled {
+  button:disabled,
+  :is(button, input)[aria-disabled='true'] {
     cursor: not-allowed;
     opacity: 0.6;
   }

@@ -4,6 +4,7 @@ import type { ChatbotClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { AdminTab } from './events.js';
+import { visibilityLabel } from './format.js';
 import { loadInsights } from './insights-loader.js';
 
 /**
@@ -97,7 +98,7 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
         <dt>${t.showCitations}</dt>
         <dd>${chatbot.meta?.show_citations ? t.citationsOn : t.citationsOff}</dd>
         <dt>${t.visibility}</dt>
-        <dd>${chatbot.meta?.visibility ?? ''}</dd>
+        <dd>${visibilityLabel(chatbot.meta?.visibility ?? '', t)}</dd>
       </dl>
     </section>
     ${

@@ -3,9 +3,11 @@ import { state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource, SourceTag } from '../api/types.js';
 import { emit } from '../ui/events.js';
-import { fill } from '../ui/i18n.js';
+import { fill, plural } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import { type FieldProblems, focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
 import { HEX_COLOR, swatch } from './format.js';
-import { AdminPanel } from './panel.js';
+import { AdminPanel, ariaDisabled } from './panel.js';
 
 interface TagDraft {
   /** The tag being edited, or null for a new one. */
@@ -16,6 +18,20 @@ interface TagDraft {
 }
 
 const newDraft = (): TagDraft => ({ uuid: null, name: '', color: '#2563eb', members: [] });
+
+/** The longest name the server takes (routes/tags.ts). */
+const NAME_MAX = 200;
+
+/** Every problem of the tag form, keyed by field: the name as it is sent (trimmed), the colour. */
+function tagProblems(d: TagDraft, s: AdminStrings, lang: string): FieldProblems {
+  const problems: Record<string, string> = {};
+  const name = d.name.trim();
+  const long = tooLong(name, NAME_MAX, s, lang);
+  if (!name) problems.name = s.nameRequired;
+  else if (long) problems.name = long;
+  if (!HEX_COLOR.test(d.color)) problems.color = s.colorInvalid;
+  return problems;
+}
 
 /**
  * Source tags of the selected chatbot: swatches and counts, create and edit (name, colour,
@@ -29,6 +45,11 @@ export class AdminTagsPanel extends AdminPanel {
   @state() private draft: TagDraft = newDraft();
   @state() private memberFilter = '';
   @state() private saved = false;
+  /** Set by a refused submit: a missing name is a problem from then on, not while typing. */
+  @state() private refused = false;
+
+  /** The Edit button the form was opened with: Cancel takes focus back to it. */
+  private opener?: HTMLElement;
 
   private readonly tagsTask = this.tagList((tags) => {
     this.tags = tags;
@@ -57,7 +78,9 @@ export class AdminTagsPanel extends AdminPanel {
       members: [...tag.data_source_uuids],
     };
     this.saved = false;
+    this.refused = false;
     this.clearError('tag');
+    this.opener = (this.shadowRoot?.activeElement as HTMLElement | null) ?? undefined;
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLInputElement>('form.tag-form input[name=name]')?.focus(),
     );
@@ -69,9 +92,10 @@ export class AdminTagsPanel extends AdminPanel {
     const chatbot = this.chatbot;
     const d = this.draft;
     if (!client || !chatbot) return;
-    const s = this.strings;
-    if (!d.name.trim()) return this.invalid('tag', s.nameRequired);
-    if (!HEX_COLOR.test(d.color)) return this.invalid('tag', s.colorInvalid);
+    if (Object.keys(tagProblems(d, this.strings, this.lang)).length) {
+      this.refused = true;
+      return focusFirstInvalid(this, event.target as HTMLFormElement);
+    }
     const body = { name: d.name.trim(), color: d.color, data_source_uuids: d.members };
     if (d.uuid === null) {
       const result = await this.run('tag', 'tags.create', () =>
@@ -80,6 +104,7 @@ export class AdminTagsPanel extends AdminPanel {
       if (!result.ok) return;
       this.tags = [...this.tags, result.value];
       this.draft = newDraft();
+      this.refused = false;
       this.changed({ kind: 'tag', action: 'create', uuids: [result.value.uuid] });
       return;
     }
@@ -98,6 +123,20 @@ export class AdminTagsPanel extends AdminPanel {
     this.changed({ kind: 'tag', action: 'update', uuids: [uuid] });
   }
 
+  /** Leaves the edit form for a new one, focus back on the Edit button that opened it. */
+  private async handleCancelClick(): Promise<void> {
+    this.draft = newDraft();
+    this.refused = false;
+    this.clearError('tag');
+    await this.updateComplete;
+    const opener = this.opener;
+    this.opener = undefined;
+    (opener?.isConnected
+      ? opener
+      : this.renderRoot.querySelector<HTMLElement>('#tag-form-heading')
+    )?.focus();
+  }
+
   private replace(uuid: string, tag: SourceTag | undefined): void {
     this.tags = tag
       ? this.tags.map((t) => (t.uuid === uuid ? tag : t))
@@ -109,7 +148,7 @@ export class AdminTagsPanel extends AdminPanel {
     if (!client) return;
     if (!(await this.confirm.ask(fill(this.strings.confirmDeleteTag, { name: tag.name })))) return;
     const index = this.tags.findIndex((t) => t.uuid === tag.uuid);
-    this.replace(tag.uuid, undefined);
+    void this.removeRow('li.tag', '#tag-form-heading', () => this.replace(tag.uuid, undefined));
     const result = await this.run('list', 'tags.delete', () => client.tags.delete(tag.uuid));
     if (!result.ok) {
       const tags = [...this.tags];
@@ -148,14 +187,14 @@ export class AdminTagsPanel extends AdminPanel {
 
   private renderTag(tag: SourceTag) {
     const s = this.strings;
-    return html`<li class="card row center" part="card">
+    return html`<li class="card row center tag" part="card">
       <span
         class="swatch"
         part="swatch"
         ${swatch(tag.color)}
       ></span>
       <strong class="user-text" dir="auto">${tag.name}</strong>
-      <span class="badge">${fill(s.memberCount, { count: tag.data_source_uuids.length })}</span>
+      <span class="badge">${plural(s, 'memberCount', tag.data_source_uuids.length, this.lang)}</span>
       <span class="spacer"></span>
       <button
         type="button"
@@ -177,7 +216,7 @@ export class AdminTagsPanel extends AdminPanel {
         type="button"
         class="danger"
         part="button danger"
-        aria-label=${`${s.delete} ${tag.name}`}
+        aria-label=${fill(s.deleteTag, { name: tag.name })}
         @click=${() => this.handleDeleteClick(tag)}
       >
         ${s.delete}
@@ -188,7 +227,10 @@ export class AdminTagsPanel extends AdminPanel {
   private renderForm() {
     const s = this.strings;
     const d = this.draft;
-    const valid = HEX_COLOR.test(d.color);
+    const problems = tagProblems(d, s, this.lang);
+    const valid = !problems.color;
+    // A name not typed yet is no problem until the form is refused.
+    const name = problemOf('tag', 'name', this.refused || d.name.trim() ? problems : {});
     const chosen = new Set(d.members);
     const needle = this.memberFilter.trim().toLowerCase();
     const listed = needle
@@ -198,17 +240,22 @@ export class AdminTagsPanel extends AdminPanel {
       ? fill(s.editTag, { name: this.tags.find((t) => t.uuid === d.uuid)?.name ?? '' })
       : s.newTag;
     return html`<form class="card tag-form" part="form card" aria-labelledby="tag-form-heading" @submit=${this.handleSubmit} novalidate>
-      <h3 id="tag-form-heading" class="user-text">${heading}</h3>
+      <h3 id="tag-form-heading" class="user-text" tabindex="-1">${heading}</h3>
       <div class="row">
-        <label
-          >${s.name}<input
-            part="input"
-            name="name"
-            dir="auto"
-            autocomplete="off"
-            .value=${d.name}
-            @input=${(e: Event) => this.patch({ name: (e.target as HTMLInputElement).value })}
-        /></label>
+        <div class="field">
+          <label
+            >${s.name}<input
+              part="input"
+              name="name"
+              dir="auto"
+              autocomplete="off"
+              aria-invalid=${name.invalid}
+              aria-describedby=${name.describedBy}
+              .value=${d.name}
+              @input=${(e: Event) => this.patch({ name: (e.target as HTMLInputElement).value })}
+          /></label>
+          ${name.message}
+        </div>
         <label
           >${s.color}<input
             part="input"
@@ -264,14 +311,12 @@ export class AdminTagsPanel extends AdminPanel {
       </fieldset>
       ${this.renderError('tag')}
       <div class="actions">
-        <button type="submit" class="primary" part="button primary" ?disabled=${this.busy.has('tag')}>
+        <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('tag'))}>
           ${d.uuid ? s.save : s.createTag}
         </button>
         ${
           d.uuid
-            ? html`<button type="button" part="button" @click=${() => {
-                this.draft = newDraft();
-              }}>${s.cancel}</button>`
+            ? html`<button type="button" part="button" @click=${this.handleCancelClick}>${s.cancel}</button>`
             : nothing
         }
         <span role="status" class="ok">${this.saved ? s.saved : ''}</span>

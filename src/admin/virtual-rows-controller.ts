@@ -12,6 +12,8 @@ export interface VirtualRowsOptions<T> {
   readonly firstRowIndex: number;
   /** Rows rendered beyond each edge of the view, so a small scroll finds them already there. */
   readonly overscan?: number;
+  /** What takes focus when the last item goes from under it (the list's heading, say). */
+  readonly fallback?: () => HTMLElement | null | undefined;
 }
 
 /** The controls of a row that may hold focus, in the order that identifies one. */
@@ -23,7 +25,9 @@ const CONTROLS = 'input, button';
  * matter of arithmetic; the controller measures it, follows the body's scrolling and size (its
  * ResizeObserver, let go when the host disconnects), and places the rows after each render.
  * Rows are drawn by position, not keyed by item, so a scroll, even by a jump, changes the text of
- * rows that exist rather than building new ones; focus follows its item instead of its element.
+ * rows that exist rather than building new ones; focus follows its item instead of its element,
+ * and when its item leaves the list (deleted), stays at its place: on the same control of the item
+ * now there, or of the new last one.
  */
 export class VirtualRowsController<T> implements ReactiveController {
   private scrollTop = 0;
@@ -34,9 +38,10 @@ export class VirtualRowsController<T> implements ReactiveController {
   private items: readonly T[] = [];
   /** The rows' total height and the offset of the first rendered row, applied after render. */
   private placement = { height: 0, top: 0 };
-  /** The item whose row held focus before an update, and which of its controls. */
-  private focused?: { key: string; control: number };
+  /** The item whose row held focus before an update, where it was, and which of its controls. */
+  private focused?: { key: string; index: number; control: number };
   private observed?: HTMLElement;
+  private root?: DocumentOrShadowRoot;
   private readonly resizeObserver = new ResizeObserver(() => this.measure());
 
   constructor(
@@ -131,19 +136,21 @@ export class VirtualRowsController<T> implements ReactiveController {
     this.host.requestUpdate();
   }
 
+  /** Where focus is in the tree the rows are drawn in (kept when the list empties, as it goes). */
   private activeElement(): Element | null {
-    const root = this.observed?.getRootNode() as DocumentOrShadowRoot | undefined;
-    return root?.activeElement ?? null;
+    this.root = (this.observed?.getRootNode() as DocumentOrShadowRoot | undefined) ?? this.root;
+    return this.root?.activeElement ?? null;
   }
 
   private rememberFocus(): void {
     const active = this.activeElement();
     const row = active && this.observed?.contains(active) && active.closest('[aria-rowindex]');
-    const item =
-      row && this.items[Number(row.getAttribute('aria-rowindex')) - this.options.firstRowIndex];
+    const index = row ? Number(row.getAttribute('aria-rowindex')) - this.options.firstRowIndex : -1;
+    const item = row && this.items[index];
     this.focused = item
       ? {
           key: this.options.key(item),
+          index,
           control: [...row.querySelectorAll(CONTROLS)].indexOf(active),
         }
       : undefined;
@@ -154,7 +161,8 @@ export class VirtualRowsController<T> implements ReactiveController {
     if (!focused) return;
     this.focused = undefined;
     const body = this.observed;
-    const index = this.items.findIndex((item) => this.options.key(item) === focused.key);
+    const found = this.items.findIndex((item) => this.options.key(item) === focused.key);
+    const index = found < 0 ? Math.min(focused.index, this.items.length - 1) : found;
     const row =
       index < 0
         ? null
@@ -163,5 +171,7 @@ export class VirtualRowsController<T> implements ReactiveController {
     const active = this.activeElement();
     if (control && control !== active) control.focus({ preventScroll: true });
     else if (!control && active && body?.contains(active)) body.focus({ preventScroll: true });
+    // No row is left to hold it: focus fell to <body> with the table body.
+    else if (!control && !active) this.options.fallback?.()?.focus({ preventScroll: true });
   }
 }

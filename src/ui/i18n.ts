@@ -27,6 +27,43 @@ export function fill(template: string, values: Record<string, string | number>):
   );
 }
 
+/**
+ * Keys of a table with plural forms: `{key}Other`, and `{key}One` (and `Few`, `Many`…) where a
+ * language needs them.
+ */
+export type PluralKey<T> = {
+  [K in keyof T & string]: K extends `${infer Key}Other` ? Key : never;
+}[keyof T & string];
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/**
+ * Fills the form of `key` that `count` takes in `lang`: `{key}One`, `{key}Few`… by the
+ * language's plural category (Intl.PluralRules), `{key}Other` where the table has no form of its
+ * own for that category. `{count}` is `count` unless `values` gives it (formatted, say).
+ */
+export function plural<T extends Record<string, string>>(
+  strings: T,
+  key: PluralKey<T>,
+  count: number,
+  lang: string,
+  values: Record<string, string | number> = {},
+): string {
+  let rules = pluralRules.get(lang);
+  if (!rules) {
+    try {
+      rules = new Intl.PluralRules(lang);
+    } catch {
+      // A page's `lang` may be no language tag at all (`en_US`, empty), which Intl refuses.
+      rules = new Intl.PluralRules('en');
+    }
+    pluralRules.set(lang, rules);
+  }
+  const category = rules.select(count);
+  const form = `${key}${category[0]!.toUpperCase()}${category.slice(1)}`;
+  return fill(strings[form] ?? strings[`${key}Other`]!, { count, ...values });
+}
+
 /** The language in effect for an element: its own `lang`, the closest ancestor's, or the page's. */
 export function languageOf(element: Element): string {
   const owner = element.closest('[lang]');

@@ -3,11 +3,13 @@ import { describe, it } from 'node:test';
 import {
   type CreateDraft,
   createBody,
+  createProblems,
   editDraftOf,
   emptyCreate,
   updateBody,
 } from '../../src/admin/agent-drafts.js';
 import type { Agent } from '../../src/api/types.js';
+import { localize } from '../../src/ui/i18n.js';
 import { adminStrings } from '../../src/ui/strings/admin.js';
 
 const s = adminStrings.en;
@@ -96,6 +98,31 @@ describe('createBody', () => {
   });
 });
 
+describe('createProblems', () => {
+  it('names a name, description, prompt, model and tag too long for the server, the name trimmed', () => {
+    const problems = createProblems(
+      draft({
+        name: ` ${'n'.repeat(200)} `,
+        type: 'background',
+        description: 'd'.repeat(10_001),
+        prompt: 'p'.repeat(100_000),
+        model: 'm'.repeat(201),
+        tags: [
+          { name: 't'.repeat(201), color: '#000000', criteria: 'c'.repeat(2001) },
+          { name: '', color: 'bad', criteria: 'c'.repeat(2001) },
+        ],
+      }),
+      s,
+    );
+    assert.deepEqual(problems, {
+      description: 'At most 10,000 characters; this has 10,001.',
+      model: 'At most 200 characters; this has 201.',
+      'tag-name-0': 'At most 200 characters; this has 201.',
+      'tag-criteria-0': 'At most 2,000 characters; this has 2,001.',
+    });
+  });
+});
+
 describe('updateBody', () => {
   it('leaves out variables the list did not give and the user did not touch', () => {
     const listed = agent({ variables: undefined });
@@ -134,6 +161,32 @@ describe('updateBody', () => {
     const empty = updateBody(a, { ...editDraftOf(a), temperature: '' }, s);
     assert.ok('body' in empty);
     assert.equal('temperature' in empty.body, false);
+  });
+
+  it('refuses every text longer than the server takes, each by its field, named rows only', () => {
+    const human = agent({ type: 'human-escalation' });
+    const d = editDraftOf(human);
+    const variable = {
+      name: 'v'.repeat(201),
+      description: '',
+      example: 'e'.repeat(2001),
+      type: 't'.repeat(51),
+      default_value: { content: '', static: 0 as const },
+    };
+    d.variables = [variable, { ...variable, name: ' ' }];
+    d.escalation!.live_chat_end_announcement = 'x'.repeat(10_001);
+    const result = updateBody(human, d, localize(adminStrings, 'de'), 'de');
+    assert.ok('invalid' in result);
+    assert.deepEqual(Object.keys(result.invalid).sort(), [
+      'live_chat_end_announcement',
+      'variable-example-0',
+      'variable-name-0',
+      'variable-type-0',
+    ]);
+    assert.equal(
+      result.invalid['variable-example-0'],
+      'Höchstens 2.000 Zeichen; hier sind es 2.001.',
+    );
   });
 
   it('sends the escalation settings of a human-escalation agent only', () => {

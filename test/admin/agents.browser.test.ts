@@ -412,6 +412,14 @@ describe('<chatbot-admin> agents', () => {
     expect(deepText(panel)).to.contain('No agents yet.');
   });
 
+  it('should name the agent in its German Delete button as sources and tags do', async () => {
+    const { el, panel } = await agentsPanel();
+    el.lang = 'de';
+    const article = await card(panel, 'Assistant');
+    await until(() => button(article, 'Assistant löschen'));
+    expect(button(article, 'Assistant löschen')!.textContent!.trim()).to.equal('Löschen');
+  });
+
   it('should delete an agent after a confirmation that names it', async () => {
     const { client, bot, panel } = await agentsPanel();
     const row = await card(panel, 'Assistant');
@@ -419,5 +427,123 @@ describe('<chatbot-admin> agents', () => {
     expect(await confirmDialog(panel)).to.contain('Assistant');
     await until(() => !deepAll(panel, 'article h3').some((h) => h.textContent === 'Assistant'));
     expect(await client.agents.list(bot.uuid)).to.deep.equal([]);
+  });
+
+  it('should say beside each text field that it is longer than the server takes, before sending anything', async () => {
+    const { client, bot, el, panel } = await agentsPanel();
+    const article = await card(panel, 'Assistant');
+    button(article, 'Edit Assistant')!.click();
+    const form = await until(() => article.querySelector<HTMLFormElement>('form'));
+    const field = (name: string) => form.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+    const message = (name: string) => {
+      const id = field(name).getAttribute('aria-describedby');
+      return id ? panel.shadowRoot!.getElementById(id)?.textContent?.trim() : undefined;
+    };
+    type(field('name'), 'n'.repeat(301));
+    type(field('description'), 'd'.repeat(10_001));
+    type(field('prompt'), 'p'.repeat(100_001));
+    // Said at once, as a number out of range is.
+    await until(() => message('name'));
+    expect(message('name')).to.equal('At most 200 characters; this has 301.');
+    expect(message('description')).to.equal('At most 10,000 characters; this has 10,001.');
+    expect(message('prompt')).to.equal('At most 100,000 characters; this has 100,001.');
+    for (const name of ['name', 'description', 'prompt']) {
+      expect(field(name).getAttribute('aria-invalid'), name).to.equal('true');
+    }
+    const save = button(form, 'Save')!;
+    save.focus();
+    save.click();
+    await until(() => panel.shadowRoot!.activeElement === field('name'));
+    expect(form.querySelector('[role=alert]')).to.equal(null);
+    expect((await client.agents.list(bot.uuid)).map((a) => a.name)).to.deep.equal(['Assistant']);
+    await expect(el).to.be.accessible();
+
+    el.lang = 'de';
+    await until(() => message('name') === 'Höchstens 200 Zeichen; hier sind es 301.');
+    expect(message('prompt')).to.equal('Höchstens 100.000 Zeichen; hier sind es 100.001.');
+    type(field('name'), 'n'.repeat(200));
+    type(field('description'), '');
+    type(field('prompt'), 'Short.');
+    await until(() => form.querySelectorAll('[aria-invalid=true]').length === 0);
+  });
+
+  it('should say beside the new agent’s name, prompt and default message when they are too long', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const select = form.querySelector<HTMLSelectElement>('select[name=type]')!;
+    select.value = 'pre-canned';
+    select.dispatchEvent(new Event('change'));
+    await until(() => form.querySelector('[name=default_message]'));
+    const field = (name: string) => form.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+    type(field('name'), `  ${'n'.repeat(200)}  `);
+    type(field('default_message'), 'm'.repeat(10_001));
+    await until(() => field('default_message').getAttribute('aria-invalid') === 'true');
+    // The name is sent trimmed: 200 characters are enough.
+    expect(field('name').getAttribute('aria-invalid')).to.equal('false');
+    button(form, 'Create agent')!.click();
+    await until(() => panel.shadowRoot!.activeElement === field('default_message'));
+    expect((await client.agents.list(bot.uuid)).length).to.equal(1);
+  });
+
+  it('should keep focus on the switch, Save and Create agent while they work, refused or not', async () => {
+    const { client, bot, panel } = await agentsPanel();
+    const active = () => panel.shadowRoot!.activeElement;
+    const article = await card(panel, 'Assistant');
+    const toggle = article.querySelector<HTMLInputElement>('[role=switch]')!;
+    toggle.focus();
+    const switched = oneEvent(panel, 'chatbot-admin-change');
+    toggle.click();
+    await switched;
+    await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    expect(active() === toggle).to.equal(true);
+
+    button(article, 'Edit Assistant')!.click();
+    const form = await until(() => article.querySelector<HTMLFormElement>('form'));
+    const save = button(form, 'Save')!;
+    save.focus();
+    save.click();
+    await until(() => form.querySelector('[role=status]')?.textContent === 'Saved.');
+    await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    expect(active() === save).to.equal(true);
+
+    const [assistant] = await client.agents.list(bot.uuid);
+    await client.agents.delete(assistant!.uuid);
+    save.click();
+    await until(() => form.querySelector('[role=alert]'));
+    expect(active() === save).to.equal(true);
+
+    const create = await until(() =>
+      deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'),
+    );
+    type(create.querySelector('input[name=name]')!, 'Made by keyboard');
+    const submit = button(create, 'Create agent')!;
+    submit.focus();
+    submit.click();
+    await card(panel, 'Made by keyboard');
+    await (panel as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    expect(active() === submit).to.equal(true);
+  });
+
+  it("should move focus to the next agent's Delete after a delete, the previous one's after the last, then to New agent", async () => {
+    const { client, bot, panel } = await agentsPanel();
+    await client.agents.create(bot.uuid, { name: 'Alpha', type: 'background' });
+    await client.agents.create(bot.uuid, { name: 'Beta', type: 'background' });
+    (panel as HTMLElement & { refresh(): void }).refresh();
+    await card(panel, 'Beta');
+    const active = () => panel.shadowRoot!.activeElement;
+    const remove = async (name: string) => {
+      const control = button(await card(panel, name), `Delete ${name}`)!;
+      control.focus();
+      control.click();
+      await confirmDialog(panel);
+      await until(() => !deepAll(panel, 'article h3').some((h) => h.textContent === name));
+    };
+    await remove('Alpha');
+    await until(() => active()?.getAttribute('aria-label') === 'Delete Beta');
+    await remove('Beta');
+    await until(() => active()?.getAttribute('aria-label') === 'Delete Assistant');
+    (active() as HTMLButtonElement).click();
+    await confirmDialog(panel);
+    await until(() => active()?.id === 'new-agent');
   });
 });

@@ -30,10 +30,84 @@ describe('<chatbot-admin> chatbots and settings', () => {
       deepAll(el, '.chatbot-list button').find((b) => b.textContent?.includes(bot.name)),
     );
     expect(item.textContent).to.contain('Citations on');
-    expect(item.textContent).to.contain('private');
+    expect(item.textContent).to.contain('Private');
     // The name is text, never markup.
     expect(item.querySelector('b')).to.equal(null);
     await expect(el).to.be.accessible();
+    el.lang = 'de';
+    await until(() => item.textContent?.includes('Quellenangaben an'));
+    expect(item.querySelector('.badge:last-child')!.textContent).to.equal('Privat');
+  });
+
+  it("should name the visibility in the reader's language and send the API's value", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    el.lang = 'de';
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const select = await until(() => deep<HTMLSelectElement>(panel, 'select[name=visibility]'));
+    await until(() => select.options[0]?.textContent === 'Privat');
+    expect([...select.options].map((o) => [o.value, o.textContent])).to.deep.equal([
+      ['private', 'Privat'],
+      ['public', 'Öffentlich'],
+    ]);
+    expect(deepText(panel)).to.contain(
+      'Jede Sitzung darf höchstens so viele Nachrichten in so vielen Sekunden senden.',
+    );
+    select.value = 'public';
+    select.dispatchEvent(new Event('change'));
+    button(panel, 'Speichern')!.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Gespeichert'));
+    expect((await client.chatbots.get(bot.uuid)).meta.visibility).to.equal('public');
+  });
+
+  it('should say beside the name and the rate-limit message that they are too long, and focus the first', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
+    const text = form.querySelector<HTMLTextAreaElement>('textarea[name=rate-limit-message]')!;
+    const message = (field: Element) => {
+      const id = field.getAttribute('aria-describedby');
+      return id ? panel.shadowRoot!.getElementById(id)?.textContent?.trim() : undefined;
+    };
+    type(name, 'n'.repeat(201));
+    type(text, 'm'.repeat(1001));
+    await until(() => message(text));
+    expect(message(name)).to.equal('At most 200 characters; this has 201.');
+    expect(message(text)).to.equal('At most 1,000 characters; this has 1,001.');
+    expect(name.getAttribute('aria-invalid')).to.equal('true');
+    expect(text.getAttribute('aria-invalid')).to.equal('true');
+    const save = button(panel, 'Save')!;
+    save.focus();
+    save.click();
+    await until(() => panel.shadowRoot!.activeElement === name);
+    expect((await client.chatbots.get(bot.uuid)).name).to.equal(bot.name);
+    await expect(el).to.be.accessible();
+
+    type(name, '');
+    await until(() => message(name) === 'Name is required.');
+    type(name, 'Short again');
+    type(text, 'Slow down.');
+    await until(() => form.querySelectorAll('[aria-invalid=true]').length === 0);
+  });
+
+  it('should keep focus on Save while the settings are saved', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'settings');
+    const panel = await until(() => deep(el, 'chatbot-admin-settings'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
+    type(form.querySelector('input[name=name]')!, 'Saved by keyboard');
+    const save = button(panel, 'Save')!;
+    save.focus();
+    save.click();
+    await until(() => deep(panel, '.ok')?.textContent?.includes('Saved'));
+    // The button that saved still has focus, for the next step by keyboard.
+    expect(panel.shadowRoot!.activeElement === save).to.equal(true);
+    expect((await client.chatbots.get(bot.uuid)).name).to.equal('Saved by keyboard');
   });
 
   it('should create a chatbot from the New chatbot dialog and open its settings', async () => {
@@ -202,7 +276,9 @@ describe('<chatbot-admin> chatbots and settings', () => {
     const el = await mountAdmin(client, bot, 'settings');
     const panel = await until(() => deep(el, 'chatbot-admin-settings'));
     const form = await until(() => deep<HTMLFormElement>(panel, 'form'));
-    expect(deepText(form)).to.contain('messages per seconds, per session');
+    expect(deepText(form)).to.contain(
+      'Each session may send at most this many messages in this many seconds.',
+    );
     type(form.querySelector('input[name=rate-messages]')!, '0');
     button(panel, 'Save')!.click();
     await until(() => deep(panel, '[role=alert]'));
@@ -332,10 +408,14 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(cancelled).to.contain(bot.name);
     expect((await client.chatbots.list()).some((c) => c.uuid === bot.uuid)).to.equal(true);
 
-    button(panel, 'Delete')!.click();
+    const remove = button(panel, 'Delete')!;
+    remove.focus();
+    remove.click();
     await confirmDialog(panel, true);
     await until(() => !deepAll(el, '.chatbot-list .name').some((n) => n.textContent === bot.name));
     expect((await client.chatbots.list()).some((c) => c.uuid === bot.uuid)).to.equal(false);
     expect(location.hash).to.not.contain(bot.uuid);
+    // Its settings went with it: focus goes to the list of chatbots, not to the page.
+    await until(() => el.shadowRoot!.activeElement?.id === 'chatbots-heading');
   });
 });

@@ -71,7 +71,8 @@ describe('<chatbot-admin> conversations export', () => {
     expect(progress.max).to.equal(3);
     expect(progress.value).to.equal(0);
     expect(button(panel, 'Cancel export')).to.not.equal(null);
-    expect(button(panel, 'Export CSV')!.disabled).to.equal(true);
+    // Unavailable while it runs, but still focusable: a disabled button would drop focus.
+    expect(button(panel, 'Export CSV')!.getAttribute('aria-disabled')).to.equal('true');
     await expect(el).to.be.accessible();
 
     gate.open();
@@ -128,7 +129,65 @@ describe('<chatbot-admin> conversations export', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(blobs).to.deep.equal([]);
     expect(downloads).to.deep.equal([]);
-    expect(button(panel, 'Export CSV')!.disabled).to.equal(false);
+    expect(button(panel, 'Export CSV')!.getAttribute('aria-disabled')).to.equal('false');
+  });
+
+  it('should keep focus on the Export button through the export, and ignore it while it runs', async () => {
+    const { bot } = await seedConversations();
+    const gate = gated();
+    const { client, urls } = await recordingClient(gate.answer);
+    const { panel } = await mountConversations(client, bot);
+    const exportCsv = await until(() => button(panel, 'Export CSV'));
+    exportCsv.focus();
+    exportCsv.click();
+    await until(() => deepText(panel).includes('Rows: 0 of 3'));
+    exportCsv.click();
+    gate.open();
+    await until(() => deepText(panel).includes('Rows exported: 3.'));
+    expect(panel.shadowRoot!.activeElement === exportCsv).to.equal(true);
+    expect(urls.filter((url) => url.includes('/messages/export'))).to.have.length(1);
+    expect(downloads).to.have.length(1);
+  });
+
+  it('should download through a Blob where the browser refuses the save picker (a cross-origin frame)', async () => {
+    const { client, bot } = await seedConversations();
+    let asked = 0;
+    Object.defineProperty(window, 'showSaveFilePicker', {
+      configurable: true,
+      // Stands in for Chromium's own refusal inside a cross-origin iframe, which the test
+      // runner's page cannot be.
+      value: async () => {
+        asked++;
+        throw new DOMException(
+          "Cross origin sub frames aren't allowed to show a file picker.",
+          'SecurityError',
+        );
+      },
+    });
+    const { panel } = await mountConversations(client, bot);
+    (await until(() => button(panel, 'Export CSV'))).click();
+    await until(() => deepText(panel).includes('Rows exported: 3.'));
+    expect(asked).to.equal(1);
+    expect(deep(panel, '.export [role=alert]')).to.equal(null);
+    expect(downloads).to.have.length(1);
+    expect(downloads[0]).to.match(/\.csv$/);
+    const text = await blobs[0]!.text();
+    expect(text).to.contain(QUESTIONS.uncovered);
+  });
+
+  it('should cancel the export, downloading nothing, when the save picker is dismissed', async () => {
+    const { client, bot } = await seedConversations();
+    Object.defineProperty(window, 'showSaveFilePicker', {
+      configurable: true,
+      value: async () => {
+        throw new DOMException('The user aborted a request.', 'AbortError');
+      },
+    });
+    const { panel } = await mountConversations(client, bot);
+    (await until(() => button(panel, 'Export JSON'))).click();
+    await until(() => deepText(panel).includes('Export cancelled.'));
+    expect(downloads).to.deep.equal([]);
+    expect(deep(panel, '.export [role=alert]')).to.equal(null);
   });
 
   it('should write into the file a save picker gives, chunk by chunk, where there is one', async () => {

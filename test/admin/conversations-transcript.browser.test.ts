@@ -247,6 +247,27 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect(deepAll(panel, '.tbody [role=row]')).to.have.length(2);
   });
 
+  it("should move focus to the next exchange's Delete, then to the list when its conversation is deleted", async () => {
+    const { client, bot } = await twoExchanges();
+    const { panel } = await mountConversations(client, bot);
+    const transcript = await open(panel, 'Do you rent bicycles?');
+    const active = () => panel.shadowRoot!.activeElement;
+    const remove = button(transcript, 'Delete message: Do you rent bicycles?')!;
+    remove.focus();
+    remove.click();
+    await confirmDialog(panel);
+    await until(
+      () => active()?.getAttribute('aria-label') === `Delete message: ${QUESTIONS.covered}`,
+    );
+
+    const session = button(panel, 'Delete session')!;
+    session.focus();
+    session.click();
+    await confirmDialog(panel);
+    await until(() => !deep(panel, '[part=transcript]'));
+    await until(() => active()?.id === 'sessions-heading');
+  });
+
   it('should take a conversation off a filtered list once none of its exchanges matches', async () => {
     const { client, bot } = await twoExchanges();
     const { panel } = await mountConversations(client, bot);

@@ -191,6 +191,85 @@ describe('<chatbot-admin> data sources', () => {
     ]);
   });
 
+  it('should name every failed upload, its reason on a line of its own below, until it is dismissed', async () => {
+    const { el, add } = await sourcesPanel();
+    const zone = await until(() => deep(add, '[part=dropzone]'));
+    const transfer = new DataTransfer();
+    const names = ['quarterly-report-final.exe', 'photo.png'];
+    transfer.items.add(new File(['MZ'], names[0]!));
+    transfer.items.add(new File(['x'], names[1]!, { type: 'image/png' }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, cancelable: true }));
+    const items = () => deepAll(add, '.uploads li');
+    await until(() => items().length === 2 && items().every((li) => li.querySelector('.failed')));
+    for (const [i, li] of items().entries()) {
+      const name = li.querySelector<HTMLElement>('.file-name')!;
+      const reason = li.querySelector<HTMLElement>('.failed')!;
+      expect(name.textContent).to.equal(names[i]);
+      expect(name.title).to.equal(names[i]);
+      // The name keeps its room beside a reason of any length, which goes on a line below it.
+      expect(name.getBoundingClientRect().width, names[i]).to.be.at.least(
+        Math.min(name.scrollWidth, 40),
+      );
+      expect(reason.textContent).to.contain('file type not allowed');
+      expect(reason.getBoundingClientRect().top).to.be.at.least(
+        name.getBoundingClientRect().bottom - 1,
+      );
+      expect(reason.getBoundingClientRect().right).to.be.at.most(
+        li.getBoundingClientRect().right + 1,
+      );
+    }
+    await expect(el).to.be.accessible();
+
+    // Each goes with its own Dismiss button; focus moves on to the next one, then to the picker.
+    const first = button(add, `Dismiss ${names[0]}`)!;
+    expect(first.textContent!.trim()).to.equal('Dismiss');
+    first.focus();
+    first.click();
+    await until(() => items().length === 1);
+    expect(add.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal(
+      `Dismiss ${names[1]}`,
+    );
+    (add.shadowRoot!.activeElement as HTMLButtonElement).click();
+    await until(() => items().length === 0);
+    expect(add.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Upload files');
+  });
+
+  it('should cut a long file name to its row, whole in its tooltip', async () => {
+    const { add } = await sourcesPanel();
+    const input = await until(() => deep<HTMLInputElement>(add, 'input[type=file]'));
+    const long = `${'annual-report-of-the-harbour-ferry-company-'.repeat(4)}final.exe`;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['MZ'], long));
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change'));
+    const li = await until(() =>
+      deepAll(add, '.uploads li').find((l) => l.querySelector('.failed')),
+    );
+    const name = li.querySelector<HTMLElement>('.file-name')!;
+    const dismiss = li.querySelector<HTMLElement>('button')!;
+    expect(name.title).to.equal(long);
+    expect(name.getBoundingClientRect().width).to.be.greaterThan(100);
+    expect(name.getBoundingClientRect().right).to.be.at.most(dismiss.getBoundingClientRect().left);
+    expect(dismiss.getBoundingClientRect().right).to.be.at.most(li.getBoundingClientRect().right);
+  });
+
+  it('should offer in the file picker only the types the server reads', async () => {
+    const { add } = await sourcesPanel();
+    const input = await until(() => deep<HTMLInputElement>(add, 'input[type=file]'));
+    expect(input.accept.split(',')).to.have.members([
+      '.txt',
+      '.text',
+      '.md',
+      '.markdown',
+      '.html',
+      '.htm',
+      '.pdf',
+      '.docx',
+      '.csv',
+      '.json',
+    ]);
+  });
+
   it('should upload files dropped on the drop zone', async () => {
     const { client, bot, add } = await sourcesPanel();
     const zone = await until(() => deep(add, '[part=dropzone]'));
@@ -580,6 +659,52 @@ describe('<chatbot-admin> data sources', () => {
     await until(() => rows(panel).length === 0);
     await deletedMany;
     expect(await client.sources.list(bot.uuid)).to.deep.equal([]);
+  });
+
+  it("should move focus to the next row's Delete when a deleted row goes, and to the heading when none is left", async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    for (const q of ['First', 'Second']) {
+      await client.sources.createQa(bot.uuid, { question: q, answer: q });
+    }
+    panel.refresh();
+    const active = () => panel.shadowRoot!.activeElement;
+    const remove = button(await rowOf(panel, 'First'), 'Delete First')!;
+    remove.focus();
+    remove.click();
+    await confirmDialog(panel);
+    await until(() => !titles(panel).includes('First'));
+    await until(() => active()?.getAttribute('aria-label') === 'Delete Second');
+
+    (active() as HTMLButtonElement).click();
+    await confirmDialog(panel);
+    await until(() => rows(panel).length === 0);
+    await until(() => active()?.id === 'table-heading');
+    expect(active()!.textContent).to.equal('Data sources');
+  });
+
+  it('should keep focus on Delete selected while it deletes, as it waits for a new selection', async () => {
+    const { client, bot, panel } = await sourcesPanel();
+    for (const q of ['One', 'Two']) {
+      await client.sources.createQa(bot.uuid, { question: q, answer: q });
+    }
+    panel.refresh();
+    for (const title of ['One', 'Two']) {
+      (await rowOf(panel, title)).querySelector<HTMLInputElement>('input[type=checkbox]')!.click();
+    }
+    const remove = button(panel, 'Delete selected')!;
+    await until(() => remove.getAttribute('aria-disabled') === 'false');
+    remove.focus();
+    remove.click();
+    const deleted = oneEvent(panel, 'chatbot-admin-change');
+    await confirmDialog(panel);
+    await deleted;
+    await until(() => rows(panel).length === 0);
+    expect(panel.shadowRoot!.activeElement === remove).to.equal(true);
+    // Nothing is selected now: pressing it asks nothing.
+    expect(remove.getAttribute('aria-disabled')).to.equal('true');
+    remove.click();
+    await panel.updateComplete;
+    expect(deep(panel, 'dialog.confirm[open]')).to.equal(null);
   });
 
   it('should not bring a source back when a list answers while its delete is on its way', async () => {

@@ -58,26 +58,101 @@ describe('<chatbot-admin> tags', () => {
     const panel = await until(() => deep<Panel>(el, 'chatbot-admin-tags'));
     const item = await tagItem(panel, '<em>Harbour</em>');
     expect(item.querySelector('em')).to.equal(null);
-    expect(item.textContent).to.contain('1 sources');
+    expect(item.textContent).to.contain('1 source').and.not.contain('1 sources');
     expect(getComputedStyle(item.querySelector('.swatch')!).backgroundColor).to.equal(
       'rgb(170, 51, 0)',
     );
     await expect(el).to.be.accessible();
   });
 
-  it('should refuse a colour that is not #RRGGBB and keep what was typed', async () => {
+  it('should refuse a colour that is not #RRGGBB beside it, focus it and keep what was typed', async () => {
     const { client, bot, panel, form } = await tagsPanel();
+    const color = form.querySelector<HTMLInputElement>('input[name=color]')!;
     type(form.querySelector('input[name=name]')!, 'Bad colour');
-    type(form.querySelector('input[name=color]')!, '#12345');
+    type(color, '#12345');
     button(form, 'Create tag')!.click();
-    const alert = await until(() => form.querySelector('[role=alert]'));
-    expect(alert.textContent).to.contain('#RRGGBB');
-    expect(
-      form.querySelector<HTMLInputElement>('input[name=color]')!.getAttribute('aria-invalid'),
-    ).to.equal('true');
+    await until(() => panel.shadowRoot!.activeElement === color);
+    expect(color.getAttribute('aria-invalid')).to.equal('true');
+    const help = panel.shadowRoot!.getElementById(color.getAttribute('aria-describedby')!)!;
+    expect(help.textContent).to.equal('Color must have the form #RRGGBB.');
     expect(form.querySelector<HTMLInputElement>('input[name=name]')!.value).to.equal('Bad colour');
     expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
     await panel.updateComplete;
+  });
+
+  it('should say beside the name that it is longer than the server takes, and focus it', async () => {
+    const { client, bot, el, panel, form } = await tagsPanel();
+    const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
+    const message = () => {
+      const id = name.getAttribute('aria-describedby');
+      return id ? panel.shadowRoot!.getElementById(id)?.textContent?.trim() : undefined;
+    };
+    // A name not typed yet is not wrong until the form is refused.
+    expect(name.getAttribute('aria-invalid')).to.equal('false');
+    type(name, 'x'.repeat(201));
+    await until(() => name.getAttribute('aria-invalid') === 'true');
+    expect(message()).to.equal('At most 200 characters; this has 201.');
+    const create = button(form, 'Create tag')!;
+    create.focus();
+    create.click();
+    await until(() => panel.shadowRoot!.activeElement === name);
+    expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+
+    type(name, '');
+    await until(() => message() === 'Name is required.');
+    type(name, 'x'.repeat(200));
+    await until(() => message() === undefined);
+    expect(name.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('should keep focus on Create tag and Save, and take it back to Edit on Cancel', async () => {
+    const { client, bot, panel, form } = await tagsPanel();
+    const active = () => panel.shadowRoot!.activeElement;
+    type(form.querySelector('input[name=name]')!, 'Keyboard tag');
+    const create = button(form, 'Create tag')!;
+    create.focus();
+    create.click();
+    await tagItem(panel, 'Keyboard tag');
+    await panel.updateComplete;
+    expect(active() === create).to.equal(true);
+
+    const edit = button(await tagItem(panel, 'Keyboard tag'), 'Edit Keyboard tag')!;
+    edit.focus();
+    edit.click();
+    const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
+    await until(() => active() === name);
+    type(name, 'Keyboard tag edited');
+    const save = button(form, 'Save')!;
+    save.focus();
+    save.click();
+    await until(() => deep(panel, 'form.tag-form [role=status]')?.textContent === 'Saved.');
+    await panel.updateComplete;
+    expect(active() === save).to.equal(true);
+    expect((await client.tags.list(bot.uuid))[0]!.name).to.equal('Keyboard tag edited');
+
+    const cancel = button(form, 'Cancel')!;
+    cancel.focus();
+    cancel.click();
+    await until(() => !button(form, 'Cancel'));
+    await until(() => active()?.getAttribute('aria-label') === 'Edit Keyboard tag edited');
+  });
+
+  it("should move focus to the next tag's Delete after a delete, and to the form when none is left", async () => {
+    const { client, bot, panel } = await tagsPanel();
+    await client.tags.create(bot.uuid, { name: 'First', color: '#111111' });
+    await client.tags.create(bot.uuid, { name: 'Second', color: '#222222' });
+    panel.refresh();
+    const active = () => panel.shadowRoot!.activeElement;
+    const remove = button(await tagItem(panel, 'First'), 'Delete First')!;
+    remove.focus();
+    remove.click();
+    await confirmDialog(panel);
+    await until(() => active()?.getAttribute('aria-label') === 'Delete Second');
+    (active() as HTMLButtonElement).click();
+    await confirmDialog(panel);
+    await until(() => active()?.id === 'tag-form-heading');
+    expect(await client.tags.list(bot.uuid)).to.deep.equal([]);
   });
 
   it('should create a tag with a picked colour and member sources', async () => {
@@ -89,7 +164,7 @@ describe('<chatbot-admin> tags', () => {
     (await member(form, 'Ferry times')).click();
     button(form, 'Create tag')!.click();
     const item = await tagItem(panel, 'Ferries');
-    expect(item.textContent).to.contain('1 sources');
+    expect(item.textContent).to.contain('1 source').and.not.contain('1 sources');
     const [stored] = await client.tags.list(bot.uuid);
     expect(stored).to.include({ name: 'Ferries', color: '#00aa55' });
     expect(stored!.data_source_uuids).to.deep.equal([first.uuid]);
@@ -161,6 +236,20 @@ describe('<chatbot-admin> tags', () => {
     );
     const focused = panel.shadowRoot!.activeElement;
     expect(focused?.getAttribute('aria-label') ?? 'nothing focused').to.equal('Edit Prices');
+  });
+
+  it('should say in German which tag a button deletes, and count one source as one', async () => {
+    const { client, bot, el, panel, first } = await tagsPanel();
+    await client.tags.create(bot.uuid, {
+      name: 'Hafen',
+      color: '#aa3300',
+      data_source_uuids: [first.uuid],
+    });
+    panel.refresh();
+    el.lang = 'de';
+    const item = await tagItem(panel, 'Hafen');
+    await until(() => button(item, 'Hafen löschen'));
+    expect(item.querySelector('.badge')!.textContent).to.equal('1 Quelle');
   });
 
   it('should open the source table filtered by a tag', async () => {

@@ -14,7 +14,9 @@ describe('<chatbot-admin> Try it', () => {
     const el = await mountAdmin(client, bot, 'try');
     const chat = await until(() => deep(el, '#panel-try chatbot-chat'));
     expect(chat.getAttribute('chatbot-uuid')).to.equal(bot.uuid);
-    expect(deepText(deep(el, '#panel-try')!)).to.contain('messages per seconds, per session');
+    const summary = deepText(deep(el, '#panel-try')!);
+    expect(summary).to.contain('20 / 240 s (Each session may send at most this many messages');
+    expect(summary).to.contain('Visibility Private');
     await expect(el).to.be.accessible();
 
     const box = await until(() => deep<HTMLTextAreaElement>(chat, 'textarea'));

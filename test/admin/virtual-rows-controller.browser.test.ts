@@ -147,6 +147,32 @@ describe('VirtualRowsController', () => {
     expect(active()?.textContent).to.equal('item 5');
   });
 
+  it('should move focus to the same control of the item taking its place when its item leaves the list', async () => {
+    const { el, body, rows, active } = await mount();
+    const focusIn = (item: string, control: string) =>
+      rows()
+        .find((r) => r.textContent?.trim() === item)!
+        .querySelector<HTMLElement>(control)!
+        .focus();
+    const remove = async (item: string) => {
+      el.items = el.items.filter((i) => i !== item);
+      el.requestUpdate();
+      await el.updateComplete;
+    };
+    focusIn('item 5', 'button');
+    await remove('item 5');
+    expect(active()?.textContent).to.equal('item 6');
+    // The last one: the item before it, now last, takes focus.
+    el.items = el.items.slice(0, 3);
+    el.requestUpdate();
+    await el.updateComplete;
+    focusIn('item 2', 'input');
+    await remove('item 2');
+    expect(active()?.tagName).to.equal('INPUT');
+    expect(active()?.closest('[role=row]')?.textContent?.trim()).to.equal('item 1');
+    expect(body.contains(active())).to.equal(true);
+  });
+
   it('should let go of its ResizeObserver and scrolling when the host disconnects', async () => {
     const { el, body, texts, scrollTo } = await mount();
     const parent = el.parentElement!;
