@@ -16,6 +16,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { sourceRoutes } from './routes/sources.js';
 import { tagRoutes } from './routes/tags.js';
 import { type StaticDir, serveStatic } from './static.js';
+import { storeUnavailable } from './store/unavailable.js';
 import { type VisitorSettings, visitorSettings } from './visitors.js';
 
 export { JSON_LIMIT_BYTES };
@@ -118,6 +119,17 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       const { status, code, message, headers } = HttpError.from(error);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       return c.json(errorBody(code, message), status);
+    }
+    if (storeUnavailable(error)) {
+      // An outage, not a bug: one line per request, not a stack each.
+      console.error(
+        `${c.req.method} ${loggable(c.req.path)}: the ${ctx.store.kind} store does not answer (${(error as Error).message})`,
+      );
+      c.header('Retry-After', '5');
+      return c.json(
+        errorBody('unavailable', 'the database does not answer: try again in a few seconds'),
+        503,
+      );
     }
     console.error(`${c.req.method} ${loggable(c.req.path)} failed:`, error);
     return c.json(errorBody('internal', 'the server failed to handle this request'), 500);

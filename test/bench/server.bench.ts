@@ -29,7 +29,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import pg from 'pg';
 import { createClient } from '../../src/api/client.js';
-// @ts-expect-error: a plain ES module without types, shared with the test runner
 import * as clusters from '../postgres-cluster.mjs';
 import { ms, percentile } from './figures.js';
 import {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createServerApp } from '../../src/server/main.js';
-import { TEST_STORE, testStoreOptions } from './stores.js';
+import { startCluster, stopCluster } from '../postgres-cluster.mjs';
+import { postgresOnly, TEST_STORE, testStoreOptions } from './stores.js';
 
 describe('GET /healthz, what a load balancer probes', () => {
   let server: Awaited<ReturnType<typeof createServerApp>>;
@@ -41,3 +42,43 @@ describe('GET /healthz, what a load balancer probes', () => {
     assert.equal(logged.mock.callCount(), 1, 'the reason is logged');
   });
 });
+
+describe(
+  'a database that stops answering',
+  postgresOnly('an outage of its own PostgreSQL cluster'),
+  () => {
+    it('should answer 503 unavailable with Retry-After, logging one line, until it answers again', async (t) => {
+      const cluster = await startCluster();
+      const server = await createServerApp({
+        databaseUrl: cluster.url,
+        apiKeys: 'alice:alice-key',
+        log: false,
+      });
+      try {
+        const list = () =>
+          server.app.request('/api/v1/chatbots', {
+            headers: { Authorization: 'Bearer alice-key' },
+          });
+        assert.equal((await list()).status, 200);
+        const logged = t.mock.method(console, 'error', () => {});
+        stopCluster(cluster);
+        const response = await list();
+        assert.equal(response.status, 503);
+        assert.equal(response.headers.get('retry-after'), '5');
+        assert.deepEqual(await response.json(), {
+          error: {
+            code: 'unavailable',
+            message: 'the database does not answer: try again in a few seconds',
+          },
+        });
+        const lines = logged.mock.calls.map((call) => call.arguments.map(String).join(' '));
+        assert.equal(lines.length, 1, lines.join('\n'));
+        assert.match(lines[0]!, /^GET \/api\/v1\/chatbots: the postgres store does not answer \(/);
+        assert.doesNotMatch(lines[0]!, /\n\s+at /, 'no stack for an outage');
+      } finally {
+        await server.close().catch(() => {});
+        stopCluster(cluster);
+      }
+    });
+  },
+);
