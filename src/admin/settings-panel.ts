@@ -21,10 +21,21 @@ interface SettingsDraft {
 const VISIBILITIES = ['private', 'public'];
 
 /**
- * Unsaved forms by chatbot, for the page's life: the panel is rebuilt for each chatbot selected,
- * and coming back must show what was typed, not the stored record.
+ * Unsaved forms by chatbot, for the page's life, per admin element (the root this panel renders
+ * in): the panel is rebuilt for each chatbot selected, and coming back must show what was typed,
+ * not the stored record; another admin of the page shows the record.
  */
-const unsavedDrafts = new Map<string, SettingsDraft>();
+const unsavedByAdmin = new WeakMap<Node, Map<string, SettingsDraft>>();
+
+function unsavedOf(panel: Element): Map<string, SettingsDraft> {
+  const owner = panel.getRootNode();
+  let drafts = unsavedByAdmin.get(owner);
+  if (!drafts) {
+    drafts = new Map();
+    unsavedByAdmin.set(owner, drafts);
+  }
+  return drafts;
+}
 
 function draftOf(chatbot: Chatbot): SettingsDraft {
   const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
@@ -113,7 +124,7 @@ export class AdminSettingsPanel extends AdminPanel {
     if (!changed.has('chatbot') || !this.chatbot) return;
     const previous = changed.get('chatbot') as Chatbot | undefined;
     if (previous?.uuid !== this.chatbot.uuid) {
-      const unsaved = unsavedDrafts.get(this.chatbot.uuid);
+      const unsaved = unsavedOf(this).get(this.chatbot.uuid);
       this.draft = unsaved ?? draftOf(this.chatbot);
       this.dirty = unsaved !== undefined;
       this.savedAt = 0;
@@ -127,7 +138,7 @@ export class AdminSettingsPanel extends AdminPanel {
     this.draft = { ...this.draft!, ...patch };
     this.dirty = true;
     this.savedAt = 0;
-    unsavedDrafts.set(this.chatbot!.uuid, this.draft);
+    unsavedOf(this).set(this.chatbot!.uuid, this.draft);
   }
 
   private async handleSubmit(event: SubmitEvent): Promise<void> {
@@ -164,7 +175,7 @@ export class AdminSettingsPanel extends AdminPanel {
     // What was typed while the save was on its way is still unsaved.
     if (this.draft === draft) {
       this.dirty = false;
-      unsavedDrafts.delete(chatbot.uuid);
+      unsavedOf(this).delete(chatbot.uuid);
     }
     this.savedAt = Date.now();
     this.changed({ kind: 'chatbot', action: 'update', uuids: [chatbot.uuid] });
@@ -182,7 +193,7 @@ export class AdminSettingsPanel extends AdminPanel {
       client.chatbots.delete(chatbot.uuid),
     );
     if (!result.ok) return;
-    unsavedDrafts.delete(chatbot.uuid);
+    unsavedOf(this).delete(chatbot.uuid);
     this.changed({ kind: 'chatbot', action: 'delete', uuids: [chatbot.uuid] });
   }
 

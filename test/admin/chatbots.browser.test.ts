@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { AdminChangeEvent, AdminErrorEvent } from '../../src/admin/index.js';
 import {
   apiClient,
@@ -17,7 +17,6 @@ describe('<chatbot-admin> chatbots and settings', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
   it('should say how to connect when it has neither client nor base-url and api-key', async () => {
-    const { fixture, html } = await import('@open-wc/testing');
     const el = await fixture(html`<chatbot-admin no-hash></chatbot-admin>`);
     expect(deepText(el)).to.contain('Set base-url and api-key');
   });
@@ -395,6 +394,43 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await pick('Typed, not saved');
     await until(async () => (await nameField()).value === 'Typed, not saved');
     expect(unsavedMark()).to.equal(null);
+  });
+
+  it("should keep one admin's unsaved settings to itself when a page has two", async () => {
+    const client = await apiClient();
+    const first = await newChatbot(client, 'Shared');
+    const second = await newChatbot(client, 'Elsewhere');
+    location.hash = `chatbot=${first.uuid}&tab=settings`;
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <chatbot-admin .client=${client}></chatbot-admin>
+      <chatbot-admin .client=${client}></chatbot-admin>
+    </div>`);
+    const [a, b] = wrapper.querySelectorAll<HTMLElement>('chatbot-admin') as unknown as [
+      HTMLElement,
+      HTMLElement,
+    ];
+    const nameField = (el: HTMLElement) =>
+      until(() => deep<HTMLInputElement>(el, 'chatbot-admin-settings', 'input[name=name]'));
+    const pick = async (el: HTMLElement, name: string) =>
+      (
+        await until(() =>
+          deepAll(el, '.chatbot-list button').find(
+            (x) => x.querySelector('.name')?.textContent === name,
+          ),
+        )
+      ).click();
+    await until(async () => (await nameField(a)).value === first.name);
+    await until(async () => (await nameField(b)).value === first.name);
+    type(await nameField(a), 'Typed in the first admin');
+    await until(() => deep(a, 'chatbot-admin-settings', '.unsaved'));
+    // The second admin looks elsewhere and comes back: the stored record, not the other's draft.
+    await pick(b, second.name);
+    await until(async () => (await nameField(b)).value === second.name);
+    await pick(b, first.name);
+    await until(async () => (await nameField(b)).value !== second.name);
+    expect((await nameField(b)).value).to.equal(first.name);
+    expect(deep(b, 'chatbot-admin-settings', '.unsaved')).to.equal(null);
+    expect((await nameField(a)).value).to.equal('Typed in the first admin');
   });
 
   it('should delete a chatbot only after a confirmation that names it', async () => {
