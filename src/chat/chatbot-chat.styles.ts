@@ -17,6 +17,13 @@ export const styles = [
       display: block;
       box-sizing: border-box;
       line-height: 1.5;
+      /* The page's inherited text styles are its own, not the chat's (direction aside). */
+      text-align: start;
+      text-transform: none;
+      text-indent: 0;
+      letter-spacing: normal;
+      font-style: normal;
+      font-weight: 400;
     }
     :host([hidden]) {
       display: none;

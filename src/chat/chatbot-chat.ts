@@ -1,4 +1,11 @@
-import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import {
+  html,
+  LitElement,
+  nothing,
+  type PropertyDeclarations,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import type { SessionData } from '../api/types.js';
@@ -247,7 +254,7 @@ export class ChatbotChat extends LitElement {
   /** A ready API client (e.g. one with `getToken` for a proxy), instead of base-url and api-key. */
   client?: ChatbotClient;
 
-  /** Sends `text` as the reader would. Resolves when the answer has finished or failed. */
+  /** Sends `text` as the reader would. Resolves when the answer has finished or failed (at once, sending nothing, while one streams). */
   async send(text: string): Promise<void> {
     const query = text.trim();
     if (query) await this.conversation.send(query);
@@ -269,7 +276,12 @@ export class ChatbotChat extends LitElement {
     this.clear();
   }
 
-  protected override willUpdate(): void {
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Opened by the launcher or from script (a page's own "Chat with us"): focus goes in, where
+    // Escape closes it. Not when the page starts it open: that would take the page's focus.
+    if (changed.get('open') === false && this.open) {
+      void this.updateComplete.then(() => this.input?.focus());
+    }
     const Extras = answerExtras();
     if (this.extras || !Extras) return;
     this.extras = new Extras(this, {
@@ -460,12 +472,8 @@ export class ChatbotChat extends LitElement {
     this.input?.focus();
   };
 
-  private handleLauncherClick = async (): Promise<void> => {
+  private handleLauncherClick = (): void => {
     this.open = !this.open;
-    if (this.open) {
-      await this.updateComplete;
-      this.input?.focus();
-    }
   };
 
   private handleCloseClick = async (): Promise<void> => {

@@ -304,12 +304,30 @@ export class ConversationController implements ReactiveController {
   private load(): void {
     const client = this.options.client();
     const { host, options } = this;
+    // Storing turned off alone (a visitor withdrawing consent): what was stored goes, and the
+    // conversation stays on screen.
+    const now = this.configKey().split('\n');
+    if (
+      host.persist === 'none' &&
+      this.store &&
+      this.loadedKey.split('\n').every((part, i) => i === 2 || part === now[i])
+    ) {
+      this.store.clear();
+      this.store = undefined;
+      this.loadedKey = this.configKey();
+      return;
+    }
     this.stream.stop();
     options.answers.clear();
-    // Another visitor (or none: signed out) does not continue the last one's session, unless
-    // the page gave one along with the new visitor. (Before the first load there is no session.)
-    const [, , , session, user] = this.loadedKey.split('\n');
-    if (user !== host.userId && host.sessionUuid === session) {
+    // Another visitor (or none: signed out), another chatbot or another service does not continue
+    // the last one's session, unless the page gave one along with it. (Before the first load
+    // there is no session; a service or chatbot set for the first time is no other one.)
+    const [base, bot, , session, user] = this.loadedKey.split('\n');
+    const moved = (was = '', now = '') => was !== '' && was !== now;
+    if (
+      (user !== host.userId || moved(bot, host.chatbotUuid) || moved(base, client?.baseUrl)) &&
+      host.sessionUuid === session
+    ) {
       host.sessionUuid = '';
     }
     this.store =

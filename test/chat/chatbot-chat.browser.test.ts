@@ -542,13 +542,17 @@ describe('<chatbot-chat>', () => {
 
   it('should announce what the answer says, not the labels of its buttons, with its blocks apart', async () => {
     const el = await chat(
-      fakeService([{ chunks: ['Add one tag:\n\n```html\n<script src="x.js"></script>\n```\n\nDone.'] }]),
+      fakeService([
+        { chunks: ['Add one tag:\n\n```html\n<script src="x.js"></script>\n```\n\nDone.'] },
+      ]),
     );
     await loadRenderer();
     const live = shadow(el).querySelector('[aria-live="polite"]')!;
     await el.send('q');
     await until(() => live.textContent?.trim(), 'announcement');
-    expect(live.textContent!.trim()).to.equal('Answer: Add one tag: <script src="x.js"></script> Done.');
+    expect(live.textContent!.trim()).to.equal(
+      'Answer: Add one tag: <script src="x.js"></script> Done.',
+    );
   });
 
   it('should link citation markers and list the cited sources under the answer', async () => {
@@ -626,6 +630,47 @@ describe('<chatbot-chat>', () => {
     }
     // The developer's console names the address it could not use.
     expect(String(logged[0]?.[0])).to.contain('"localhost:8787"');
+  });
+
+  it("should not take the host page's text styles into its own text", async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div
+      style="text-transform: uppercase; text-align: center; letter-spacing: 3px; font-style: italic; text-indent: 40px; font-weight: 700"
+    >
+      <chatbot-chat chatbot-uuid="bot-1" persist="none" .client=${fakeService([{ chunks: ['Plain text.'] }]).client}></chatbot-chat>
+    </div>`);
+    const el = wrapper.querySelector('chatbot-chat') as ChatbotChat;
+    await el.send('q');
+    await until(() => answers(el)[0]?.textContent?.includes('Plain text.'), 'the answer');
+    const style = getComputedStyle(answers(el)[0]!);
+    expect({
+      textTransform: style.textTransform,
+      textAlign: style.textAlign,
+      letterSpacing: style.letterSpacing,
+      fontStyle: style.fontStyle,
+      textIndent: style.textIndent,
+      fontWeight: style.fontWeight,
+    }).to.deep.equal({
+      textTransform: 'none',
+      textAlign: 'start',
+      letterSpacing: 'normal',
+      fontStyle: 'normal',
+      textIndent: '0px',
+      fontWeight: '400',
+    });
+  });
+
+  it('should remove what it stored once persist turns to none (a visitor withdrawing consent), keeping the view', async () => {
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot-1"
+      .client=${fakeService([{ chunks: ['Kept on screen.'], messageUuid: 'm-1' }]).client}
+    ></chatbot-chat>`);
+    await el.send('q');
+    const key = 'chatbot-chat:v1:https://fake.test:bot-1';
+    expect(localStorage.getItem(key)).to.contain('Kept on screen.');
+    el.persist = 'none';
+    await el.updateComplete;
+    expect(localStorage.getItem(key)).to.equal(null);
+    expect(userMessages(el)).to.deep.equal(['q']);
   });
 
   it('should refuse nested session data with a clear error and create no session', async () => {

@@ -44,6 +44,37 @@ describe('<chatbot-chat mode="launcher">', () => {
     expect(shadow(el).activeElement).to.equal(open);
   });
 
+  it('should take focus in when the page opens it from script, so Escape closes it, but not when it starts open', async () => {
+    const el = await launcher();
+    // A page's own "Chat with us" button.
+    el.open = true;
+    await el.updateComplete;
+    await frames(1);
+    // Compared as a boolean: a failing comparison of two elements prints them whole.
+    expect(shadow(el).activeElement === input(el), 'focus in the textbox').to.equal(true);
+    input(el).dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
+    await el.updateComplete;
+    expect(el.open).to.equal(false);
+
+    const service = fakeService();
+    const start = document.createElement('button');
+    document.body.append(start);
+    start.focus();
+    const opened = await fixture<ChatbotChat>(html`<chatbot-chat
+      mode="launcher"
+      open
+      chatbot-uuid="bot-1"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    await frames(1);
+    expect(opened.open).to.equal(true);
+    expect(document.activeElement === start, 'the page keeps its focus').to.equal(true);
+    start.remove();
+  });
+
   it('should close on Escape while focus is on the launcher', async () => {
     const el = await launcher();
     const open = button(el, 'Open chat')!;

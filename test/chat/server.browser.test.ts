@@ -93,6 +93,34 @@ describe('<chatbot-chat> with the reference server', () => {
     await until(() => rateable(again).join() === 'false,true', 'the same after a reload');
   });
 
+  it("should start another chatbot's conversation in its own session when chatbot-uuid changes, and come back to the first", async () => {
+    const first = await realChatbot();
+    const second = await realChatbot();
+    await second.client.sources.createQa(second.chatbotUuid, {
+      question: 'Where is the ferry terminal?',
+      answer: 'The ferry leaves from pier 4.',
+    });
+    const el = await mount(first);
+    await el.send('When is the bakery open?');
+    const firstSession = el.sessionUuid;
+    el.chatbotUuid = second.chatbotUuid;
+    await el.updateComplete;
+    expect(userMessages(el), "the first chatbot's conversation is not the second's").to.deep.equal(
+      [],
+    );
+    await el.send('Where is the ferry terminal?');
+    expect(el.sessionUuid).to.not.equal(firstSession);
+    expect((await second.client.sessions.list(second.chatbotUuid)).map((s) => s.uuid)).to.include(
+      el.sessionUuid,
+    );
+    expect(answers(el)[0]!.textContent).to.contain('pier 4');
+    // Back to the first chatbot: its own conversation and session, as stored.
+    el.chatbotUuid = first.chatbotUuid;
+    await el.updateComplete;
+    expect(el.sessionUuid).to.equal(firstSession);
+    await until(() => userMessages(el).join() === 'When is the bakery open?', 'its conversation');
+  });
+
   it("should show the chatbot's rate-limit message on 429 and keep the text", async () => {
     const bot = await realChatbot({
       rate_limit: [1, 60],
