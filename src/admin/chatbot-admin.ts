@@ -20,9 +20,11 @@ import {
   type AdminTabUnavailableEvent,
   type AdminTagFilterEvent,
 } from './events.js';
+import { tooLong } from './field-problems.js';
 import { errorText, formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { ariaDisabled, ignoreAriaDisabled, loadError, loading } from './panel.js';
+import { NAME_MAX } from './settings-panel.js';
 import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
@@ -114,7 +116,13 @@ export class ChatbotAdmin extends LitElement {
   /** When set, the selection and tab are not kept in `location.hash`. */
   @property({ type: Boolean, attribute: 'no-hash' }) noHash = false;
 
-  /** Replaces any of the built-in strings (see src/ui/strings/admin.ts). */
+  /**
+   * Replaces any of the built-in strings (see src/ui/strings/admin.ts). A string with a count
+   * comes in the language's plural forms, `…One` and `…Other` (`memberCountOne: '{count} source'`);
+   * since 2026-11-27 that holds for `memberCount`, `shownCount` (its `{total}` is now `{count}`),
+   * `confirmDeleteSources`, `allowedOriginsInvalid`, `insightsLastDays` and
+   * `insightsNotCoveredShare`, so an override of the old key should be given as both forms.
+   */
   @property({ attribute: false }) strings?: Partial<AdminStrings>;
 
   @state() private chatbots: Chatbot[] = [];
@@ -245,8 +253,9 @@ export class ChatbotAdmin extends LitElement {
     const name = input.value.trim();
     const api = this.api;
     if (!api) return;
-    if (!name) {
-      this.createError = this.t.nameRequired;
+    const problem = name ? tooLong(name, NAME_MAX, this.t, this.language) : this.t.nameRequired;
+    if (problem) {
+      this.createError = problem;
       return;
     }
     this.creating = true;

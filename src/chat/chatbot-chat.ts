@@ -194,13 +194,21 @@ export class ChatbotChat extends LitElement {
     client: { attribute: false },
   };
 
-  /** The service's address (without `/api/v1`). Ignored when `client` is set. */
+  /**
+   * The service's address (without `/api/v1`). Ignored when `client` is set. One without
+   * `http(s)://` (`localhost:8787`) leaves the chat unconfigured: sending says so, and the console
+   * names the address.
+   */
   baseUrl = '';
 
   /** The bearer key. Use a chat-only key in public pages. Ignored when `client` is set. */
   apiKey = '';
 
-  /** The chatbot to talk to. */
+  /**
+   * The chatbot to talk to. Changed on a live chat, it shows that chatbot's own remembered
+   * conversation in its own session (a new one at the next message), never the previous
+   * chatbot's; the same for another service (`client`).
+   */
   chatbotUuid = '';
 
   /**
@@ -215,10 +223,18 @@ export class ChatbotChat extends LitElement {
   /** `inline` or `launcher`. */
   mode: 'inline' | 'launcher' = 'inline';
 
-  /** In launcher mode, whether the panel is open. */
+  /**
+   * In launcher mode, whether the panel is open. Set to `true` from script (your own "Chat with
+   * us" button), focus goes to the textbox, as with the launcher, and Escape closes it; a chat that
+   * starts open leaves the page's focus alone.
+   */
   open = false;
 
-  /** `local` keeps the conversation in localStorage; `none` keeps nothing. */
+  /**
+   * `local` keeps the conversation in localStorage; `none` keeps nothing. Turned to `none` on a
+   * live chat (a visitor withdrawing consent), what was stored is removed, and the conversation
+   * stays on screen.
+   */
   persist: 'local' | 'none' = 'local';
 
   /** `light` or `dark` forces a color scheme; unset follows the system. */
@@ -254,7 +270,11 @@ export class ChatbotChat extends LitElement {
   /** A ready API client (e.g. one with `getToken` for a proxy), instead of base-url and api-key. */
   client?: ChatbotClient;
 
-  /** Sends `text` as the reader would. Resolves when the answer has finished or failed (at once, sending nothing, while one streams). */
+  /**
+   * Sends `text` as the reader would. Resolves when the answer has finished or failed; while an
+   * answer streams (or the rate limit holds), it sends nothing and resolves at once, as the
+   * textbox would refuse it.
+   */
   async send(text: string): Promise<void> {
     const query = text.trim();
     if (query) await this.conversation.send(query);
