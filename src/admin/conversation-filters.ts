@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import type { MessageFilters, Rating } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { dateRange } from './date-range.js';
+import { dateRange, localDayStart } from './date-range.js';
 
 /** The filter controls as the owner set them. */
 export interface FilterDraft {
@@ -32,13 +32,15 @@ export const datesInOrder = ({ from, to }: FilterDraft): boolean => !from || !to
 
 /**
  * What the review routes are asked with: unset controls are left out, so an unfiltered list
- * asks for nothing but its page. Only a ticked box filters; an unticked one means "either".
+ * asks for nothing but its page. Only a ticked box filters; an unticked one means "either". The
+ * dates are the reader's days, as the list shows its times: from the first one's start to the
+ * start of the day after the last.
  */
 export function messageFilters(draft: FilterDraft): MessageFilters {
   return {
     q: draft.q.trim() || undefined,
-    from: draft.from || undefined,
-    to: draft.to || undefined,
+    from: draft.from ? localDayStart(draft.from) : undefined,
+    to: draft.to ? localDayStart(draft.to, 1) : undefined,
     rating: draft.rating || undefined,
     covered: draft.notCovered ? false : undefined,
     escalated: draft.escalated || undefined,

@@ -21,9 +21,11 @@ export const styles = [
     .export .error {
       flex-basis: 100%;
     }
+    /* Each column at least as wide as its header's longest word in English and German, with a
+       tenth to spare for another font ("Austausche" 6.5em, "Markierungen" 7.9em, bold). */
     .tr {
       grid-template-columns:
-        minmax(8em, 3fr) minmax(6.5em, 0.6fr) minmax(10.5em, 1.3fr) minmax(7.5em, 1.2fr)
+        minmax(8em, 3fr) minmax(7.25em, 0.6fr) minmax(10.5em, 1.3fr) minmax(8.75em, 1.2fr)
         minmax(10em, 1fr);
     }
     /* Narrower: the count goes first, then the date; the question, its flags and the actions
@@ -31,7 +33,7 @@ export const styles = [
        5 actions.) */
     @container (width < 52em) {
       .tr {
-        grid-template-columns: minmax(8em, 3fr) minmax(10.5em, 1.3fr) minmax(7.5em, 1.2fr) minmax(10em, 1fr);
+        grid-template-columns: minmax(8em, 3fr) minmax(10.5em, 1.3fr) minmax(8.75em, 1.2fr) minmax(10em, 1fr);
       }
       .tr > :nth-child(2) {
         display: none;
@@ -39,7 +41,7 @@ export const styles = [
     }
     @container (width < 44em) {
       .tr {
-        grid-template-columns: minmax(8em, 3fr) minmax(7.5em, 1.2fr) minmax(10em, 1fr);
+        grid-template-columns: minmax(8em, 3fr) minmax(8.75em, 1.2fr) minmax(10em, 1fr);
       }
       .tr > :is(:nth-child(2), :nth-child(3)) {
         display: none;

@@ -29,3 +29,17 @@ export function dateRange(
     /></label>`;
   return html`${input('from', strings.filterFrom)}${input('to', strings.filterTo)}`;
 }
+
+/**
+ * The instant the reader's day `date` (`YYYY-MM-DD`) begins, or the day `days` after it: what the
+ * review routes are asked with, since they read a bare date as a UTC day and the admin shows
+ * local times. Where the clock skips midnight, the day begins at its first hour.
+ */
+export function localDayStart(date: string, days = 0): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const start = new Date(0);
+  // Not `new Date(y, …)`, which reads the years 0 to 99 as 1900 to 1999.
+  start.setFullYear(y, m - 1, d + days);
+  start.setHours(0, 0, 0, 0);
+  return start.toISOString().replace(/\.000Z$/, 'Z');
+}

@@ -1,4 +1,4 @@
-/** A span of whole days, `YYYY-MM-DD` both ends included, as the insights route takes it. */
+/** A span of the reader's whole days, `YYYY-MM-DD` both ends included. */
 export interface Period {
   readonly from: string;
   readonly to: string;
@@ -8,16 +8,23 @@ export interface Period {
 export const PRESET_DAYS = [7, 30, 90] as const;
 export type PeriodChoice = (typeof PRESET_DAYS)[number] | 'custom';
 
-const DAY_MS = 86_400_000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The day of `time`, in UTC: the server counts its days in UTC. */
-export const utcDay = (time: number): string => new Date(time).toISOString().slice(0, 10);
-
-/** The last `days` days, today included. */
-export function lastDays(days: number, now = Date.now()): Period {
-  return { from: utcDay(now - (days - 1) * DAY_MS), to: utcDay(now) };
+/** The reader's date of `time`, `days` later: the day their clock shows. */
+export function localDay(time: number, days = 0): string {
+  const t = new Date(time);
+  t.setDate(t.getDate() + days);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(t.getFullYear()).padStart(4, '0')}-${two(t.getMonth() + 1)}-${two(t.getDate())}`;
 }
+
+/** The last `days` of the reader's days, today included. */
+export function lastDays(days: number, now = Date.now()): Period {
+  return { from: localDay(now, 1 - days), to: localDay(now) };
+}
+
+/** The reader's time zone, which the insights route counts its days in (`tz`). */
+export const readerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * The range two date fields hold, or why it cannot be asked for: `incomplete` while either is
@@ -42,7 +49,10 @@ function numberFormat(lang: string, style: 'decimal' | 'percent'): Intl.NumberFo
   return format;
 }
 
-/** A day as the owner reads it, short ("Mar 4"), or with its year ("Mar 4, 2025"). */
+/**
+ * A day as the owner reads it, short ("Mar 4"), or with its year ("Mar 4, 2025"). The day is a
+ * date, not a time: written as the UTC midnight it names, so that no zone moves it.
+ */
 export function formatDay(day: string, lang: string, withYear = false): string {
   const key = `${lang}|${withYear}`;
   let format = dayFormats.get(key);

@@ -1,11 +1,11 @@
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { isMissingRoute } from '../api/errors.js';
+import { isApiError, isMissingRoute } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill, plural } from '../ui/i18n.js';
-import { dateRange, type RangeEnd } from './date-range.js';
+import { dateRange, localDayStart, type RangeEnd } from './date-range.js';
 import type { AdminChangeEvent } from './events.js';
 import { formatDate } from './format.js';
 import { barLineChart, shareBar } from './insights-chart.js';
@@ -18,6 +18,7 @@ import {
   type Period,
   type PeriodChoice,
   PRESET_DAYS,
+  readerZone,
 } from './insights-format.js';
 import { insightsStyles } from './insights-styles.js';
 import { AdminPanel } from './panel.js';
@@ -32,6 +33,10 @@ const visitorQuestion = (text: string) => html`<span class="clamp" title=${text}
 
 /** The server lists every source never cited; a chatbot may have thousands. */
 const NEVER_CITED_SHOWN = 20;
+
+/** A server from before `tz` refuses it as a parameter it does not take, naming it. */
+const refusesZone = (error: unknown) =>
+  isApiError(error) && error.status === 400 && /^tz\b/.test(error.serverMessage);
 
 /**
  * What the selected chatbot's conversations say over a period: traffic per day, the answers the
@@ -55,10 +60,24 @@ export class AdminInsightsPanel extends AdminPanel {
   @state() private tableShown = false;
   /** Gap questions turned into Q&A sources here (the gaps themselves are history). */
   @state() private answered: ReadonlySet<string> = new Set();
+  /** The server counts UTC days only: it refused `tz`. */
+  private zoneless = false;
 
   private readonly insightsTask = new Task(this, {
     task: async ([client, uuid, from, to], { signal }) => {
       if (!client || !uuid) return undefined;
+      if (!this.zoneless) {
+        // The reader's days, as the times beside them are shown: from the first one's start to
+        // the start of the day after the last, counted in the reader's zone.
+        const period = { from: localDayStart(from), to: localDayStart(to, 1), tz: readerZone() };
+        try {
+          return await client.review.insights(uuid, period, { signal });
+        } catch (error) {
+          if (!refusesZone(error)) throw error;
+          this.zoneless = true;
+        }
+      }
+      // Its UTC days, asked for as they always were.
       return client.review.insights(uuid, { from, to }, { signal });
     },
     args: () => [this.client, this.chatbot?.uuid, this.period.from, this.period.to] as const,
@@ -329,26 +348,7 @@ export class AdminInsightsPanel extends AdminPanel {
                     <td part="cell" class="user-text" dir="auto">${visitorQuestion(gap.question)}</td>
                     <td part="cell" class="count">${formatCount(gap.count, this.lang)}</td>
                     <td part="cell" class="when">${formatDate(gap.last_asked, this.lang)}</td>
-                    <td part="cell">
-                      ${
-                        this.answered.has(gap.question)
-                          ? html`<span class="ok">${s.qaAdded}</span>`
-                          : html`<button
-                              type="button"
-                              part="button"
-                              aria-label=${fill(s.addAsQaFor, { question: gap.question })}
-                              aria-expanded=${this.qa.openKey === gap.question ? 'true' : 'false'}
-                              @click=${() =>
-                                this.qa.open(
-                                  gap.question,
-                                  { question: gap.question, answer: '' },
-                                  'gap',
-                                )}
-                            >
-                              ${s.addAsQa}
-                            </button>`
-                      }
-                    </td>
+                    <td part="cell">${this.renderGapAction(gap)}</td>
                   </tr>
                   ${
                     this.qa.openKey === gap.question
@@ -363,6 +363,51 @@ export class AdminInsightsPanel extends AdminPanel {
           : html`<p class="empty">${s.insightsNoGaps}</p>`
       }
     </section>`;
+  }
+
+  /**
+   * What the owner can do about a gap: nothing once the sources answer it (a Q&A added here, or
+   * since, as a server that knows says), else Add as Q&A. While the form that added it is open,
+   * the form says so.
+   */
+  private renderGapAction(gap: Insights['gaps'][number]) {
+    const s = this.strings;
+    if (this.answered.has(gap.question)) {
+      return this.qa.openKey === gap.question
+        ? nothing
+        : html`<span class="ok">${s.qaAdded}</span>`;
+    }
+    if (gap.answered_now) return html`<span class="ok">${s.insightsAnsweredNow}</span>`;
+    return html`<button
+      type="button"
+      part="button"
+      aria-label=${fill(s.addAsQaFor, { question: gap.question })}
+      aria-expanded=${this.qa.openKey === gap.question ? 'true' : 'false'}
+      @click=${() => this.qa.open(gap.question, { question: gap.question, answer: '' }, 'gap')}
+    >
+      ${s.addAsQa}
+    </button>`;
+  }
+
+  /**
+   * Whether a question asked most was covered: always, never, or the latest time but not every
+   * time (a server without `not_covered` says only the latest).
+   */
+  private renderCoverage(row: Insights['top_questions'][number]) {
+    const s = this.strings;
+    const uncovered = html`<span class="badge">${s.insightsUncovered}</span>`;
+    const mixed =
+      row.not_covered !== undefined && row.not_covered > 0 && row.not_covered < row.count;
+    if (!mixed) return row.covered ? s.insightsCovered : uncovered;
+    return html`${
+      row.covered
+        ? s.insightsCoveredLast
+        : html`<span class="badge">${s.insightsUncoveredLast}</span>`
+    }
+      · ${fill(s.insightsNotCoveredOf, {
+        count: formatCount(row.not_covered!, this.lang),
+        total: formatCount(row.count, this.lang),
+      })}`;
   }
 
   private renderTopQuestions({ top_questions }: Insights) {
@@ -384,9 +429,7 @@ export class AdminInsightsPanel extends AdminPanel {
                   (row) => html`<tr part="row">
                     <td part="cell" class="user-text" dir="auto">${visitorQuestion(row.question)}</td>
                     <td part="cell" class="count">${formatCount(row.count, this.lang)}</td>
-                    <td part="cell" class="covered">
-                      ${row.covered ? s.insightsCovered : html`<span class="badge">${s.insightsUncovered}</span>`}
-                    </td>
+                    <td part="cell" class="covered">${this.renderCoverage(row)}</td>
                   </tr>`,
                 )}
               </tbody>

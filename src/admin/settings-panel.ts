@@ -50,8 +50,11 @@ function draftOf(chatbot: Chatbot): SettingsDraft {
   };
 }
 
-/** The longest name and rate-limit message the server takes (routes/chatbots.ts). */
-const NAME_MAX = 200;
+/**
+ * The longest name and rate-limit message the server takes (routes/chatbots.ts); the New chatbot
+ * dialog checks the name against the same.
+ */
+export const NAME_MAX = 200;
 const MESSAGE_MAX = 1000;
 
 /** The problems of the text fields, each said beside its field: the name as sent (trimmed). */

@@ -64,9 +64,12 @@ export const tableStyles = css`
     white-space: nowrap;
   }
   /* A header longer than its column (a narrow table, another language) takes a second line,
-     which the header row has room for, rather than run into the next header. */
+     which the header row has room for, rather than run into the next header: between words,
+     else hyphenated where the browser can, else anywhere in a word too long for the column. */
   .tr > [role='columnheader'] {
     overflow: hidden;
+    overflow-wrap: anywhere;
+    hyphens: auto;
   }
   .date {
     font-size: 0.9em;

@@ -342,9 +342,9 @@ export interface MessageFilters {
   covered?: boolean;
   escalated?: boolean;
   error?: boolean;
-  /** ISO date (`2026-11-01`, the whole day) or date-time; inclusive. */
+  /** ISO date (`2026-11-01`, the whole UTC day) or date-time; inclusive. */
   from?: string;
-  /** ISO date (the whole day, inclusive) or date-time (exclusive). */
+  /** ISO date (the whole UTC day, inclusive) or date-time (exclusive). */
   to?: string;
   session?: string;
 }
@@ -380,7 +380,7 @@ export interface ConversationSummary {
 }
 
 export interface InsightsDay {
-  /** `YYYY-MM-DD` (UTC). */
+  /** `YYYY-MM-DD`: a day of the zone asked for (`tz`), by default UTC. */
   date: string;
   conversations: number;
   messages: number;
@@ -404,9 +404,25 @@ export interface Insights {
     errors: number;
   };
   /** Most asked, grouped by normalized wording. */
-  top_questions: { question: string; count: number; covered: boolean }[];
+  top_questions: {
+    question: string;
+    count: number;
+    /** Whether the latest asking was covered. */
+    covered: boolean;
+    /** How many of `count` the sources did not cover (the reference server's addition). */
+    not_covered?: number;
+  }[];
   /** Most asked among the questions the sources did not cover. */
-  gaps: { question: string; count: number; last_asked: Timestamp }[];
+  gaps: {
+    question: string;
+    count: number;
+    last_asked: Timestamp;
+    /**
+     * Whether the chatbot would answer it from its sources as they stand now, a Q&A added since
+     * included (the reference server's addition).
+     */
+    answered_now?: boolean;
+  }[];
   sources_cited: { data_source_uuid: string; title: string; count: number }[];
   sources_never_cited: { data_source_uuid: string; title: string }[];
 }

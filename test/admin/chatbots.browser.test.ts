@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { AdminChangeEvent, AdminErrorEvent } from '../../src/admin/index.js';
+import type { Chatbot } from '../../src/api/types.js';
 import {
   apiClient,
   button,
@@ -124,6 +125,39 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(changes[0]?.detail).to.include({ kind: 'chatbot', action: 'create' });
     const list = await client.chatbots.list();
     expect(list.some((c) => c.name === name)).to.equal(true);
+  });
+
+  it('should say a New chatbot name is too long before sending it', async () => {
+    const client = await apiClient();
+    const el = await mountAdmin(client);
+    const created: Chatbot[] = [];
+    el.client = {
+      ...client,
+      chatbots: {
+        ...client.chatbots,
+        create: async (...args) => {
+          const chatbot = await client.chatbots.create(...args);
+          created.push(chatbot);
+          return chatbot;
+        },
+      },
+    };
+    button(el, 'New chatbot')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(el, 'dialog.create[open]'));
+    const input = dialog.querySelector<HTMLInputElement>('input[name=name]')!;
+    // Counted as the server counts it, after trimming: 201 characters.
+    type(input, `  ${'n'.repeat(201)}  `);
+    dialog.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    const alert = await until(() => dialog.querySelector('[role=alert]'));
+    expect(alert.textContent).to.contain('At most 200 characters; this has 201.');
+    expect(created).to.deep.equal([]);
+    expect(dialog.open).to.equal(true);
+
+    type(input, 'n'.repeat(200));
+    dialog.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => deep(el, 'chatbot-admin-settings'));
+    expect(created).to.have.length(1);
+    await client.chatbots.delete(created[0]!.uuid);
   });
 
   it('should keep the typed name and show the server message when creating fails', async () => {

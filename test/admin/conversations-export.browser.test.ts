@@ -5,7 +5,7 @@ import {
   recordingClient,
   seedConversations,
 } from './conversations-helpers.js';
-import { button, deep, deepText, until } from './helpers.js';
+import { button, deep, deepText, pickDate, until } from './helpers.js';
 
 /** The export's body held back until `open()`, as over a slow network, its headers at once. */
 function gated() {
@@ -115,6 +115,25 @@ describe('<chatbot-admin> conversations export', () => {
       comment: 'We do sell umbrellas, at the kiosk.',
       covered: false,
     });
+  });
+
+  it("should export the reader's own days: from the first one's midnight to the one after the last", async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    const date = (name: string, value: string) =>
+      pickDate(deep<HTMLInputElement>(panel, `input[name=${name}]`)!, value);
+    date('from', '2030-11-28');
+    date('to', '2030-11-29');
+    await until(() => deepText(panel).includes('No conversation matches the filters.'));
+    button(panel, 'Export JSON')!.click();
+    await until(() => deepText(panel).includes('Rows exported: 0.'));
+    const request = new URL(urls.find((url) => url.includes('/messages/export'))!);
+    // As the browser's clock counts days, wherever it is: an instant, not a UTC date.
+    const midnight = (y: number, m: number, d: number) =>
+      new Date(y, m - 1, d).toISOString().replace('.000Z', 'Z');
+    expect(request.searchParams.get('from')).to.equal(midnight(2030, 11, 28));
+    expect(request.searchParams.get('to')).to.equal(midnight(2030, 11, 30));
   });
 
   it('should cancel an export under way, downloading nothing', async () => {

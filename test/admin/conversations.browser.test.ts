@@ -31,10 +31,26 @@ function setDate(panel: Element, name: 'from' | 'to', value: string) {
   pickDate(deep<HTMLInputElement>(panel, `input[name=${name}]`)!, value);
 }
 
-const day = (offset: number) =>
-  new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** The reader's date `offset` days from today, as a date input holds it. */
+const day = (offset: number) => {
+  const t = new Date();
+  t.setDate(t.getDate() + offset);
+  return t.toLocaleDateString('en-CA');
+};
+
+/** What a day's bound is asked as: an instant, at which the reader's clock shows its midnight. */
+function expectLocalMidnight(value: string | null, date: string) {
+  expect(value).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  const at = new Date(value!);
+  expect(at.toLocaleDateString('en-CA'), value!).to.equal(date);
+  expect([at.getHours(), at.getMinutes(), at.getSeconds()], value!).to.deep.equal([0, 0, 0]);
+}
 
 const all = [QUESTIONS.uncovered, QUESTIONS.escalated, QUESTIONS.covered].sort();
+
+/** `from`, `from + step`, … below `to`. */
+const range = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
 
 async function shows(panel: Element, questions: string[]) {
   await until(
@@ -102,6 +118,61 @@ describe('<chatbot-admin> conversations', () => {
           header.clientWidth,
         );
       }
+    }
+  });
+
+  it('should never run one column header into the next, in English or German, at common widths', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    /** Where a header's words are drawn: past its own box when they do not fit it. */
+    const inked = (header: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(header);
+      return range.getBoundingClientRect();
+    };
+    /** The header's words that are drawn on more than one line: broken for want of room. */
+    const broken = (header: Element) => {
+      const text = [...header.childNodes].find(
+        (n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim(),
+      )!;
+      return [...text.textContent!.matchAll(/\S+/g)].filter((word) => {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        return range.getClientRects().length > 1;
+      });
+    };
+    try {
+      for (const viewport of [1024, 1280, 1366, 1920]) {
+        await setViewport({ width: viewport, height: 800 });
+        await until(() => innerWidth === viewport);
+        // The admin in a dashboard beside its sidebar (as in the demo) and alone in the page;
+        // in the widest, every width from a tablet's on, where the columns change.
+        const widths = [viewport - 250, viewport - 16];
+        if (viewport === 1920) widths.push(...range(480, viewport, 10));
+        for (const width of widths) {
+          el.style.width = `${width}px`;
+          for (const lang of ['en', 'de']) {
+            el.lang = lang;
+            await el.updateComplete;
+            await new Promise((resolve) => requestAnimationFrame(resolve));
+            const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+            headers.forEach((header, i) => {
+              const what = `${header.textContent?.trim()} at ${width}px (${lang})`;
+              const text = inked(header);
+              const next = headers[i + 1]?.getBoundingClientRect();
+              expect(text.right, what).to.be.at.most(header.getBoundingClientRect().right + 0.5);
+              if (next) expect(text.right, what).to.be.at.most(next.left);
+              // Whole words: a column as narrow as that would break one in two.
+              expect(broken(header).map(String), what).to.deep.equal([]);
+            });
+          }
+        }
+      }
+    } finally {
+      el.style.width = '';
+      await setViewport({ width: 800, height: 600 });
     }
   });
 
@@ -216,10 +287,14 @@ describe('<chatbot-admin> conversations', () => {
     await shows(panel, all);
     setDate(panel, 'from', day(1));
     await until(() => deepText(panel).includes('No conversation matches the filters.'));
-    expect(listRequests(urls).at(-1)!.get('from')).to.equal(day(1));
+    // The reader's days, as the list shows its times: from the first one's midnight to the
+    // midnight after the last (a bare date would be the server's UTC day).
+    expectLocalMidnight(listRequests(urls).at(-1)!.get('from'), day(1));
     setDate(panel, 'from', day(-1));
     setDate(panel, 'to', day(0));
     await shows(panel, all);
+    expectLocalMidnight(listRequests(urls).at(-1)!.get('from'), day(-1));
+    expectLocalMidnight(listRequests(urls).at(-1)!.get('to'), day(1));
 
     const asked = urls.length;
     setDate(panel, 'from', day(2));

@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
 import { type ChatbotClient, createClient } from '../../src/api/index.js';
+import type { Insights } from '../../src/api/types.js';
 import {
   apiClient,
   button,
@@ -17,8 +18,17 @@ import {
 
 type Panel = HTMLElement & { updateComplete: Promise<unknown> };
 
-const DAY_MS = 86_400_000;
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The reader's date `offset` days from today. */
+const localDay = (offset = 0) => {
+  const t = new Date();
+  t.setDate(t.getDate() + offset);
+  return t.toLocaleDateString('en-CA');
+};
+/** The instant the reader's day `date` begins, `days` later: a bound as the admin asks for it. */
+const localMidnight = (date: string, days = 0) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + days).toISOString().replace('.000Z', 'Z');
+};
 
 /**
  * A chatbot with two Q&A sources (one never asked about) and two conversations: a covered
@@ -45,6 +55,22 @@ async function seeded(client?: ChatbotClient) {
   await client.messages.feedback(covered!.uuid, { rating: 'up' });
   await client.messages.feedback(uncovered!.uuid, { rating: 'down', reason: 'wrong' });
   return { client, bot, ferry, harbour };
+}
+
+/** The uncovered question answered by a Q&A, then asked again: covered the third time. */
+async function askAgainAnswered(client: ChatbotClient, bot: { uuid: string }) {
+  const qa = await client.sources.createQa(bot.uuid, {
+    question: 'Do you sell umbrellas?',
+    answer: 'We sell umbrellas at the kiosk on pier 2.',
+  });
+  // Indexed in the background: asked before, it would not be found.
+  await until(async () =>
+    (await client.sources.list(bot.uuid)).some((s) => s.uuid === qa.uuid && s.status === 'success'),
+  );
+  // Times are stored to the second: a second later, this asking is the latest.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const session = await client.sessions.create(bot.uuid);
+  await client.messages.send(session.uuid, 'Do you sell umbrellas?');
 }
 
 /** A client that records the insights requests it makes. */
@@ -191,22 +217,25 @@ describe('<chatbot-admin> insights', () => {
     const recording = await recordingClient();
     const { bot } = await seeded(recording.client);
     const { panel } = await openInsights(recording.client, bot);
-    const today = utcDay(Date.now());
+    const today = localDay();
     const last = () => recording.asked.at(-1)!.searchParams;
-    expect(last().get('from')).to.equal(utcDay(Date.now() - 29 * DAY_MS));
-    expect(last().get('to')).to.equal(today);
+    // The reader's days, counted in the reader's zone: from the first one's midnight to the
+    // midnight after today.
+    expect(last().get('from')).to.equal(localMidnight(localDay(-29)));
+    expect(last().get('to')).to.equal(localMidnight(today, 1));
+    expect(last().get('tz')).to.equal(Intl.DateTimeFormat().resolvedOptions().timeZone);
 
     deep<HTMLInputElement>(panel, 'input[type=radio][value="7"]')!.click();
     await until(() => recording.asked.length === 2);
-    expect(last().get('from')).to.equal(utcDay(Date.now() - 6 * DAY_MS));
-    expect(last().get('to')).to.equal(today);
+    expect(last().get('from')).to.equal(localMidnight(localDay(-6)));
+    expect(last().get('to')).to.equal(localMidnight(today, 1));
     await until(() => deepAll(panel, 'figure table tbody tr').length === 7);
 
     // A range starts as the period on screen: nothing new to ask.
     deep<HTMLInputElement>(panel, 'input[type=radio][value=custom]')!.click();
     const from = await until(() => deep<HTMLInputElement>(panel, 'input[name=from]'));
     const to = deep<HTMLInputElement>(panel, 'input[name=to]')!;
-    expect(from.value).to.equal(utcDay(Date.now() - 6 * DAY_MS));
+    expect(from.value).to.equal(localDay(-6));
     expect(to.value).to.equal(today);
 
     pickDate(from, '2030-01-10');
@@ -221,8 +250,8 @@ describe('<chatbot-admin> insights', () => {
 
     pickDate(from, '2030-01-01');
     await until(() => recording.asked.length === 3);
-    expect(last().get('from')).to.equal('2030-01-01');
-    expect(last().get('to')).to.equal('2030-01-05');
+    expect(last().get('from')).to.equal(localMidnight('2030-01-01'));
+    expect(last().get('to')).to.equal(localMidnight('2030-01-05', 1));
     await until(() => deep(panel, '#range-error') === null);
     await until(() => deepAll(panel, 'figure table tbody tr').length === 5);
     expect(totals(panel).Conversations).to.equal('0');
@@ -333,10 +362,66 @@ describe('<chatbot-admin> insights', () => {
     const sources = await client.sources.list(bot.uuid);
     const added = sources.find((s) => s.type === 'qa' && s.title === gap);
     expect(added, 'a Q&A source titled with the question').to.not.equal(undefined);
+    // Said once, in the form that added it, not beside it in the row as well.
+    const said = () =>
+      deepAll(panel, 'table[aria-labelledby=gaps-heading] *').filter(
+        (node) =>
+          node.childElementCount === 0 && node.textContent?.trim() === 'Added as a Q&A source.',
+      );
+    expect(said()).to.have.length(1);
     button(panel, 'Close')!.click();
     await until(() => deep(panel, 'form.qa-form, .qa-form') === null);
     const row = deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody tr')[0]!;
     expect(row.textContent).to.contain('Added as a Q&A source.');
+    expect(said()).to.have.length(1);
+  });
+
+  it('should show a gap the sources answer now as answered, without Add as Q&A, after a reload too', async () => {
+    const { client, bot } = await seeded();
+    const first = await openInsights(client, bot);
+    const gap = (await client.review.insights(bot.uuid)).gaps[0]!.question;
+    button(first.panel, `Add as Q&A: ${gap}`)!.click();
+    const form = await until(() => deep<HTMLFormElement>(first.panel, 'form.qa-form'));
+    type(form.querySelector('[name=answer]')!, 'We sell umbrellas at the kiosk on pier 2.');
+    form.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => deep(first.panel, '.qa-form [role=status]'));
+    first.el.remove();
+
+    // The page again, as after a reload: the gap stays in its period, answered.
+    const { el, panel } = await openInsights(client, bot);
+    const row = await until(() =>
+      deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody tr').find((tr) =>
+        tr.textContent?.includes(gap),
+      ),
+    );
+    await until(() => row.textContent?.includes('Answered now'));
+    expect(row.querySelector('button')).to.equal(null);
+    expect(button(panel, `Add as Q&A: ${gap}`)).to.equal(null);
+    await expect(el).to.be.accessible();
+    el.lang = 'de';
+    await until(() =>
+      deepAll(panel, 'table[aria-labelledby=gaps-heading] tbody tr').some((tr) =>
+        tr.textContent?.includes('Jetzt beantwortet'),
+      ),
+    );
+  });
+
+  it('should say how often a question asked most went uncovered when its latest answer was covered', async () => {
+    const { client, bot } = await seeded();
+    await askAgainAnswered(client, bot);
+    const { el, panel } = await openInsights(client, bot);
+    const top = cells(deep(panel, 'table[aria-labelledby=top-heading]')!);
+    expect(top[0]).to.deep.equal([
+      'Do you sell umbrellas?',
+      '3',
+      'Covered last time · 2 of 3 not covered',
+    ]);
+    el.lang = 'de';
+    await until(
+      () =>
+        cells(deep(panel, 'table[aria-labelledby=top-heading]')!)[0]![2] ===
+        'Zuletzt abgedeckt · 2 von 3 nicht abgedeckt',
+    );
   });
 
   it("should close a knowledge gap's Q&A form on Escape, giving focus back to its button", async () => {
@@ -391,6 +476,51 @@ describe('<chatbot-admin> insights against a server without the route', () => {
   }
 
   const tabNames = (el: ChatbotAdmin) => deepAll(el, '[role=tab]').map((t) => t.id);
+
+  it('should count UTC days and show the gaps and questions as before, against a server from before tz, answered_now and not_covered', async () => {
+    const { baseUrl, apiKey } = await testEnv();
+    const asked: URL[] = [];
+    const client = createClient({
+      baseUrl,
+      apiKey,
+      retry: false,
+      fetch: async (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        if (!url.pathname.endsWith('/insights')) return fetch(input, init);
+        asked.push(url);
+        if (url.searchParams.has('tz')) {
+          const error = {
+            code: 'invalid_input',
+            message: 'tz is not a parameter of this endpoint (it takes from, to)',
+          };
+          return Response.json({ error }, { status: 400 });
+        }
+        const insights = (await (await fetch(input, init)).json()) as Insights;
+        for (const gap of insights.gaps) delete gap.answered_now;
+        for (const question of insights.top_questions) delete question.not_covered;
+        return Response.json(insights);
+      },
+    });
+    const { bot } = await seeded(client);
+    await askAgainAnswered(client, bot);
+    const { panel } = await openInsights(client, bot);
+    expect(asked.map((url) => url.searchParams.has('tz'))).to.deep.equal([true, false]);
+    // As it always asked: the dates themselves, which that server reads as UTC days.
+    expect(asked[1]!.searchParams.get('from')).to.match(/^\d{4}-\d{2}-\d{2}$/);
+    expect(cells(deep(panel, 'table[aria-labelledby=top-heading]')!)[0]).to.deep.equal([
+      'Do you sell umbrellas?',
+      '3',
+      'Covered',
+    ]);
+    // The gap the Q&A closed still offers Add as Q&A: that server does not say it is answered.
+    const gap = (await (await apiClient()).review.insights(bot.uuid)).gaps[0]!.question;
+    expect(button(panel, `Add as Q&A: ${gap}`)).to.not.equal(null);
+    // The choice of period keeps to UTC days from then on, without asking with tz again.
+    deep<HTMLInputElement>(panel, 'input[type=radio][value="7"]')!.click();
+    await until(() => asked.length === 3);
+    expect(asked[2]!.searchParams.has('tz')).to.equal(false);
+    expect(deep(panel, '[role=alert]')).to.equal(null);
+  });
 
   for (const status of [404, 405]) {
     it(`should hide the Insights tab for the element's life after a ${status}, quietly`, async () => {

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DataSource, Insights } from '../../src/api/types.js';
-import { datesOf } from '../../src/server/review/insights.js';
-import { DAY, type ErrorBody, iso, type ReviewServer, reviewServer } from './review-helpers.js';
+import { periodDays } from '../../src/server/review/zone.js';
+import {
+  BASE,
+  DAY,
+  type ErrorBody,
+  iso,
+  type ReviewServer,
+  reviewServer,
+} from './review-helpers.js';
 
 const zero = (date: string) => ({
   date,
@@ -87,16 +94,21 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
         errors: 1,
       },
       top_questions: [
-        { question: 'What does it COST??', count: 3, covered: false },
-        { question: 'How long is shipping', count: 2, covered: true },
-        { question: 'Old doc?', count: 1, covered: true },
-        { question: 'error q', count: 1, covered: false },
-        { question: 'Returns?', count: 1, covered: true },
-        { question: 'Talk to a human', count: 1, covered: true },
+        { question: 'What does it COST??', count: 3, covered: false, not_covered: 3 },
+        { question: 'How long is shipping', count: 2, covered: true, not_covered: 0 },
+        { question: 'Old doc?', count: 1, covered: true, not_covered: 0 },
+        { question: 'error q', count: 1, covered: false, not_covered: 1 },
+        { question: 'Returns?', count: 1, covered: true, not_covered: 0 },
+        { question: 'Talk to a human', count: 1, covered: true, not_covered: 0 },
       ],
       gaps: [
-        { question: 'What does it COST??', count: 3, last_asked: iso(2 * DAY + 100) },
-        { question: 'error q', count: 1, last_asked: iso(2 * DAY + 300) },
+        {
+          question: 'What does it COST??',
+          count: 3,
+          last_asked: iso(2 * DAY + 100),
+          answered_now: false,
+        },
+        { question: 'error q', count: 1, last_asked: iso(2 * DAY + 300), answered_now: false },
       ],
       sources_cited: [
         { data_source_uuid: src.a!.uuid, title: src.a!.title, count: 3 },
@@ -146,7 +158,12 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
     assert.equal(body.from, `${body.days[0]!.date}T00:00:00Z`);
     assert.equal(Date.parse(body.to) - Date.parse(`${today}T00:00:00Z`), DAY * 1000);
     assert.deepEqual(body.gaps, [
-      { question: 'asked today', count: 1, last_asked: body.gaps[0]!.last_asked },
+      {
+        question: 'asked today',
+        count: 1,
+        last_asked: body.gaps[0]!.last_asked,
+        answered_now: false,
+      },
     ]);
   });
 
@@ -187,7 +204,11 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
       ],
       ['?from=2026-03-12&to=2026-03-10', 'from must be before to'],
       ['?from=2024-01-01&to=2026-01-01', 'to must be at most 366 days after from'],
-      ['?q=cost', 'q is not a parameter of this endpoint (it takes from, to)'],
+      ['?q=cost', 'q is not a parameter of this endpoint (it takes from, to, tz)'],
+      [
+        '?tz=Mars/Olympus',
+        'tz must be an IANA time zone name such as "Europe/Berlin", not "Mars/Olympus"',
+      ],
     ];
     for (const [query, message] of cases) {
       assert.deepEqual(await s.get<ErrorBody>(`/api/v1/chatbot/${bot}/insights${query}`), {
@@ -198,13 +219,212 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
   });
 });
 
-describe('datesOf', () => {
-  it('should list every UTC date the period touches', () => {
-    assert.deepEqual(datesOf('2026-02-27T10:00:00Z', '2026-03-02T00:00:00Z'), [
-      '2026-02-27',
-      '2026-02-28',
-      '2026-03-01',
+describe('periodDays', () => {
+  const days = (zone: string, from: string, to: string) =>
+    periodDays(zone, from, to).map((d) => `${d.date} ${d.from} ${d.to}`);
+
+  it('should list every UTC date the period touches, each from its start to the next one', () => {
+    assert.deepEqual(days('UTC', '2026-02-27T10:00:00Z', '2026-03-02T00:00:00Z'), [
+      '2026-02-27 2026-02-27T10:00:00Z 2026-02-28T00:00:00Z',
+      '2026-02-28 2026-02-28T00:00:00Z 2026-03-01T00:00:00Z',
+      '2026-03-01 2026-03-01T00:00:00Z 2026-03-02T00:00:00Z',
     ]);
-    assert.deepEqual(datesOf('2026-03-01T00:00:00Z', '2026-03-01T00:00:01Z'), ['2026-03-01']);
+    assert.deepEqual(days('UTC', '2026-03-01T00:00:00Z', '2026-03-01T00:00:01Z'), [
+      '2026-03-01 2026-03-01T00:00:00Z 2026-03-01T00:00:01Z',
+    ]);
+  });
+
+  it("should list a zone's own days, with the hour its clock skips or repeats", () => {
+    // Auckland is 13 hours ahead in summer: its 28 November begins at 11:00 UTC the day before.
+    assert.deepEqual(days('Pacific/Auckland', '2026-11-26T11:00:00Z', '2026-11-28T11:00:00Z'), [
+      '2026-11-27 2026-11-26T11:00:00Z 2026-11-27T11:00:00Z',
+      '2026-11-28 2026-11-27T11:00:00Z 2026-11-28T11:00:00Z',
+    ]);
+    // Berlin's clocks go back at 03:00 on 25 October 2026 (a day of 25 hours), forward at 02:00
+    // on 29 March 2026 (23 hours).
+    assert.deepEqual(days('Europe/Berlin', '2026-10-23T22:00:00Z', '2026-10-26T23:00:00Z'), [
+      '2026-10-24 2026-10-23T22:00:00Z 2026-10-24T22:00:00Z',
+      '2026-10-25 2026-10-24T22:00:00Z 2026-10-25T23:00:00Z',
+      '2026-10-26 2026-10-25T23:00:00Z 2026-10-26T23:00:00Z',
+    ]);
+    assert.deepEqual(days('Europe/Berlin', '2026-03-28T12:00:00Z', '2026-03-30T12:00:00Z'), [
+      '2026-03-28 2026-03-28T12:00:00Z 2026-03-28T23:00:00Z',
+      '2026-03-29 2026-03-28T23:00:00Z 2026-03-29T22:00:00Z',
+      '2026-03-30 2026-03-29T22:00:00Z 2026-03-30T12:00:00Z',
+    ]);
+    // Havana skips midnight on 8 March 2026 (00:00 is 01:00): the day begins at 01:00.
+    assert.deepEqual(days('America/Havana', '2026-03-07T05:00:00Z', '2026-03-09T04:00:00Z'), [
+      '2026-03-07 2026-03-07T05:00:00Z 2026-03-08T05:00:00Z',
+      '2026-03-08 2026-03-08T05:00:00Z 2026-03-09T04:00:00Z',
+    ]);
+  });
+});
+
+describe('GET /api/v1/chatbot/{uuid}/insights?tz=', () => {
+  let s: ReviewServer;
+  let bot: string;
+  const at = (time: string) => (Date.parse(time) - BASE) / 1000;
+
+  before(async () => {
+    s = await reviewServer();
+    bot = await s.chatbot('Zoned');
+    const session = await s.session(bot, at('2026-10-20T00:00:00Z'));
+    for (const time of [
+      // Auckland (UTC+13): late on 27 November, then early on the 28th.
+      '2026-11-27T10:30:00Z',
+      '2026-11-27T11:30:00Z',
+      // Berlin: the last second of 24 October (CEST), the first of the 25th, its last (CET),
+      // and the first of the 26th.
+      '2026-10-24T21:59:59Z',
+      '2026-10-24T22:00:00Z',
+      '2026-10-25T22:59:59Z',
+      '2026-10-25T23:00:00Z',
+    ]) {
+      await s.put(session, { at: at(time), query: `asked at ${time}` });
+    }
+  });
+  after(() => s.close());
+
+  const perDay = (body: Insights) => body.days.map((d) => `${d.date}: ${d.messages}`);
+
+  it("should count each day of the reader's zone, a bare date being that zone's day", async () => {
+    const { status, body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-11-27&to=2026-11-28&tz=Pacific/Auckland`,
+    );
+    assert.equal(status, 200);
+    assert.equal(body.from, '2026-11-26T11:00:00Z');
+    assert.equal(body.to, '2026-11-28T11:00:00Z');
+    assert.deepEqual(perDay(body), ['2026-11-27: 1', '2026-11-28: 1']);
+    assert.equal(body.totals.messages, 2);
+    // Without a zone the days stay UTC's, as before: both on the 27th.
+    const utc = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-11-27&to=2026-11-28`,
+    );
+    assert.deepEqual(perDay(utc.body), ['2026-11-27: 2', '2026-11-28: 0']);
+  });
+
+  it('should take the local bounds the admin sends as instants, and date the days by the zone', async () => {
+    const { body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-11-27T11:00:00Z&to=2026-11-28T11:00:00Z&tz=Pacific/Auckland`,
+    );
+    assert.equal(body.from, '2026-11-27T11:00:00Z');
+    assert.deepEqual(perDay(body), ['2026-11-28: 1']);
+  });
+
+  it('should count a day of 25 hours whole when the clocks go back', async () => {
+    const { body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-10-24&to=2026-10-26&tz=Europe/Berlin`,
+    );
+    assert.equal(body.from, '2026-10-23T22:00:00Z');
+    assert.equal(body.to, '2026-10-26T23:00:00Z');
+    assert.deepEqual(perDay(body), ['2026-10-24: 1', '2026-10-25: 2', '2026-10-26: 1']);
+    assert.equal(body.totals.messages, 4);
+  });
+
+  it('should begin by default 30 days of the clock before the end asked for, UTC as before', async () => {
+    const period = async (query: string) => {
+      const { body } = await s.get<Insights>(`/api/v1/chatbot/${bot}/insights?${query}`);
+      return [body.from, body.to, body.days.length];
+    };
+    assert.deepEqual(await period('to=2026-03-12T12:00:00Z'), [
+      '2026-02-10T12:00:00Z',
+      '2026-03-12T12:00:00Z',
+      31,
+    ]);
+    // Berlin's clocks go forward on 29 March: 30 of its days, from its midnight of 7 March.
+    assert.deepEqual(await period('to=2026-04-05&tz=Europe/Berlin'), [
+      '2026-03-06T23:00:00Z',
+      '2026-04-05T22:00:00Z',
+      30,
+    ]);
+  });
+
+  it("should default to the zone's last 30 days, its today included", async () => {
+    const zone = 'Pacific/Auckland';
+    const { body } = await s.get<Insights>(`/api/v1/chatbot/${bot}/insights?tz=${zone}`);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
+    assert.equal(body.days.length, 30);
+    assert.equal(body.days.at(-1)!.date, today);
+  });
+
+  it('should take a year of local days whose clocks changed, and a zone spelt in any case', async () => {
+    const { status, body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2025-10-26&to=2026-10-26&tz=europe/berlin`,
+    );
+    assert.equal(status, 200);
+    assert.equal(body.days.length, 366);
+  });
+});
+
+describe('insights against the sources as they stand now', () => {
+  let s: ReviewServer;
+  let bot: string;
+  const question = 'Is there a WordPress plugin?';
+
+  before(async () => {
+    s = await reviewServer();
+    bot = await s.chatbot('Mended');
+    const session = await s.session(bot, 0);
+    await s.put(session, { at: 100, query: question, response: 'I cannot say.' });
+    await s.put(session, { at: 200, query: 'is there a wordpress plugin', response: 'No idea.' });
+    await s.put(session, { at: 300, query: 'What does it cost?', response: 'Not known.' });
+  });
+  after(() => s.close());
+
+  const gaps = async () =>
+    (await s.get<Insights>(`/api/v1/chatbot/${bot}/insights?from=2026-03-10&to=2026-03-10`)).body
+      .gaps;
+
+  it('should mark a gap answered now once a Q&A answers it, and keep it in its period', async () => {
+    assert.deepEqual(
+      (await gaps()).map((g) => [g.question, g.count, g.answered_now]),
+      [
+        ['is there a wordpress plugin', 2, false],
+        ['What does it cost?', 1, false],
+      ],
+    );
+    const qa = await s.get<DataSource>(`/api/v1/chatbot/${bot}/data-source/qa`, {
+      json: { question, answer: 'There is none: paste the script tag into your theme.' },
+    });
+    assert.equal(qa.status, 200);
+    await s.server.ctx.knowledge.idle();
+    assert.deepEqual(
+      (await gaps()).map((g) => [g.question, g.count, g.answered_now]),
+      [
+        ['is there a wordpress plugin', 2, true],
+        ['What does it cost?', 1, false],
+      ],
+    );
+  });
+
+  it('should say how often a question asked most went uncovered, whatever its latest answer', async () => {
+    const session = await s.session(bot, 0);
+    await s.put(session, {
+      at: 400,
+      query: 'What does it cost?',
+      cites: [['some-source', 'Prices']],
+    });
+    await s.put(session, { at: 500, query: 'What does it cost', response: 'Not known.' });
+    await s.put(session, {
+      at: 600,
+      query: 'what does it cost?',
+      cites: [['some-source', 'Prices']],
+    });
+    const { body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-03-10&to=2026-03-10`,
+    );
+    assert.deepEqual(body.top_questions[0], {
+      question: 'what does it cost?',
+      count: 4,
+      covered: true,
+      not_covered: 2,
+    });
+    assert.deepEqual(
+      body.gaps.map((g) => [g.question, g.count]),
+      [
+        ['What does it cost', 2],
+        ['is there a wordpress plugin', 2],
+      ],
+    );
   });
 });

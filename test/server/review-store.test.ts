@@ -279,11 +279,17 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           errors: 1,
         },
       ]);
-      const insights = await store.insights('bot', T, at(86_400), 10);
+      const insights = await store.insights(
+        'bot',
+        [{ date: T.slice(0, 10), from: T, to: at(86_400) }],
+        10,
+      );
       assert.deepEqual(insights.topQuestions[0], {
         question: 'how do I install it',
         count: 2,
         covered: false,
+        // The first asking was covered, the latest not.
+        not_covered: 1,
       });
       assert.deepEqual(insights.cited, [{ data_source_uuid: 'src', count: 1 }]);
     } finally {

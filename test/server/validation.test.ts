@@ -281,6 +281,23 @@ describe('bad input', () => {
     assert.match(body.error.message, /file type not allowed/);
     assert.deepEqual(await h.api.sources.list(ids.bot!), before);
   });
+
+  it('the 415 lists every extension an upload is taken with, and only those', async () => {
+    const upload = (name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob(['Opening hours are nine to five.']), name);
+      return h.raw(`/api/v1/chatbot/${ids.bot}/data-source/upload`, { method: 'POST', body: form });
+    };
+    const refused = await upload('setup.exe');
+    const { message } = ((await refused.json()) as { error: { message: string } }).error;
+    const listed = /\(allowed: (.*)\)$/.exec(message)![1]!.split(', ');
+    assert.ok(listed.includes('.text'), message);
+    for (const extension of listed) {
+      const response = await upload(`notes${extension}`);
+      assert.notEqual(response.status, 415, `notes${extension} is listed but refused`);
+      await response.body?.cancel();
+    }
+  });
 });
 
 describe('the upload limit', () => {

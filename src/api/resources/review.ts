@@ -44,10 +44,13 @@ export function reviewApi({ get, attempt }: Transport) {
         `${base(chatbotUuid)}/conversations${filterQuery(filters)}`,
         call,
       ),
-    /** `GET /api/v1/chatbot/{uuid}/insights` for a period (default: the last 30 days). */
+    /**
+     * `GET /api/v1/chatbot/{uuid}/insights` for a period (default: the last 30 days), its days
+     * those of the IANA zone `tz` (default UTC).
+     */
     insights: (
       chatbotUuid: string,
-      period: { from?: string; to?: string } = {},
+      period: { from?: string; to?: string; tz?: string } = {},
       call?: RequestOptions,
     ) => get<Insights>(`${base(chatbotUuid)}/insights${filterQuery(period)}`, call),
     /**

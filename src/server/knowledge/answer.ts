@@ -154,6 +154,33 @@ export async function prepareAnswer(
 }
 
 /**
+ * Whether the chatbot, as its sources stand now, answers each of `queries` from them: the
+ * judgement prepareAnswer makes through its user-facing agent (a Q&A pair, passages for an LLM,
+ * or passages worth quoting), outside any session. Insights marks the gaps since closed with it.
+ */
+export async function coveredNow(
+  deps: AnswerDeps,
+  chatbot: ChatbotRow,
+  queries: readonly string[],
+): Promise<boolean[]> {
+  if (queries.length === 0) return [];
+  const agent = (await deps.store.listAgents(chatbot.uuid)).find(
+    (a) => a.enabled && a.type === 'user-facing',
+  );
+  if (!agent) return queries.map(() => false);
+  const scope = scopeOf(await deps.store.listSources(chatbot.uuid), agent);
+  return Promise.all(
+    queries.map(async (query) => {
+      const { qa, hits, queryTerms } = await judge(deps, chatbot.uuid, query, scope);
+      if (qa) return true;
+      if (deps.llm) return hits.length > 0;
+      const { picked } = composedText(hits, queryTerms, scope.sources, chatbot.show_citations);
+      return picked.length > 0;
+    }),
+  );
+}
+
+/**
  * What the sources say to a question: a Q&A pair that answers it verbatim, or the passages that
  * answer it (relevance.ts), and how close each source came, for the topics a refusal offers.
  */

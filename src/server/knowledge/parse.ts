@@ -1,6 +1,7 @@
 /**
- * Text from the file types the server takes: .txt, .md, .html/.htm, .pdf (pdfjs-dist), .docx
- * (mammoth), .csv (papaparse), .json. Anything else is refused with `file type not allowed`.
+ * Text from the file types the server takes: .txt/.text, .md/.markdown, .html/.htm, .pdf
+ * (pdfjs-dist), .docx (mammoth), .csv (papaparse), .json. Anything else is refused with `file
+ * type not allowed`.
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
@@ -9,39 +10,27 @@ import { markdownTitle } from './markdown.js';
 import { titleFrom } from './text.js';
 import { checkUnpackedXml } from './zip-guard.js';
 
-export const ALLOWED_EXTENSIONS = [
-  'txt',
-  'md',
-  'markdown',
-  'html',
-  'htm',
-  'pdf',
-  'docx',
-  'csv',
-  'json',
-] as const;
 export type FileKind = 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'csv' | 'json';
+
+/** Every extension the server takes, and how it reads each: the 415 lists these, no others. */
+const KINDS: Readonly<Record<string, FileKind>> = {
+  txt: 'txt',
+  text: 'txt',
+  md: 'md',
+  markdown: 'md',
+  html: 'html',
+  htm: 'html',
+  pdf: 'pdf',
+  docx: 'docx',
+  csv: 'csv',
+  json: 'json',
+};
+
+export const ALLOWED_EXTENSIONS: readonly string[] = Object.keys(KINDS);
 
 export function fileKind(fileName: string): FileKind | undefined {
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-  switch (ext) {
-    case 'txt':
-    case 'text':
-      return 'txt';
-    case 'md':
-    case 'markdown':
-      return 'md';
-    case 'html':
-    case 'htm':
-      return 'html';
-    case 'pdf':
-    case 'docx':
-    case 'csv':
-    case 'json':
-      return ext;
-    default:
-      return undefined;
-  }
+  return ext !== undefined && Object.hasOwn(KINDS, ext) ? KINDS[ext] : undefined;
 }
 
 /** The kind a fetched page's Content-Type names, for URL sources that point at documents. */

@@ -114,7 +114,7 @@ export function parseTime(name: string, value: string, edge: 'start' | 'end'): s
 }
 
 /** The last second a four-digit year can write, 9999-12-31T23:59:59Z. */
-const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59);
+export const LAST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /**
  * `Date.UTC` for any year from 1: `Date.UTC` itself reads the years 0 to 99 as 1900 to 1999.

@@ -6,6 +6,7 @@ import { type Context, Hono } from 'hono';
 import type { ExportFormat } from '../../api/types.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
 import { badInput } from '../http.js';
+import { coveredNow } from '../knowledge/answer.js';
 import { messageListItem } from '../records.js';
 import { exportStream, firstBatch } from '../review/export.js';
 import { insights, insightsPeriod } from '../review/insights.js';
@@ -18,6 +19,7 @@ import {
   parseLimit,
   readParams,
 } from '../review/params.js';
+import { parseZone, periodDays, UTC } from '../review/zone.js';
 
 const LIST_PARAMS = [...FILTER_PARAMS, ...PAGE_PARAMS];
 
@@ -78,7 +80,13 @@ export function reviewRoutes(ctx: ServerContext) {
     })
     .get('/api/v1/chatbot/:uuid/insights', async (c) => {
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      const { from, to } = insightsPeriod(readParams(c, ['from', 'to']));
-      return c.json(await insights(store, chatbot.uuid, from, to));
+      const params = readParams(c, ['from', 'to', 'tz']);
+      const zone = params.tz === undefined ? UTC : parseZone(params.tz);
+      const { from, to } = insightsPeriod(params, zone);
+      return c.json(
+        await insights(store, chatbot.uuid, periodDays(zone, from, to), (questions) =>
+          coveredNow(ctx.knowledge.answerDeps, chatbot, questions),
+        ),
+      );
     });
 }

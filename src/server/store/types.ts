@@ -165,9 +165,19 @@ export interface Keyset {
   uuid: string;
 }
 
+/**
+ * A day of an insights period as its reader counts it (review/zone.ts): `date` from `from`
+ * (inclusive) to `to` (exclusive). The days of a period follow each other without a gap.
+ */
+export interface PeriodDay {
+  date: string;
+  from: string;
+  to: string;
+}
+
 /** The period's numbers as a store aggregates them; the route fills in days, titles and gaps. */
 export interface InsightsRows {
-  /** Only days with messages, `YYYY-MM-DD` (UTC). */
+  /** Only days with messages, as the period's days date them. */
   days: Array<{
     date: string;
     conversations: number;
@@ -185,8 +195,11 @@ export interface InsightsRows {
     escalated: number;
     errors: number;
   };
-  /** Grouped by normalized wording; `question` is the latest wording, `covered` the latest answer's. */
-  topQuestions: Array<{ question: string; count: number; covered: boolean }>;
+  /**
+   * Grouped by normalized wording; `question` is the latest wording, `covered` the latest
+   * answer's, `not_covered` how many of `count` the sources did not cover.
+   */
+  topQuestions: Array<{ question: string; count: number; covered: boolean; not_covered: number }>;
   /** Not-covered messages grouped by normalized wording, most frequent first. */
   gaps: Array<{ question: string; count: number; last_asked: string }>;
   /** Every source cited in the period, with how many answers cited it, most cited first. */
@@ -362,6 +375,9 @@ export interface Store {
     after: Keyset | null,
     limit: number,
   ): Promise<ConversationSummary[]>;
-  /** Messages from `from` (inclusive) to `to` (exclusive), aggregated; lists at most `top` long. */
-  insights(chatbotUuid: string, from: string, to: string, top: number): Promise<InsightsRows>;
+  /**
+   * Messages of the period `days` make up (the first one's `from` to the last one's `to`),
+   * aggregated, each day's counted in it; lists at most `top` long.
+   */
+  insights(chatbotUuid: string, days: PeriodDay[], top: number): Promise<InsightsRows>;
 }

@@ -103,8 +103,9 @@ export function reviewQueries(sql: Sql): ReviewQueries {
   const questions = async (period: string[], top: number, notCovered: boolean) => {
     const uncovered = notCovered ? ' AND NOT m.covered' : '';
     const rows = await sql.all(
-      `SELECT g.query_norm, g.n, g.last, l.query, l.covered FROM (
-          SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last
+      `SELECT g.query_norm, g.n, g.last, g.not_covered, l.query, l.covered FROM (
+          SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
+              count(*) FILTER (WHERE NOT m.covered) AS not_covered
             FROM messages m WHERE ${inPeriod}${uncovered} AND m.query_norm <> ''
             GROUP BY m.query_norm ORDER BY n DESC, last DESC, m.query_norm LIMIT $4
         ) g
@@ -122,6 +123,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       question: String(r.query ?? r.query_norm),
       count: num(r.n),
       covered: r.covered === true,
+      not_covered: num(r.not_covered),
       last: String(r.last),
     }));
   };
@@ -186,17 +188,23 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       });
     },
 
-    async insights(chatbotUuid, from, to, top): Promise<InsightsRows> {
-      const period = [chatbotUuid, from, to];
+    async insights(chatbotUuid, periodDays, top): Promise<InsightsRows> {
+      const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
       const [dayRows, t, cited, topQuestions, gaps] = await Promise.all([
+        // Each day's own stretch of the index; its bounds compare as created_at does, byte by byte.
         sql.all(
-          `SELECT substr(m.created_at, 1, 10) AS date,
-              count(DISTINCT m.session_uuid) AS conversations, count(*) AS messages,
+          `SELECT d.date, count(DISTINCT m.session_uuid) AS conversations, count(*) AS messages,
               count(*) FILTER (WHERE NOT m.covered) AS not_covered,
               count(*) FILTER (WHERE m.rating = 'up') AS up,
               count(*) FILTER (WHERE m.rating = 'down') AS down
-            FROM messages m WHERE ${inPeriod} GROUP BY date ORDER BY date`,
-          ...period,
+            FROM unnest($2::text[], $3::text[], $4::text[]) AS d(date, since, until)
+            JOIN messages m ON m.chatbot_uuid = $1 AND m.created_at >= d.since COLLATE "C"
+              AND m.created_at < d.until COLLATE "C"
+            GROUP BY d.date ORDER BY d.date`,
+          chatbotUuid,
+          periodDays.map((d) => d.date),
+          periodDays.map((d) => d.from),
+          periodDays.map((d) => d.to),
         ),
         sql.one(
           `SELECT count(DISTINCT m.session_uuid) AS conversations,
@@ -235,10 +243,11 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           escalated: num(t.escalated),
           errors: num(t.errors),
         },
-        topQuestions: topQuestions.map(({ question, count, covered }) => ({
+        topQuestions: topQuestions.map(({ question, count, covered, not_covered }) => ({
           question,
           count,
           covered,
+          not_covered,
         })),
         gaps: gaps.map(({ question, count, last }) => ({ question, count, last_asked: last })),
         cited: cited.map((r) => ({ data_source_uuid: String(r.source_uuid), count: num(r.n) })),

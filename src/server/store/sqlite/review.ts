@@ -140,11 +140,15 @@ export function reviewQueries(sql: Sql): ReviewQueries {
 
   const inPeriod = 'm.chatbot_uuid = ? AND m.created_at >= ? AND m.created_at < ?';
 
-  /** Questions grouped by wording, most asked first, each with its latest wording and answer. */
+  /**
+   * Questions grouped by wording, most asked first, each with its latest wording and answer and
+   * how many times the sources did not cover it.
+   */
   const questions = (period: unknown[], top: number, notCovered: boolean) => {
     const uncovered = notCovered ? ' AND m.covered = 0' : '';
     return all(
-      `SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last
+      `SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
+          sum(m.covered = 0) AS not_covered
         FROM messages m WHERE ${inPeriod}${uncovered} AND m.query_norm <> ''
         GROUP BY m.query_norm ORDER BY n DESC, last DESC LIMIT ?`,
       ...period,
@@ -162,6 +166,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         question: String(latest?.query ?? r.query_norm),
         count: count(r.n),
         covered: latest?.covered === 1,
+        not_covered: count(r.not_covered),
         last: String(r.last),
       };
     });
@@ -219,14 +224,19 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       });
     },
 
-    insights(chatbotUuid, from, to, top): InsightsRows {
-      const period = [chatbotUuid, from, to];
+    insights(chatbotUuid, periodDays, top): InsightsRows {
+      const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
+      // Each day's own stretch of the index, as fast as grouping by the UTC date was.
       const days = all(
-        `SELECT substr(m.created_at, 1, 10) AS date, count(DISTINCT m.session_uuid) AS conversations,
+        `SELECT d.value ->> 'date' AS date, count(DISTINCT m.session_uuid) AS conversations,
             count(*) AS messages, sum(m.covered = 0) AS not_covered, sum(m.rating = 'up') AS up,
             sum(m.rating = 'down') AS down
-          FROM messages m WHERE ${inPeriod} GROUP BY date ORDER BY date`,
-        ...period,
+          FROM json_each(?) d
+          JOIN messages m ON m.chatbot_uuid = ? AND m.created_at >= d.value ->> 'from'
+            AND m.created_at < d.value ->> 'to'
+          GROUP BY d.key ORDER BY d.key`,
+        JSON.stringify(periodDays),
+        chatbotUuid,
       ).map((r) => ({
         date: String(r.date),
         conversations: count(r.conversations),
@@ -260,11 +270,14 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           escalated: count(t.escalated),
           errors: count(t.errors),
         },
-        topQuestions: questions(period, top, false).map(({ question, count, covered }) => ({
-          question,
-          count,
-          covered,
-        })),
+        topQuestions: questions(period, top, false).map(
+          ({ question, count, covered, not_covered }) => ({
+            question,
+            count,
+            covered,
+            not_covered,
+          }),
+        ),
         gaps: questions(period, top, true).map(({ question, count, last }) => ({
           question,
           count,
