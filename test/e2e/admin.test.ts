@@ -221,7 +221,7 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     await form.getByLabel('Color', { exact: true }).fill('#0088cc');
     await form.getByRole('checkbox', { name: 'Where do I buy tickets?' }).check();
     await form.getByRole('button', { name: 'Create tag' }).click();
-    await tags.getByText('1 sources').waitFor();
+    await tags.getByText('1 source', { exact: true }).waitFor();
     await tags.getByRole('button', { name: 'Show sources tagged Tickets' }).click();
     assert.equal(await tab('Data sources').getAttribute('aria-selected'), 'true');
     await panel('sources').getByText('1 of 4 sources').waitFor();
