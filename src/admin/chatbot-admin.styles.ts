@@ -22,10 +22,10 @@ export const styles = [
     .layout {
       display: flex;
       flex-wrap: wrap;
-      min-height: 24rem;
+      min-height: 24em;
     }
     nav.sidebar {
-      flex: 1 1 var(--chatbot-admin-sidebar-width, 16rem);
+      flex: 1 1 var(--chatbot-admin-sidebar-width, 16em);
       box-sizing: border-box;
       background: var(--_surface-2);
       border-right: 1px solid var(--_border);
@@ -74,7 +74,7 @@ export const styles = [
     .main {
       flex: 999 1 0;
       /* Below this, the main area wraps under the list and takes the whole width. */
-      min-width: min(100%, 30rem);
+      min-width: min(100%, 30em);
       padding: 12px 16px;
       box-sizing: border-box;
     }
@@ -114,20 +114,20 @@ export const styles = [
       align-items: flex-start;
     }
     .try > .card {
-      flex: 1 1 14rem;
+      flex: 1 1 14em;
       min-width: 0;
     }
     .try chatbot-chat,
     .try > p {
       flex: 999 1 0;
-      min-width: min(100%, 22rem);
+      min-width: min(100%, 22em);
     }
     .try chatbot-chat {
       display: block;
-      height: 32rem;
+      height: 32em;
     }
     /*
-     * Beside the chat the Try-it card is narrow (14rem): each label goes above its value, which
+     * Beside the chat the Try-it card is narrow (14em): each label goes above its value, which
      * then has the card's width to wrap between words. A wider card (above the chat) sets them
      * side by side, the labels in at most 40% of it.
      */

@@ -83,8 +83,8 @@ import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
  * @cssproperty --chatbot-mono - Font of the prompt editor.
  * @cssproperty --chatbot-radius - Corner radius of cards and dialogs.
  * @cssproperty --chatbot-shadow - Shadow of dialogs.
- * @cssproperty --chatbot-admin-sidebar-width - Width of the chatbot list. Default 16rem.
- * @cssproperty --chatbot-admin-table-height - Height of the data-source table. Default 28rem.
+ * @cssproperty --chatbot-admin-sidebar-width - Width of the chatbot list. Default 16em.
+ * @cssproperty --chatbot-admin-table-height - Height of the data-source table. Default 28em.
  */
 export class ChatbotAdmin extends LitElement {
   static override styles = styles;

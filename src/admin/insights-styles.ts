@@ -34,7 +34,7 @@ export const insightsStyles = css`
   }
   dl.stats {
     display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr));
+    grid-template-columns: repeat(auto-fill, minmax(11em, 1fr));
     gap: 10px;
     margin: 0;
   }
@@ -63,7 +63,7 @@ export const insightsStyles = css`
   }
   .columns {
     display: grid;
-    grid-template-columns: repeat(auto-fit, minmax(min(100%, 22rem), 1fr));
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 22em), 1fr));
     gap: 0 12px;
     align-items: start;
   }
@@ -143,7 +143,7 @@ export const insightsStyles = css`
     display: block;
     width: 100%;
     height: auto;
-    max-height: 22rem;
+    max-height: 22em;
   }
   .plot .grid {
     stroke: var(--_border);
@@ -176,7 +176,7 @@ export const insightsStyles = css`
     stroke-width: 1.5;
   }
   .table-view {
-    max-height: 20rem;
+    max-height: 20em;
     overflow: auto;
   }
   svg.share {

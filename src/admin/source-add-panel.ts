@@ -43,9 +43,9 @@ export class AdminSourceAddPanel extends AdminPanel {
     css`
       .grid {
         display: grid;
-        /* One card a row once 16rem no longer fits (a phone), rather than a card wider than
+        /* One card a row once 16em no longer fits (a phone), rather than a card wider than
            the panel. */
-        grid-template-columns: repeat(auto-fit, minmax(min(16rem, 100%), 1fr));
+        grid-template-columns: repeat(auto-fit, minmax(min(16em, 100%), 1fr));
         gap: 12px;
         margin-bottom: 12px;
       }

@@ -238,7 +238,7 @@ export const panelStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     box-shadow: var(--_shadow);
-    max-width: min(32rem, 90vw);
+    max-width: min(32em, 90vw);
     box-sizing: border-box;
   }
   /* Names quoted in a dialog are written by users and may be one long word (a pasted URL, a

@@ -44,7 +44,7 @@ export const tableStyles = css`
     font-weight: 600;
   }
   .tbody {
-    height: var(--chatbot-admin-table-height, 28rem);
+    height: var(--chatbot-admin-table-height, 28em);
     overflow: auto;
     contain: strict;
     /* The rows are placed by the table itself; the browser's scroll anchoring would move the

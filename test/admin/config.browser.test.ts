@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
-import { deepText, until } from './helpers.js';
+import { apiClient, deep, deepText, mountAdmin, newChatbot, until } from './helpers.js';
 
 describe('<chatbot-admin> configuration', () => {
   it('should say it is not connected for a base-url without http(s), and name the address in the console', async () => {
@@ -18,5 +18,29 @@ describe('<chatbot-admin> configuration', () => {
       console.error = saved;
     }
     expect(String(logged[0]?.[0])).to.contain('"localhost:8787"');
+  });
+});
+
+describe('<chatbot-admin> in a page of its own sizes', () => {
+  afterEach(() => {
+    document.documentElement.style.fontSize = '';
+    history.replaceState(null, '', location.pathname + location.search);
+  });
+
+  it("should lay out by its own font size, not the page's root one (html { font-size: 62.5% })", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Sized');
+    const el = await mountAdmin(client, bot, 'settings');
+    el.style.width = '1100px';
+    const measure = async () => {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      return Math.round(deep(el, 'nav.sidebar')!.getBoundingClientRect().width);
+    };
+    await until(() => deep(el, 'nav.sidebar'), 20_000);
+    const before = await measure();
+    // A dashboard built on 10px rems: the admin's text stays its size, so its layout must too.
+    document.documentElement.style.fontSize = '62.5%';
+    const after = await measure();
+    expect(after).to.deep.equal(before);
   });
 });
