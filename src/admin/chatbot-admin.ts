@@ -186,6 +186,11 @@ export class ChatbotAdmin extends LitElement {
     tab: AdminTab = this.route.value.tab,
     tagFilter = '',
   ): void {
+    const shown = this.route.value;
+    // Choosing what is already shown changes nothing, and is no navigation to report.
+    if (shown.chatbotUuid === chatbotUuid && shown.tab === tab && shown.tagFilter === tagFilter) {
+      return;
+    }
     this.route.go({ chatbotUuid, tab, tagFilter });
     emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab });
   }

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
-import { apiClient, deep, deepText, mountAdmin, newChatbot, until } from './helpers.js';
+import { apiClient, deep, deepAll, deepText, mountAdmin, newChatbot, until } from './helpers.js';
 
 describe('<chatbot-admin> configuration', () => {
   it('should say it is not connected for a base-url without http(s), and name the address in the console', async () => {
@@ -42,5 +42,25 @@ describe('<chatbot-admin> in a page of its own sizes', () => {
     document.documentElement.style.fontSize = '62.5%';
     const after = await measure();
     expect(after).to.deep.equal(before);
+  });
+});
+
+describe('<chatbot-admin> navigation events', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should fire chatbot-admin-navigate when the tab changes, and not for the tab already shown', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Navigated');
+    const el = await mountAdmin(client, bot, 'agents');
+    const seen: unknown[] = [];
+    el.addEventListener('chatbot-admin-navigate', (e) => seen.push((e as CustomEvent).detail));
+    const tab = (name: string) =>
+      deepAll(el, '[role=tab]').find((t) => t.textContent?.trim() === name)!;
+    tab('Settings').click();
+    await until(() => deep(el, '#panel-settings'), 20_000);
+    tab('Settings').click();
+    tab('Settings').click();
+    await el.updateComplete;
+    expect(seen).to.deep.equal([{ chatbotUuid: bot.uuid, tab: 'settings' }]);
   });
 });
