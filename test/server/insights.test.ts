@@ -260,6 +260,27 @@ describe('periodDays', () => {
   });
 });
 
+describe('periodDays at the end of time', () => {
+  // A string comparison of dates looped forever here: the day after 9999-12-31 is written
+  // "+010000-01-01", which sorts before it. Timed out rather than hanging the run.
+  it(
+    'should end at 9999-12-31 in every zone, the last seconds of a zone ahead folded into it',
+    { timeout: 10_000 },
+    () => {
+      for (const zone of ['UTC', 'America/New_York', 'Pacific/Kiritimati', 'Etc/GMT+12']) {
+        const last = periodDays(zone, '9999-12-30T00:00:00Z', '9999-12-31T23:59:59Z');
+        assert.ok(last.length >= 1 && last.length <= 3, `${zone}: ${last.length} days`);
+        assert.equal(last.at(-1)!.date <= '9999-12-31', true, zone);
+        assert.equal(last.at(-1)!.to, '9999-12-31T23:59:59Z', zone);
+        // A period wholly past 9999-12-31 in the zone's own dates is that last day.
+        const ahead = periodDays(zone, '9999-12-31T12:00:00Z', '9999-12-31T23:59:59Z');
+        assert.equal(ahead.length, 1, zone);
+        assert.equal(ahead[0]!.from, '9999-12-31T12:00:00Z', zone);
+      }
+    },
+  );
+});
+
 describe('GET /api/v1/chatbot/{uuid}/insights?tz=', () => {
   let s: ReviewServer;
   let bot: string;
@@ -345,6 +366,25 @@ describe('GET /api/v1/chatbot/{uuid}/insights?tz=', () => {
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(new Date());
     assert.equal(body.days.length, 30);
     assert.equal(body.days.at(-1)!.date, today);
+  });
+
+  it('should answer the last days of time in any zone, ending on 9999-12-31', async () => {
+    for (const query of [
+      'from=9999-12-31&to=9999-12-31',
+      'tz=Pacific/Kiritimati&from=9999-12-01&to=9999-12-31',
+      'tz=Europe/Berlin&from=9999-12-30&to=9999-12-31',
+      'tz=America/New_York&from=9999-12-30T00:00:00Z&to=9999-12-31T23:59:59Z',
+      'tz=Pacific/Kiritimati&from=9999-12-31&to=9999-12-31',
+    ]) {
+      const { status, body } = await s.get<Insights>(`/api/v1/chatbot/${bot}/insights?${query}`);
+      assert.equal(status, 200, query);
+      assert.equal(body.days.at(-1)?.date, '9999-12-31', query);
+    }
+    // Only a period in the future with no end is refused: it would end today.
+    const future = await s.get(
+      `/api/v1/chatbot/${bot}/insights?tz=Pacific/Kiritimati&from=9999-12-31`,
+    );
+    assert.equal(future.status, 400);
   });
 
   it('should take a year of local days whose clocks changed, and a zone spelt in any case', async () => {

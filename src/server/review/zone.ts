@@ -44,6 +44,9 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, -14);
 
 const midnightOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
 
+/** The last date a period's day may have: stored times end in the year 9999. */
+const LAST_MIDNIGHT = Date.UTC(9999, 11, 31);
+
 /** The local date in `zone` of the instant `ms`. */
 export const localDate = (zone: string, ms: number): string => isoDate(ms + offsetAt(zone, ms));
 
@@ -117,8 +120,13 @@ export function periodDays(zone: string, from: string, to: string): PeriodDay[] 
     return first;
   };
   const days: PeriodDay[] = [];
-  const last = dateAt(end - 1000);
-  for (let date = dateAt(start); date <= last; date = addDays(date, 1)) {
+  // By midnights, not date strings: the day after 9999-12-31 is written "+010000-01-01", which
+  // sorts before it (a loop that never ended). A zone ahead of UTC reaches past that date at the
+  // end of time: its last seconds are 9999-12-31's.
+  const last = Math.min(midnightOf(dateAt(end - 1000)), LAST_MIDNIGHT);
+  for (let midnight = Math.min(midnightOf(dateAt(start)), last); midnight <= last; ) {
+    const date = isoDate(midnight);
+    midnight += DAY_MS;
     const day = { date, from: timestamp(start), to: timestamp(end) };
     const previous = days.at(-1);
     if (previous) {
@@ -134,7 +142,8 @@ export function periodDays(zone: string, from: string, to: string): PeriodDay[] 
 
 /** Where the local day `date` of `zone` begins: see `periodDays`. */
 export function dayStart(zone: string, date: string): number {
-  if (zone === UTC) return midnightOf(date);
+  // A date past 9999-12-31 begins after the end of stored time, wherever the zone is.
+  if (zone === UTC || midnightOf(date) > LAST_MIDNIGHT) return midnightOf(date);
   // Local time is never 26 hours from UTC: the day begins within this stretch of its UTC date,
   // whose first local date is an earlier one.
   const around = midnightOf(date);
