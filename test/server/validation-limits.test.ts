@@ -212,6 +212,20 @@ describe('limits and shapes of bad input', () => {
       assert.equal((await h.api.sessions.list(bot)).length, sessions.length);
       const fits = await create(JSON.stringify({ ['k'.repeat(200)]: 1 }));
       assert.equal(fits.status, 200);
+      // Cut on characters: half an emoji is no character (a lone surrogate in the message).
+      const emoji = `${'k'.repeat(39)}😀${'k'.repeat(200)}`;
+      const cut = await refused(await create(JSON.stringify({ [emoji]: 1 })), 'emoji name');
+      assert.equal(
+        cut,
+        `session data member name "${'k'.repeat(39)}😀…" must be at most 200 characters`,
+      );
+    });
+
+    it('should refuse a number JSON cannot keep (1e400 reads as Infinity), naming it', async () => {
+      assert.equal(
+        await refused(await create('{"score": 1e400}'), 'infinite'),
+        'score must be a finite number',
+      );
     });
   });
 
@@ -231,6 +245,13 @@ describe('limits and shapes of bad input', () => {
         await refused(await postJson(update, { type: 3 }), 'type 3'),
         'type must be a string',
       );
+      // No type of that name exists to create instead.
+      for (const type of ['User-Facing', '', 'nonsense']) {
+        assert.match(
+          await refused(await postJson(update, { type }), `type ${type}`),
+          /^type must be one of user-facing, /,
+        );
+      }
       const same = await postJson(update, { name: 'Renamed', type: 'user-facing' });
       assert.equal(same.status, 200);
       const updated = (await same.json()) as { name: string; type: string };

@@ -21,7 +21,7 @@ export function parseZone(name: string): string {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     throw badInput(
-      `tz must be an IANA time zone name such as "Europe/Berlin", not "${name.slice(0, 40)}"`,
+      `tz must be an IANA time zone name such as "Europe/Berlin", not "${[...name].slice(0, 40).join('')}"`,
     );
   }
 }

@@ -239,6 +239,9 @@ export function agentRoutes(ctx: ServerContext) {
       // Sent back unchanged, as in a record read before, the type is no change; another is one
       // the agent cannot make: its settings and its place in answering are its type's.
       const type = fields.string('type');
+      if (type !== undefined && !AGENT_TYPES.includes(type as AgentType)) {
+        throw badInput(`type must be one of ${AGENT_TYPES.join(', ')}`);
+      }
       if (type !== undefined && type !== agent.type) {
         throw badInput(
           `type cannot be changed (the agent is ${agent.type}): create an agent of that type instead`,

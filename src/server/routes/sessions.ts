@@ -20,7 +20,7 @@ function parseSessionData(value: unknown): SessionData {
   for (const [key, v] of entries) {
     if (key.length > SESSION_DATA_NAME_CHARS) {
       throw badInput(
-        `session data member name "${key.slice(0, 40)}…" must be at most ${SESSION_DATA_NAME_CHARS} characters`,
+        `session data member name "${[...key].slice(0, 40).join('')}…" must be at most ${SESSION_DATA_NAME_CHARS} characters`,
       );
     }
     if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
@@ -30,6 +30,9 @@ function parseSessionData(value: unknown): SessionData {
     }
     if (typeof v === 'string' && v.length > 10_000)
       throw badInput(`${key} must be at most 10000 characters`);
+    // 1e400 reads as Infinity, which JSON can only store as null.
+    if (typeof v === 'number' && !Number.isFinite(v))
+      throw badInput(`${key} must be a finite number`);
     data[key] = v as SessionData[string];
   }
   return data;
