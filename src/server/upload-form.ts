@@ -29,13 +29,16 @@ export async function readUploadForm<F extends string>(
   const files = form.getAll('file');
   if (files.length > 1) throw badInput('file must be given once: one file per upload');
   const file = files[0];
+  if (typeof file === 'string') {
+    throw badInput('file must be a file part (with a filename), not a text field');
+  }
   if (!(file instanceof File)) throw badInput('file is required (a form part named file)');
   const values: Partial<Record<F, string>> = {};
   for (const name of fields) {
     const all = form.getAll(name);
     if (all.length === 0) continue;
-    if (all.length > 1 || typeof all[0] !== 'string')
-      throw badInput(`${name} must be a text field`);
+    if (all.length > 1) throw badInput(`${name} must be given once`);
+    if (typeof all[0] !== 'string') throw badInput(`${name} must be a text field`);
     values[name] = all[0];
   }
   return { file, ...values };

@@ -134,11 +134,10 @@ describe('session document limits', () => {
       return form;
     };
 
-    it('refuses an upload without a file, or with the file under another name', async () => {
+    it('refuses an upload without a file, or with the file under another name, or as text', async () => {
       for (const form of [
         formWith([['filename', 'notes.txt']]),
         formWith([['document', new Blob(['text']), 'notes.txt']]),
-        formWith([['file', 'text, not a file']]),
       ]) {
         assert.deepEqual(await upload(form), {
           status: 400,
@@ -146,6 +145,11 @@ describe('session document limits', () => {
           message: 'file is required (a form part named file)',
         });
       }
+      assert.deepEqual(await upload(formWith([['file', 'text, not a file']])), {
+        status: 400,
+        code: 'invalid_input',
+        message: 'file must be a file part (with a filename), not a text field',
+      });
     });
 
     it('refuses two file parts in one upload, naming file', async () => {

@@ -78,6 +78,25 @@ describe('limits and shapes of bad input', () => {
       assert.deepEqual(await h.api.sources.list(bot), before);
     });
 
+    it('should say a text field sent twice, or a file sent as text, for what it is', async () => {
+      const send = (form: FormData) =>
+        h.raw(`/api/v1/chatbot/${bot}/data-source/upload`, { method: 'POST', body: form });
+      const twice = new FormData();
+      twice.append('file', new Blob(['one']), 'one.txt');
+      twice.append('reference_source_link', 'https://example.com/a');
+      twice.append('reference_source_link', 'https://example.com/b');
+      assert.equal(
+        await refused(await send(twice), 'two links'),
+        'reference_source_link must be given once',
+      );
+      const asText = new FormData();
+      asText.append('file', 'just a string');
+      assert.equal(
+        await refused(await send(asText), 'file as text'),
+        'file must be a file part (with a filename), not a text field',
+      );
+    });
+
     it('should take a link of 2000 characters and a name of 255', async () => {
       const link = `https://example.com/${'a'.repeat(1980)}`;
       const name = `${'n'.repeat(251)}.txt`;
