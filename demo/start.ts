@@ -31,6 +31,10 @@ const BUNDLES: Record<string, string> = {
   'chatbot-admin.js': 'admin',
   'chatbot-embed.js': 'embed',
   'chatbot-markdown.js': 'markdown',
+  // Loaded beside the others when needed: the demo's chat has attachments on, and an answer may
+  // hold raw HTML. A fresh clone's demo lacked both files.
+  'chatbot-attachments.js': 'attachments',
+  'chatbot-raw-html.js': 'raw-html',
 };
 
 /** What the demo pages need to know, kept in data/demo.json between starts. */
@@ -201,6 +205,7 @@ chatbot-elements is running on ${server.url}
   API                                ${server.url}/api/v1/chatbots
 demo key: ${config.adminKey}
 chat-only key (safe for public pages): ${config.chatKey}
+demo chatbot uuid (data-chatbot-uuid): ${config.chatbotUuid}
 Store: ${db === ':memory:' ? 'in memory' : resolve(db)} — Ctrl+C stops.`);
 
   const stop = async () => {
