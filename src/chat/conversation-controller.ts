@@ -306,11 +306,12 @@ export class ConversationController implements ReactiveController {
     const { host, options } = this;
     // Storing turned off alone (a visitor withdrawing consent): what was stored goes, and the
     // conversation stays on screen.
-    const now = this.configKey().split('\n');
+    const was = this.loadedKey.split('\n');
+    const next = this.configKey().split('\n');
     if (
       host.persist === 'none' &&
       this.store &&
-      this.loadedKey.split('\n').every((part, i) => i === 2 || part === now[i])
+      was.every((part, i) => i === 2 || part === next[i])
     ) {
       this.store.clear();
       this.store = undefined;
@@ -322,7 +323,7 @@ export class ConversationController implements ReactiveController {
     // Another visitor (or none: signed out), another chatbot or another service does not continue
     // the last one's session, unless the page gave one along with it. (Before the first load
     // there is no session; a service or chatbot set for the first time is no other one.)
-    const [base, bot, , session, user] = this.loadedKey.split('\n');
+    const [base, bot, , session, user] = was;
     const moved = (was = '', now = '') => was !== '' && was !== now;
     if (
       (user !== host.userId || moved(bot, host.chatbotUuid) || moved(base, client?.baseUrl)) &&

@@ -31,6 +31,9 @@ export class HttpError extends HTTPException {
 export const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 export const badInput = (message: string) => new HttpError(400, 'invalid_input', message);
+
+/** The start of a value a message echoes, cut on characters: half an emoji is no character. */
+export const excerptOf = (value: string, chars = 40) => [...value].slice(0, chars).join('');
 /**
  * The rest of an oversized body is read and thrown away (body.ts, drainUnread) but not parsed:
  * `Connection: close` tells the client not to send another request on it.

@@ -3,7 +3,7 @@
  * that names it.
  */
 import type { Context } from 'hono';
-import { badInput, timestamp } from '../http.js';
+import { badInput, excerptOf, timestamp } from '../http.js';
 import type { Keyset, MessageFilter } from '../store/types.js';
 
 export const FILTER_PARAMS = [
@@ -106,7 +106,7 @@ export function parseTime(name: string, value: string, edge: 'start' | 'end'): s
   const ms = timeMs(value, edge);
   if (ms === undefined) {
     throw badInput(
-      `${name} must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ), not "${[...value].slice(0, 40).join('')}"`,
+      `${name} must be an ISO date (YYYY-MM-DD) or date-time (YYYY-MM-DDTHH:MM:SSZ), not "${excerptOf(value)}"`,
     );
   }
   // Past the year 9999 a timestamp is written "+010000-…", which sorts before every stored one.

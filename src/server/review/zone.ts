@@ -4,7 +4,7 @@
  * Intl knows the zones; it is asked once a day of the period, and to the second where the offset
  * changes, and everything else is worked out from those offsets.
  */
-import { badInput, timestamp } from '../http.js';
+import { badInput, excerptOf, timestamp } from '../http.js';
 import type { PeriodDay } from '../store/types.js';
 
 export const UTC = 'UTC';
@@ -21,7 +21,7 @@ export function parseZone(name: string): string {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
     throw badInput(
-      `tz must be an IANA time zone name such as "Europe/Berlin", not "${[...name].slice(0, 40).join('')}"`,
+      `tz must be an IANA time zone name such as "Europe/Berlin", not "${excerptOf(name)}"`,
     );
   }
 }

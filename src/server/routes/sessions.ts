@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { SessionData } from '../../api/types.js';
 import { readJsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
-import { badInput, Fields, newUuid, now } from '../http.js';
+import { badInput, excerptOf, Fields, newUuid, now } from '../http.js';
 import { sessionRecord, sessionSummary } from '../records.js';
 import { clientAddress, rateLimited, takeVisitor, type VisitorSettings } from '../visitors.js';
 
@@ -20,7 +20,7 @@ function parseSessionData(value: unknown): SessionData {
   for (const [key, v] of entries) {
     if (key.length > SESSION_DATA_NAME_CHARS) {
       throw badInput(
-        `session data member name "${[...key].slice(0, 40).join('')}…" must be at most ${SESSION_DATA_NAME_CHARS} characters`,
+        `session data member name "${excerptOf(key)}…" must be at most ${SESSION_DATA_NAME_CHARS} characters`,
       );
     }
     if (v !== null && !['string', 'number', 'boolean'].includes(typeof v)) {
