@@ -136,11 +136,21 @@ export class ChatbotAdmin extends LitElement {
   private visited = new Set<AdminTab>();
   private visitedFor?: string | null;
 
+  /** Chatbots created here since the list in flight was asked for: its answer predates them. */
+  private createdMeanwhile: Chatbot[] = [];
+
   private readonly chatbotsTask = new Task(this, {
-    task: async ([api], { signal }) => (api ? api.chatbots.list({ signal }) : ([] as Chatbot[])),
+    task: async ([api], { signal }) => {
+      this.createdMeanwhile = [];
+      return api ? api.chatbots.list({ signal }) : ([] as Chatbot[]);
+    },
     args: () => [this.api] as const,
     onComplete: (list) => {
-      this.chatbots = list;
+      const listed = new Set(list.map((c) => c.uuid));
+      const kept = this.createdMeanwhile.filter(
+        (c) => !listed.has(c.uuid) && this.chatbots.some((shown) => shown.uuid === c.uuid),
+      );
+      this.chatbots = [...list, ...kept];
     },
   });
 
@@ -268,6 +278,7 @@ export class ChatbotAdmin extends LitElement {
     try {
       const chatbot = await api.chatbots.create({ name });
       this.chatbots = [...this.chatbots, chatbot];
+      this.createdMeanwhile.push(chatbot);
       input.value = '';
       this.createDialog?.close();
       emit(this, 'chatbot-admin-change', {

@@ -10,6 +10,7 @@ import {
   deepText,
   mountAdmin,
   newChatbot,
+  slowListClient,
   type,
   until,
 } from './helpers.js';
@@ -125,6 +126,27 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(changes[0]?.detail).to.include({ kind: 'chatbot', action: 'create' });
     const list = await client.chatbots.list();
     expect(list.some((c) => c.name === name)).to.equal(true);
+  });
+
+  it('should keep a chatbot created while the chatbot list was still loading', async () => {
+    const slow = await slowListClient('/api/v1/chatbots');
+    const holding = slow.hold();
+    const el = await mountAdmin(slow.client);
+    await holding;
+    button(el, 'New chatbot')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(el, 'dialog.create[open]'));
+    const name = `Early ${Date.now()}`;
+    type(dialog.querySelector('input[name=name]')!, name);
+    dialog.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await until(() => deep(el, 'chatbot-admin-settings'));
+    // The list asked for before the chatbot existed arrives last: it must not take it away.
+    slow.release();
+    // Once the held list is read, nothing says Refreshing any more.
+    await until(() => !deepText(el).includes('Refreshing'));
+    await el.updateComplete;
+    const listed = deepAll(el, '.chatbot-list button').filter((b) => b.textContent?.includes(name));
+    expect(listed.length).to.equal(1);
+    expect(Boolean(deep(el, 'chatbot-admin-settings'))).to.equal(true);
   });
 
   it('should say a New chatbot name is too long before sending it', async () => {
