@@ -21,6 +21,8 @@ const entries = {
     fileName: 'chatbot-attachments',
     formats: ['es'],
   },
+  // The chat's German strings: loaded by the chat when it is shown in German.
+  'chat-de': { entry: 'src/ui/strings/chat-de.ts', fileName: 'chatbot-chat-de', formats: ['es'] },
   // A classic script: it reads its own <script> tag through document.currentScript.
   embed: { entry: 'src/embed.ts', fileName: 'chatbot-embed', formats: ['iife'] },
 } as const;
@@ -62,6 +64,11 @@ const besideBundle: Record<string, { importer: string; file: string; mode: strin
     importer: '/src/chat/markdown.ts',
     file: './chatbot-raw-html.js',
     mode: 'raw-html',
+  },
+  './chat-de.js': {
+    importer: '/src/ui/strings/chat.ts',
+    file: './chatbot-chat-de.js',
+    mode: 'chat-de',
   },
 };
 

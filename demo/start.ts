@@ -35,6 +35,8 @@ const BUNDLES: Record<string, string> = {
   // hold raw HTML. A fresh clone's demo lacked both files.
   'chatbot-attachments.js': 'attachments',
   'chatbot-raw-html.js': 'raw-html',
+  // The chat's German strings, for a page in German.
+  'chatbot-chat-de.js': 'chat-de',
 };
 
 /** What the demo pages need to know, kept in data/demo.json between starts. */

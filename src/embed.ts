@@ -6,6 +6,7 @@
  */
 import { ChatbotChat } from './chat/chatbot-chat.js';
 import { loadRendererFrom } from './chat/renderer.js';
+import { loadStringsFrom } from './ui/strings/chat.js';
 
 // Defined here rather than by importing the registration module for its side effect, which a
 // bundler honouring package.json's `sideEffects: false` would drop.
@@ -36,8 +37,11 @@ const script =
   (document.currentScript as HTMLScriptElement | null) ??
   document.querySelector<HTMLScriptElement>('script[src*="chatbot-embed"]');
 
-// The markdown renderer is the file beside this one (see src/chat/renderer.ts).
-if (script?.src) loadRendererFrom(new URL('chatbot-markdown.js', script.src).href);
+// The markdown renderer and the German strings are files beside this one (src/chat/renderer.ts).
+if (script?.src) {
+  loadRendererFrom(new URL('chatbot-markdown.js', script.src).href);
+  loadStringsFrom(new URL('chatbot-chat-de.js', script.src).href);
+}
 
 function mount(): void {
   if (!script) return;

@@ -10,7 +10,12 @@ import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, type ChatClient, createChatClient } from '../api/client.js';
 import type { SessionData } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
-import { type ChatStringOverrides, type ChatStrings, chatStrings } from '../ui/strings/chat.js';
+import {
+  type ChatStringOverrides,
+  type ChatStrings,
+  chatLanguages,
+  chatStrings,
+} from '../ui/strings/chat.js';
 import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
@@ -120,7 +125,7 @@ import type { Exchange } from './transcript-store.js';
 export class ChatbotChat extends LitElement {
   static override styles = styles;
 
-  private readonly i18n = new StringsController<ChatStrings>(this, chatStrings);
+  private readonly i18n = new StringsController<ChatStrings>(this, chatStrings, chatLanguages);
   private readonly api = new ClientController<ChatClient>(this, createChatClient);
   private readonly follow = new FollowController(this, () => this.logNode);
   private readonly notices = new NoticesController(this, this.i18n);
@@ -294,6 +299,14 @@ export class ChatbotChat extends LitElement {
   /** Removes the current visitor's stored conversation and clears the view; others' stay. */
   forget(): void {
     this.clear();
+  }
+
+  /** A chat shown in another language than English paints in it once its table is here. */
+  protected override scheduleUpdate(): Promise<unknown> | undefined {
+    const { pending } = this.i18n;
+    if (pending) return pending.then(() => super.scheduleUpdate());
+    super.scheduleUpdate();
+    return undefined;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

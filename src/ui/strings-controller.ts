@@ -1,6 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { LanguageObserver, languageOf, localize, type Tables } from './i18n.js';
 
+/** Tables on their way, by loader: every element of a page waits for the same one. */
+const loading = new Map<() => Promise<unknown>, Promise<unknown>>();
+
 /** An element with a `strings` property of overrides for its table. */
 export interface StringsHost<T extends Record<string, string>>
   extends ReactiveControllerHost,
@@ -16,11 +19,15 @@ export interface StringsHost<T extends Record<string, string>>
 export class StringsController<T extends Record<string, string>> implements ReactiveController {
   /** The BCP 47 tag in effect, as of the host's last update (or connection). */
   language = 'en';
+  /** The table of the host's language on its way, if any: its first render waits for it. */
+  pending?: Promise<void>;
   private memo?: { language: string; overrides?: Partial<T>; strings: T };
 
   constructor(
     private readonly host: StringsHost<T>,
     private readonly tables: Tables<T>,
+    /** Tables loaded when first needed, by base language (`de`). */
+    private readonly later: Record<string, () => Promise<Partial<T>>> = {},
   ) {
     host.addController(this);
     // The page's language may change under the element: `<html lang>` set by a language switcher.
@@ -39,10 +46,33 @@ export class StringsController<T extends Record<string, string>> implements Reac
   }
 
   hostConnected(): void {
-    this.language = languageOf(this.host);
+    this.follow();
   }
 
   hostUpdate(): void {
+    this.follow();
+  }
+
+  /** Takes the host's language, and fetches its table when it comes later (shared by all hosts). */
+  private follow(): void {
     this.language = languageOf(this.host);
+    const base = this.language.toLowerCase().split('-')[0]!;
+    const load = this.later[base];
+    if (!load || this.tables[base] || this.pending) return;
+    // Not loaded (a file missing beside the element): an empty table, English as for a language
+    // without one, and not asked for again.
+    let table = loading.get(load);
+    if (!table) {
+      table = load().catch(() => ({}));
+      loading.set(load, table);
+    }
+    this.pending = table.then((loaded) => {
+      this.tables[base] = loaded as Partial<T>;
+      this.memo = undefined;
+    });
+    void this.pending.then(() => {
+      this.pending = undefined;
+      this.host.requestUpdate();
+    });
   }
 }

@@ -16,7 +16,7 @@ describe('chatbot-embed', () => {
       apiKey: 'chat-key',
       chatbotUuid: 'bot-1',
       persist: 'none',
-      lang: 'de',
+      lang: 'fr',
       feedback: 'off',
       userId: 'ada',
     });
@@ -41,7 +41,7 @@ describe('chatbot-embed', () => {
       'chat-key',
       'bot-1',
       'none',
-      'de',
+      'fr',
       'off',
       'ada',
     ]);

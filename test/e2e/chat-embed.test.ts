@@ -293,4 +293,31 @@ describe('chatbot-embed.js', () => {
     assert.deepEqual(await axeViolations(page), [], 'axe: dark, German');
     await page.context().close();
   });
+
+  it('loads the German strings for a German page only, and is in English without them', async () => {
+    const english = await h.newPage();
+    const loads: string[] = [];
+    english.on('request', (request) => {
+      if (request.url().endsWith('/chatbot-chat-de.js')) loads.push(request.url());
+    });
+    await english.goto(embedPage('embed-en-only.html', 'data-open'));
+    await english.getByRole('textbox', { name: 'Message' }).waitFor();
+    await english.waitForLoadState('networkidle');
+    assert.deepEqual(loads, [], 'an English page does not load the German strings');
+    await english.context().close();
+
+    const page = await h.newPage();
+    await page.route('**/chatbot-chat-de.js', (route) => route.abort());
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto(embedPage('embed-de-missing.html', 'data-lang="de" data-open'));
+    await ask(page, 'When is the bakery open?');
+    assert.match(await answerText(page), /7 am to 6 pm/);
+    assert.equal(await page.getByRole('button', { name: 'Send' }).count(), 1);
+    assert.equal(warnings.filter((w) => w.includes('chatbot-chat-de.js')).length, 1);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
 });

@@ -65,10 +65,12 @@ const BUILD_SOURCES: Record<string, { out: string; dirs: string[] }> = {
   attachments: { out: 'dist/chatbot-attachments.js', dirs: ['src/api', 'src/chat', 'src/ui'] },
   // Loaded by the markdown chunk for an answer with raw HTML, from beside it.
   'raw-html': { out: 'dist/chatbot-raw-html.js', dirs: ['src/chat'] },
+  // Loaded by the chat for a page in German, from beside it.
+  'chat-de': { out: 'dist/chatbot-chat-de.js', dirs: ['src/ui/strings'] },
 };
 
 /** The lazily loaded chunks every element's bundle needs beside it. */
-const CHUNKS = ['markdown', 'attachments', 'raw-html'];
+const CHUNKS = ['markdown', 'attachments', 'raw-html', 'chat-de'];
 
 function newestMtime(path: string): number {
   const full = join(root, path);

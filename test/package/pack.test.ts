@@ -50,6 +50,7 @@ describe('the npm package', () => {
       'package/dist/chatbot-markdown.js',
       'package/dist/chatbot-attachments.js',
       'package/dist/chatbot-raw-html.js',
+      'package/dist/chatbot-chat-de.js',
       'package/dist/custom-elements.json',
       'package/dist/types/api/index.d.ts',
       'package/README.md',

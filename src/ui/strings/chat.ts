@@ -89,53 +89,41 @@ const en: ChatStrings = {
   askInstead: 'Ask instead',
 };
 
-const de: Partial<ChatStrings> = {
-  heading: 'Chat',
-  conversation: 'Unterhaltung',
-  message: 'Nachricht',
-  placeholder: 'Stellen Sie eine Frage…',
-  send: 'Senden',
-  stop: 'Stopp',
-  retry: 'Erneut versuchen',
-  openChat: 'Chat öffnen',
-  closeChat: 'Chat schließen',
-  newChat: 'Neue Unterhaltung',
-  latest: 'Neueste Nachrichten',
-  you: 'Sie',
-  assistant: 'Assistent',
-  typing: 'Antwort wird geschrieben…',
-  stopped: 'Angehalten',
-  notAnswered: 'Nicht beantwortet.',
-  copyAnswer: 'Antwort kopieren',
-  copyCode: 'Code kopieren',
-  copied: 'Kopiert',
-  copyFailed: 'Kopieren nicht möglich',
-  deleteExchange: 'Diesen Austausch löschen',
-  deleted: 'Austausch gelöscht',
-  deleteFailed: 'Der Austausch konnte nicht gelöscht werden. Bitte später erneut versuchen.',
-  sources: 'Quellen',
-  source: 'Quelle {n}: {title}',
-  suggestions: 'Vorgeschlagene Fragen',
-  answerReady: 'Antwort: {text}',
-  errorNetwork:
-    'Die Verbindung wurde unterbrochen. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
-  errorOffline:
-    'Sie sind offline. Ihre Frage bleibt erhalten; versuchen Sie es erneut, sobald Sie wieder online sind.',
-  errorTimeout:
-    'Die Antwort hat zu lange gedauert. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
-  errorServer: 'Der Chat-Dienst hatte ein Problem ({status}). Sie können es erneut versuchen.',
-  errorAuth: 'Dieser Chat ist nicht richtig eingerichtet: sein Schlüssel wurde abgelehnt.',
-  errorOrigin: 'Dieser Chat ist auf dieser Website nicht verfügbar.',
-  errorNotFound: 'Dieser Chatbot wurde nicht gefunden.',
-  errorRateLimit: 'Zu viele Nachrichten. Bitte warten Sie einen Moment.',
-  rateLimitWait: 'Sie können in {seconds} s wieder senden (um {time}).',
-  rateLimitReady: 'Sie können jetzt wieder senden.',
-  errorConfig: 'Dieser Chat ist nicht richtig eingerichtet: {detail}.',
-  errorUnknown: 'Etwas ist schiefgelaufen. Sie können es erneut versuchen.',
-  askInstead: 'Stattdessen fragen',
-};
+export const chatStrings: Tables<ChatStrings> = { en };
 
-export const chatStrings: Tables<ChatStrings> = { en, de };
+let germanAddress: string | undefined;
+
+/**
+ * Loads the German table from `url` instead of beside this module: the embed's classic script
+ * names it by its absolute address, as it does the renderer (see src/chat/renderer.ts).
+ */
+export function loadStringsFrom(url: string): void {
+  germanAddress = url;
+}
+
+/**
+ * The tables other than English, loaded when a chat is first shown in their language: the
+ * German one is a file of its own (`chatbot-chat-de.js`, beside the element's), not in every
+ * visitor's first load. The element's first render waits for it (see `StringsController`).
+ */
+export const chatLanguages: Record<string, () => Promise<Partial<ChatStrings>>> = {
+  de: async () => {
+    try {
+      return (
+        (germanAddress
+          ? await import(/* @vite-ignore */ germanAddress)
+          : await import('./chat-de.js')) as typeof import('./chat-de.js')
+      ).chatDe;
+    } catch (error) {
+      // A site owner who left the file out sees why their German page's chat is in English.
+      console.warn(
+        'chatbot-chat: the German strings (chatbot-chat-de.js, beside the element) did not load; the chat is in English.',
+        error,
+      );
+      throw error;
+    }
+  },
+};
 
 /**
  * The strings of the rating controls, apart from `ChatStrings` so that only the lazily loaded
