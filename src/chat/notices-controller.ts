@@ -82,12 +82,23 @@ export class NoticesController implements ReactiveController {
   /** Copies `text` for the reader, and flashes whether that worked. */
   async copy(text: string): Promise<void> {
     const strings = this.i18n.value;
-    try {
-      await navigator.clipboard.writeText(text);
-      this.flash(strings.copied);
-    } catch {
-      this.flash(strings.copyFailed);
+    // Asked first where the frame's policy allows it: a refused call logs a browser error.
+    const policy = (document as { featurePolicy?: { allowsFeature(name: string): boolean } })
+      .featurePolicy;
+    let copied = false;
+    if (policy?.allowsFeature('clipboard-write') !== false) {
+      try {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      } catch {
+        // Refused (or no Clipboard API, on plain http): copied as a selection below.
+      }
     }
+    copied ||= copyBySelection(
+      text,
+      (this.host as { renderRoot?: ParentNode }).renderRoot ?? document.body,
+    );
+    this.flash(copied ? strings.copied : strings.copyFailed);
   }
 
   hostConnected(): void {
@@ -159,4 +170,24 @@ export class NoticesController implements ReactiveController {
       this.rateLimitedUntil - Date.now() + 50,
     );
   }
+}
+
+/**
+ * Copies `text` as a selection: where the Clipboard API is refused (a frame of another origin
+ * without `allow="clipboard-write"`, a page on plain http) the reader's click still allows this.
+ * Focus goes back where it was.
+ */
+function copyBySelection(text: string, root: ParentNode): boolean {
+  const back = (root as ShadowRoot).activeElement ?? document.activeElement;
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.readOnly = true;
+  area.style.cssText = 'position:fixed;top:0;opacity:0';
+  root.append(area);
+  area.focus({ preventScroll: true });
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  (back as HTMLElement | null)?.focus({ preventScroll: true });
+  return copied;
 }

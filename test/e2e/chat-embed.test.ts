@@ -211,6 +211,31 @@ describe('chatbot-embed.js', () => {
     await page.context().close();
   });
 
+  it('copies an answer from a frame of another origin, where the Clipboard API is refused', async () => {
+    const framed = embedPage('embed-framed.html', 'data-open data-persist="none"');
+    const top = new URL(
+      h.page(
+        'embed-frame-host.html',
+        `<!doctype html><title>Host</title><iframe src="${framed}" title="Chat" style="width: 420px; height: 640px"></iframe>`,
+      ),
+    );
+    top.hostname = 'localhost';
+    const page = await h.newPage({ permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.goto(top.href);
+    const frame = page.frameLocator('iframe');
+    const box = frame.getByRole('textbox', { name: 'Message' });
+    await box.fill('When is the bakery open?');
+    await box.press('Enter');
+    const copy = frame.getByRole('button', { name: 'Copy answer' });
+    await copy.click();
+    await frame.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /7 am to 6 pm/);
+    // Focus stays on the button the reader pressed.
+    assert.equal(await copy.evaluate((button) => button.matches(':focus')), true);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
   it("says on a site its chatbot's allowed origins leave out that the chat is not available there, with no Retry", async () => {
     const listed = await h.client.chatbots.create({
       name: 'listed bakery',
