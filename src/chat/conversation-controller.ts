@@ -151,6 +151,8 @@ export class ConversationController implements ReactiveController {
     this.options.answers.clear();
     this.useSession('');
     this.options.notices.clearError();
+    // The last answer's words would still be there for a screen reader to come across.
+    this.options.notices.announce('');
     this.failedId = undefined;
     this.store?.clear();
     this.host.requestUpdate();

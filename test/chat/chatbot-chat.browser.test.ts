@@ -540,6 +540,18 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).querySelector('[role="log"]')!.getAttribute('aria-live')).to.equal('off');
   });
 
+  it('should leave nothing of the last answer in the live region once a new conversation starts', async () => {
+    const el = await chat(fakeService([{ chunks: ['Alpha.'] }]));
+    const live = shadow(el).querySelector('[aria-live="polite"]')!;
+    await el.send('q');
+    await until(() => live.textContent?.trim(), 'announcement');
+    el.clear();
+    await until(() => !live.textContent?.trim(), 'the live region emptied');
+    await new Promise((r) => requestAnimationFrame(r));
+    await el.updateComplete;
+    expect(live.textContent!.trim()).to.equal('');
+  });
+
   it('should announce what the answer says, not the labels of its buttons, with its blocks apart', async () => {
     const el = await chat(
       fakeService([
