@@ -45,6 +45,18 @@ if (script?.src) {
 
 function mount(): void {
   if (!script) return;
+  // The snippet pasted twice (a template and a plugin) would stack two launchers of one chatbot,
+  // both writing its remembered conversation.
+  const uuid = script.dataset.chatbotUuid;
+  const twin = [...document.querySelectorAll('chatbot-chat[mode=launcher]')].some(
+    (el) => el.getAttribute('chatbot-uuid') === uuid,
+  );
+  if (twin && (script.dataset.mode ?? 'launcher') === 'launcher') {
+    console.warn(
+      "chatbot-embed: this chatbot's launcher is already on the page; a second script tag adds none.",
+    );
+    return;
+  }
   const element = document.createElement('chatbot-chat');
   element.setAttribute('mode', 'launcher');
   for (const name of ATTRIBUTES) {

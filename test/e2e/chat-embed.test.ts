@@ -211,6 +211,24 @@ describe('chatbot-embed.js', () => {
     await page.context().close();
   });
 
+  it('mounts one launcher when the snippet is pasted twice, and says why in the console', async () => {
+    const page = await h.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    const tag = `<script src="/dist/chatbot-embed.js" data-base-url="${h.url}" data-api-key="${chatKey}" data-chatbot-uuid="${chatbotUuid}" data-persist="none"></script>`;
+    await page.goto(
+      h.page('embed-twice.html', testPage(h.url, `<main><h1>Bakery</h1></main>${tag}${tag}`)),
+    );
+    await page.getByRole('button', { name: 'Open chat' }).waitFor();
+    await page.waitForLoadState('load');
+    assert.equal(await page.locator('chatbot-chat').count(), 1);
+    assert.equal(warnings.filter((w) => w.includes('already on the page')).length, 1);
+    assert.deepEqual(h.errors, []);
+    await page.context().close();
+  });
+
   it('copies an answer from a frame of another origin, where the Clipboard API is refused', async () => {
     const framed = embedPage('embed-framed.html', 'data-open data-persist="none"');
     const top = new URL(
