@@ -32,6 +32,7 @@ import {
 } from './field-problems.js';
 import { HEX_COLOR, isEnabled } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
+import { textField } from './text-field.js';
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 const checked = (e: Event) => (e.target as HTMLInputElement).checked;
@@ -270,46 +271,18 @@ export class AdminAgentsPanel extends AdminPanel {
     const key = `edit-${agent.uuid}`;
     const problems = this.shownProblems(key, d.name, updateProblems(agent.type, d, s, this.lang));
     const p = (field: string) => problemOf(key, field, problems);
-    const name = p('name');
-    const description = p('description');
-    const prompt = p('prompt');
-    const model = p('model');
-    const temperature = p('temperature');
     return html`<form
       part="form"
       aria-label=${fill(s.editAgent, { name: agent.name })}
       @submit=${(e: SubmitEvent) => this.handleEditSubmit(e, agent)}
       novalidate
     >
-      <div class="field">
-        <label>${s.name}<input part="input" name="name" dir="auto" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchEdit({ name: value(e) })} /></label>
-        ${name.message}
-      </div>
-      <div class="field">
-        <label>${s.description}<input part="input" name="description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${d.description} @input=${(e: Event) => this.patchEdit({ description: value(e) })} /></label>
-        ${description.message}
-      </div>
-      <div class="field">
-        <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="10" spellcheck="false" aria-invalid=${prompt.invalid} aria-describedby=${prompt.describedBy} .value=${d.prompt} @input=${(e: Event) => this.patchEdit({ prompt: value(e) })}></textarea></label>
-        ${prompt.message}
-      </div>
+      ${textField({ label: s.name, name: 'name', dir: 'auto', required: true, value: d.name, problem: p('name'), onInput: (name) => this.patchEdit({ name }) })}
+      ${textField({ label: s.description, name: 'description', dir: 'auto', value: d.description, problem: p('description'), onInput: (description) => this.patchEdit({ description }) })}
+      ${textField({ label: s.prompt, name: 'prompt', rows: 10, dir: 'auto', class: 'prompt', spellcheck: false, value: d.prompt, problem: p('prompt'), onInput: (prompt) => this.patchEdit({ prompt }) })}
       <div class="row">
-        ${
-          applies('model', agent.type)
-            ? html`<div class="field">
-              <label>${s.model}<input part="input" name="model" aria-invalid=${model.invalid} aria-describedby=${model.describedBy} .value=${d.model} @input=${(e: Event) => this.patchEdit({ model: value(e) })} /></label>
-              ${model.message}
-            </div>`
-            : nothing
-        }
-        ${
-          applies('temperature', agent.type)
-            ? html`<div class="field">
-              <label>${s.temperature}<input part="input" name="temperature" inputmode="decimal" autocomplete="off" .value=${d.temperature} aria-invalid=${temperature.invalid} aria-describedby=${temperature.describedBy} @input=${(e: Event) => this.patchEdit({ temperature: value(e) })} /></label>
-              ${temperature.message}
-            </div>`
-            : nothing
-        }
+        ${applies('model', agent.type) ? textField({ label: s.model, name: 'model', value: d.model, problem: p('model'), onInput: (model) => this.patchEdit({ model }) }) : nothing}
+        ${applies('temperature', agent.type) ? textField({ label: s.temperature, name: 'temperature', inputmode: 'decimal', autocomplete: 'off', value: d.temperature, problem: p('temperature'), onInput: (temperature) => this.patchEdit({ temperature }) }) : nothing}
       </div>
       ${applies('use_all_sources', agent.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchEdit({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${renderReadOnlyMeta(agent, s)}
@@ -335,36 +308,16 @@ export class AdminAgentsPanel extends AdminPanel {
             : nothing
           : html`<p class="muted">${s.variablesUnknown}</p>`
       }
-      ${d.variables.map((v, i) => {
-        const name = p(`variable-name-${i}`);
-        const description = p(`variable-description-${i}`);
-        const example = p(`variable-example-${i}`);
-        const type = p(`variable-type-${i}`);
-        const fallback = p(`variable-default-${i}`);
-        return html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
-          <div class="field">
-            <label>${s.variableName}<input part="input" name="variable-name" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${v.name} @input=${(e: Event) => this.patchVariable(i, { name: value(e) })} /></label>
-            ${name.message}
-          </div>
-          <div class="field">
-            <label>${s.variableDescription}<input part="input" name="variable-description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${v.description} @input=${(e: Event) => this.patchVariable(i, { description: value(e) })} /></label>
-            ${description.message}
-          </div>
-          <div class="field">
-            <label>${s.example}<input part="input" name="variable-example" dir="auto" aria-invalid=${example.invalid} aria-describedby=${example.describedBy} .value=${v.example} @input=${(e: Event) => this.patchVariable(i, { example: value(e) })} /></label>
-            ${example.message}
-          </div>
-          <div class="field">
-            <label>${s.variableType}<input part="input" name="variable-type" list="variable-types" aria-invalid=${type.invalid} aria-describedby=${type.describedBy} .value=${v.type} @input=${(e: Event) => this.patchVariable(i, { type: value(e) })} /></label>
-            ${type.message}
-          </div>
-          <div class="field">
-            <label>${s.defaultValue}<input part="input" name="variable-default" dir="auto" aria-invalid=${fallback.invalid} aria-describedby=${fallback.describedBy} .value=${v.default_value?.content ?? ''} @input=${(e: Event) => this.patchVariable(i, { default_value: { ...v.default_value, content: value(e) } })} /></label>
-            ${fallback.message}
-          </div>
+      ${d.variables.map(
+        (v, i) => html`<div class="row" role="group" aria-label="${s.variables} ${i + 1}">
+          ${textField({ label: s.variableName, name: 'variable-name', value: v.name, problem: p(`variable-name-${i}`), onInput: (name) => this.patchVariable(i, { name }) })}
+          ${textField({ label: s.variableDescription, name: 'variable-description', dir: 'auto', value: v.description, problem: p(`variable-description-${i}`), onInput: (description) => this.patchVariable(i, { description }) })}
+          ${textField({ label: s.example, name: 'variable-example', dir: 'auto', value: v.example, problem: p(`variable-example-${i}`), onInput: (example) => this.patchVariable(i, { example }) })}
+          ${textField({ label: s.variableType, name: 'variable-type', list: 'variable-types', value: v.type, problem: p(`variable-type-${i}`), onInput: (type) => this.patchVariable(i, { type }) })}
+          ${textField({ label: s.defaultValue, name: 'variable-default', dir: 'auto', value: v.default_value?.content ?? '', problem: p(`variable-default-${i}`), onInput: (content) => this.patchVariable(i, { default_value: { ...v.default_value, content } }) })}
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchEdit({ variables: d.variables.filter((_, j) => j !== i), variablesTouched: true })}>✕</button>
-        </div>`;
-      })}
+        </div>`,
+      )}
       <datalist id="variable-types"><option value="string"></option><option value="number"></option><option value="boolean"></option></datalist>
       <button type="button" part="button" @click=${() => this.patchEdit({ variables: [...d.variables, emptyVariable()], variablesTouched: true })}>${s.addVariable}</button>
     </fieldset>`;
@@ -407,13 +360,16 @@ export class AdminAgentsPanel extends AdminPanel {
         | 'live_chat_start_announcement'
         | 'live_chat_end_announcement',
       label: string,
-    ) => {
-      const problem = p(field);
-      return html`<div class="field">
-        <label>${label}<textarea part="input" name=${field} dir="auto" rows="2" aria-invalid=${problem.invalid} aria-describedby=${problem.describedBy} .value=${h[field]} @input=${(e: Event) => patch({ [field]: value(e) })}></textarea></label>
-        ${problem.message}
-      </div>`;
-    };
+    ) =>
+      textField({
+        label,
+        name: field,
+        rows: 2,
+        dir: 'auto',
+        value: h[field],
+        problem: p(field),
+        onInput: (text) => patch({ [field]: text }),
+      });
     return html`<fieldset>
       <legend>${s.escalation}</legend>
       ${message('human_requested_message', s.humanRequestedMessage)}
@@ -428,59 +384,36 @@ export class AdminAgentsPanel extends AdminPanel {
     const s = this.strings;
     const d = this.createDraft;
     const problems = this.shownProblems('create', d.name, createProblems(d, s, this.lang));
-    const name = problemOf('create', 'name', problems);
-    const description = problemOf('create', 'description', problems);
-    const prompt = problemOf('create', 'prompt', problems);
-    const model = problemOf('create', 'model', problems);
-    const message = problemOf('create', 'default_message', problems);
-    const numberField = (field: 'temperature' | 'bias' | 'stickness') => {
-      if (!applies(field, d.type)) return nothing;
-      const p = problemOf('create', field, problems);
-      return html`<div class="field">
-        <label>${s[field]}<input part="input" name=${field} inputmode="decimal" autocomplete="off" .value=${d[field]} aria-invalid=${p.invalid} aria-describedby=${p.describedBy} @input=${(e: Event) => this.patchCreate({ [field]: value(e) })} /></label>
-        ${p.message}
-      </div>`;
-    };
+    const p = (field: string) => problemOf('create', field, problems);
+    const numberField = (field: 'temperature' | 'bias' | 'stickness') =>
+      applies(field, d.type)
+        ? textField({
+            label: s[field],
+            name: field,
+            inputmode: 'decimal',
+            autocomplete: 'off',
+            value: d[field],
+            problem: p(field),
+            onInput: (text) => this.patchCreate({ [field]: text }),
+          })
+        : nothing;
     return html`<form class="card" part="form card" aria-labelledby="new-agent" @submit=${this.handleCreateSubmit} novalidate>
       <h3 id="new-agent" tabindex="-1">${s.newAgent}</h3>
       <div class="row">
-        <div class="field">
-          <label>${s.name}<input part="input" name="name" dir="auto" autocomplete="off" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${d.name} @input=${(e: Event) => this.patchCreate({ name: value(e) })} /></label>
-          ${name.message}
-        </div>
+        ${textField({ label: s.name, name: 'name', dir: 'auto', required: true, autocomplete: 'off', value: d.name, problem: p('name'), onInput: (name) => this.patchCreate({ name }) })}
         <label>${s.type}<select part="input" name="type" .value=${d.type} @change=${(e: Event) => this.patchCreate({ type: value(e) as AgentType })}>
           ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${t}</option>`)}
         </select></label>
       </div>
-      <div class="field">
-        <label>${s.description}<input part="input" name="description" dir="auto" aria-invalid=${description.invalid} aria-describedby=${description.describedBy} .value=${d.description} @input=${(e: Event) => this.patchCreate({ description: value(e) })} /></label>
-        ${description.message}
-      </div>
-      <div class="field">
-        <label>${s.prompt}<textarea part="input" class="prompt" name="prompt" dir="auto" rows="6" spellcheck="false" aria-invalid=${prompt.invalid} aria-describedby=${prompt.describedBy} .value=${d.prompt} @input=${(e: Event) => this.patchCreate({ prompt: value(e) })}></textarea></label>
-        ${prompt.message}
-      </div>
+      ${textField({ label: s.description, name: 'description', dir: 'auto', value: d.description, problem: p('description'), onInput: (description) => this.patchCreate({ description }) })}
+      ${textField({ label: s.prompt, name: 'prompt', rows: 6, dir: 'auto', class: 'prompt', spellcheck: false, value: d.prompt, problem: p('prompt'), onInput: (prompt) => this.patchCreate({ prompt }) })}
       <div class="row">
-        ${
-          applies('model', d.type)
-            ? html`<div class="field">
-              <label>${s.model}<input part="input" name="model" aria-invalid=${model.invalid} aria-describedby=${model.describedBy} .value=${d.model} @input=${(e: Event) => this.patchCreate({ model: value(e) })} /></label>
-              ${model.message}
-            </div>`
-            : nothing
-        }
+        ${applies('model', d.type) ? textField({ label: s.model, name: 'model', value: d.model, problem: p('model'), onInput: (model) => this.patchCreate({ model }) }) : nothing}
         ${numberField('temperature')} ${numberField('bias')} ${numberField('stickness')}
       </div>
-      ${
-        applies('default_message', d.type)
-          ? html`<div class="field">
-            <label>${s.defaultMessage}<textarea part="input" name="default_message" dir="auto" rows="2" aria-invalid=${message.invalid} aria-describedby=${message.describedBy} .value=${d.default_message} @input=${(e: Event) => this.patchCreate({ default_message: value(e) })}></textarea></label>
-            ${message.message}
-          </div>`
-          : nothing
-      }
+      ${applies('default_message', d.type) ? textField({ label: s.defaultMessage, name: 'default_message', rows: 2, dir: 'auto', value: d.default_message, problem: p('default_message'), onInput: (default_message) => this.patchCreate({ default_message }) }) : nothing}
       ${applies('use_all_sources', d.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchCreate({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
-      ${applies('tags', d.type) ? this.renderCreateTags(d, problems) : nothing}
+      ${applies('tags', d.type) ? this.renderCreateTags(d, p) : nothing}
       ${this.renderError('create')}
       <div class="actions">
         <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('create'))}>${s.createAgent}</button>
@@ -488,36 +421,24 @@ export class AdminAgentsPanel extends AdminPanel {
     </form>`;
   }
 
-  private renderCreateTags(d: CreateDraft, problems: FieldProblems) {
+  private renderCreateTags(d: CreateDraft, p: (field: string) => FieldProblem) {
     const s = this.strings;
     // Handlers read the current draft, not this render's: several edits may land before a render.
-    const patchTag = (i: number, p: Partial<AgentTag>) =>
+    const patchTag = (i: number, change: Partial<AgentTag>) =>
       this.patchCreate({
-        tags: this.createDraft.tags.map((t, j) => (j === i ? { ...t, ...p } : t)),
+        tags: this.createDraft.tags.map((t, j) => (j === i ? { ...t, ...change } : t)),
       });
     return html`<fieldset>
       <legend>${s.agentTags}</legend>
-      ${d.tags.map((t, i) => {
-        const name = problemOf('create', `tag-name-${i}`, problems);
-        const color = problemOf('create', `tag-color-${i}`, problems);
-        const criteria = problemOf('create', `tag-criteria-${i}`, problems);
-        return html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
-          <div class="field">
-            <label>${s.tagName}<input part="input" name="tag-name" dir="auto" aria-invalid=${name.invalid} aria-describedby=${name.describedBy} .value=${t.name} @input=${(e: Event) => patchTag(i, { name: value(e) })} /></label>
-            ${name.message}
-          </div>
-          <div class="field">
-            <label>${s.color}<input part="input" name="tag-color" .value=${t.color} placeholder="#RRGGBB" aria-invalid=${color.invalid} aria-describedby=${color.describedBy} @input=${(e: Event) => patchTag(i, { color: value(e) })} /></label>
-            ${color.message}
-          </div>
+      ${d.tags.map(
+        (t, i) => html`<div class="row" role="group" aria-label="${s.agentTags} ${i + 1}">
+          ${textField({ label: s.tagName, name: 'tag-name', dir: 'auto', value: t.name, problem: p(`tag-name-${i}`), onInput: (name) => patchTag(i, { name }) })}
+          ${textField({ label: s.color, name: 'tag-color', placeholder: '#RRGGBB', value: t.color, problem: p(`tag-color-${i}`), onInput: (color) => patchTag(i, { color }) })}
           <input type="color" aria-label=${s.colorPicker} .value=${HEX_COLOR.test(t.color) ? t.color.toLowerCase() : '#000000'} @input=${(e: Event) => patchTag(i, { color: value(e) })} />
-          <div class="field">
-            <label>${s.criteria}<input part="input" name="tag-criteria" aria-invalid=${criteria.invalid} aria-describedby=${criteria.describedBy} .value=${t.criteria} @input=${(e: Event) => patchTag(i, { criteria: value(e) })} /></label>
-            ${criteria.message}
-          </div>
+          ${textField({ label: s.criteria, name: 'tag-criteria', dir: 'auto', value: t.criteria, problem: p(`tag-criteria-${i}`), onInput: (criteria) => patchTag(i, { criteria }) })}
           <button type="button" part="button" aria-label=${fill(s.removeRow, { n: i + 1 })} @click=${() => this.patchCreate({ tags: d.tags.filter((_, j) => j !== i) })}>✕</button>
-        </div>`;
-      })}
+        </div>`,
+      )}
       <button type="button" part="button" @click=${() => this.patchCreate({ tags: [...d.tags, { name: '', color: '#2563eb', criteria: '' }] })}>${s.addTag}</button>
     </fieldset>`;
   }

@@ -7,6 +7,7 @@ import type { AdminStrings } from '../ui/strings/admin.js';
 import { focusFirstInvalid, problemOf } from './field-problems.js';
 import { errorText } from './format.js';
 import { ariaDisabled } from './panel.js';
+import { textField } from './text-field.js';
 
 /** What the form needs of the panel it is drawn in: every AdminPanel has these. */
 export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
@@ -47,38 +48,24 @@ export function renderQaFields(fields: {
 }) {
   const { id, question, answer, rows, strings: s, onInput } = fields;
   const problems = fields.checked ? qaProblems(question, answer, s) : {};
-  const q = problemOf(id, 'question', problems);
-  const a = problemOf(id, 'answer', problems);
-  const value = (e: Event) => (e.target as HTMLInputElement | HTMLTextAreaElement).value;
-  return html`<div class="field">
-      <label
-        >${s.question}<input
-          part="input"
-          name="question"
-          dir="auto"
-          autocomplete="off"
-          aria-invalid=${q.invalid}
-          aria-describedby=${q.describedBy}
-          .value=${question}
-          @input=${(e: Event) => onInput('question', value(e))}
-      /></label>
-      ${q.message}
-    </div>
-    <div class="field">
-      <label
-        >${s.answer}<textarea
-          part="input"
-          name="answer"
-          dir="auto"
-          rows=${rows}
-          aria-invalid=${a.invalid}
-          aria-describedby=${a.describedBy}
-          .value=${answer}
-          @input=${(e: Event) => onInput('answer', value(e))}
-        ></textarea>
-      </label>
-      ${a.message}
-    </div>`;
+  return html`${textField({
+    label: s.question,
+    name: 'question',
+    dir: 'auto',
+    autocomplete: 'off',
+    value: question,
+    problem: problemOf(id, 'question', problems),
+    onInput: (text) => onInput('question', text),
+  })}
+  ${textField({
+    label: s.answer,
+    name: 'answer',
+    rows,
+    dir: 'auto',
+    value: answer,
+    problem: problemOf(id, 'answer', problems),
+    onInput: (text) => onInput('answer', text),
+  })}`;
 }
 
 interface QaDraft {

@@ -6,6 +6,7 @@ import type { AdminStrings } from '../ui/strings/admin.js';
 import { type FieldProblems, focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
 import { visibilityLabel } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
+import { textField } from './text-field.js';
 
 interface SettingsDraft {
   name: string;
@@ -208,30 +209,22 @@ export class AdminSettingsPanel extends AdminPanel {
     const badOrigins = originLines(d.origins).bad;
     const badOrigin = badOrigins.length > 0;
     const problems = textProblems(d, s, this.lang);
-    const name = problemOf('settings', 'name', problems);
-    const message = problemOf('settings', 'rate-limit-message', problems);
     const visibilities = VISIBILITIES.includes(d.visibility)
       ? VISIBILITIES
       : [...VISIBILITIES, d.visibility];
     return html`
       <form part="form" class="card" @submit=${this.handleSubmit} novalidate>
         <h2>${s.tabSettings}</h2>
-        <div class="field">
-          <label
-            >${s.name}
-            <input
-              name="name"
-              dir="auto"
-              part="input"
-              required
-              autocomplete="off"
-              .value=${d.name}
-              aria-invalid=${name.invalid}
-              aria-describedby=${name.describedBy}
-              @input=${(e: Event) => this.edit({ name: (e.target as HTMLInputElement).value })}
-          /></label>
-          ${name.message}
-        </div>
+        ${textField({
+          label: s.name,
+          name: 'name',
+          dir: 'auto',
+          required: true,
+          autocomplete: 'off',
+          value: d.name,
+          problem: problemOf('settings', 'name', problems),
+          onInput: (name) => this.edit({ name }),
+        })}
         <fieldset>
           <legend>${s.rateLimit}</legend>
           <p class="help" id="rate-help">${s.rateLimitHelp}</p>
@@ -264,23 +257,15 @@ export class AdminSettingsPanel extends AdminPanel {
           </div>
           ${rateInvalid ? html`<p class="help error">${s.rateLimitInvalid}</p>` : ''}
         </fieldset>
-        <div class="field">
-          <label
-            >${s.rateLimitMessage}
-            <textarea
-              name="rate-limit-message"
-              dir="auto"
-              part="input"
-              rows="2"
-              aria-invalid=${message.invalid}
-              aria-describedby=${message.describedBy}
-              .value=${d.rateLimitMessage}
-              @input=${(e: Event) =>
-                this.edit({ rateLimitMessage: (e.target as HTMLTextAreaElement).value })}
-            ></textarea>
-          </label>
-          ${message.message}
-        </div>
+        ${textField({
+          label: s.rateLimitMessage,
+          name: 'rate-limit-message',
+          rows: 2,
+          dir: 'auto',
+          value: d.rateLimitMessage,
+          problem: problemOf('settings', 'rate-limit-message', problems),
+          onInput: (rateLimitMessage) => this.edit({ rateLimitMessage }),
+        })}
         <label class="inline"
           ><input
             type="checkbox"

@@ -8,6 +8,7 @@ import type { AdminStrings } from '../ui/strings/admin.js';
 import { type FieldProblems, focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
 import { HEX_COLOR, swatch } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
+import { textField } from './text-field.js';
 
 interface TagDraft {
   /** The tag being edited, or null for a new one. */
@@ -230,7 +231,7 @@ export class AdminTagsPanel extends AdminPanel {
     const problems = tagProblems(d, s, this.lang);
     const valid = !problems.color;
     // A name not typed yet is no problem until the form is refused.
-    const name = problemOf('tag', 'name', this.refused || d.name.trim() ? problems : {});
+    const nameProblems = this.refused || d.name.trim() ? problems : {};
     const chosen = new Set(d.members);
     const needle = this.memberFilter.trim().toLowerCase();
     const listed = needle
@@ -242,20 +243,16 @@ export class AdminTagsPanel extends AdminPanel {
     return html`<form class="card tag-form" part="form card" aria-labelledby="tag-form-heading" @submit=${this.handleSubmit} novalidate>
       <h3 id="tag-form-heading" class="user-text" tabindex="-1">${heading}</h3>
       <div class="row">
-        <div class="field">
-          <label
-            >${s.name}<input
-              part="input"
-              name="name"
-              dir="auto"
-              autocomplete="off"
-              aria-invalid=${name.invalid}
-              aria-describedby=${name.describedBy}
-              .value=${d.name}
-              @input=${(e: Event) => this.patch({ name: (e.target as HTMLInputElement).value })}
-          /></label>
-          ${name.message}
-        </div>
+        ${textField({
+          label: s.name,
+          name: 'name',
+          dir: 'auto',
+          required: true,
+          autocomplete: 'off',
+          value: d.name,
+          problem: problemOf('tag', 'name', nameProblems),
+          onInput: (name) => this.patch({ name }),
+        })}
         <label
           >${s.color}<input
             part="input"

@@ -263,6 +263,9 @@ describe('<chatbot-admin> agents', () => {
     const model = edit.querySelector<HTMLInputElement>('[name=model]')!;
     type(model, 'مساعد');
     expect(model.matches(':dir(ltr)')).to.equal(true);
+    // Both names are required, as a screen reader announces them.
+    const names = [edit, create].map((f) => f.querySelector<HTMLInputElement>('[name=name]')!);
+    expect(names.map((n) => n.required)).to.deep.equal([true, true]);
   });
 
   it('should edit name, prompt, model, variables and the sources an agent answers from', async () => {
