@@ -138,7 +138,13 @@ export default defineConfig(({ mode }) => {
         ...(mode === 'admin' ? { preserveEntrySignatures: 'allow-extension' as const } : {}),
         output: {
           minify: true,
-          ...(mode === 'admin' ? { chunkFileNames: 'chatbot-admin-[name].js' } : {}),
+          ...(mode === 'admin'
+            ? {
+                // The German strings as chatbot-admin-de.js, beside chatbot-chat-de.js.
+                chunkFileNames: ({ name }: { name: string }) =>
+                  `chatbot-${name.startsWith('admin-') ? name : `admin-${name}`}.js`,
+              }
+            : {}),
         },
       },
       sourcemap: true,

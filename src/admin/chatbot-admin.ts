@@ -8,7 +8,7 @@ import type { Chatbot } from '../api/types.js';
 import { ClientController } from '../ui/client-controller.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
-import { type AdminStrings, adminStrings } from '../ui/strings/admin.js';
+import { type AdminStrings, adminLanguages, adminStrings } from '../ui/strings/admin.js';
 import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
 import {
@@ -91,7 +91,7 @@ export class ChatbotAdmin extends LitElement {
 
   private readonly clients = new ClientController(this, createClient);
   /** Its own `lang` or the page's, which a language switcher may change at any time. */
-  private readonly localize = new StringsController(this, adminStrings);
+  private readonly localize = new StringsController(this, adminStrings, adminLanguages);
   private readonly route = new HashRouteController(this);
 
   constructor() {
@@ -170,6 +170,14 @@ export class ChatbotAdmin extends LitElement {
 
   private get selected(): Chatbot | undefined {
     return this.chatbots.find((c) => c.uuid === this.route.value.chatbotUuid);
+  }
+
+  /** An admin shown in German paints in it once its table (a file of its own) is here. */
+  protected override scheduleUpdate(): Promise<unknown> | undefined {
+    const { pending } = this.localize;
+    if (pending) return pending.then(() => super.scheduleUpdate());
+    super.scheduleUpdate();
+    return undefined;
   }
 
   protected override willUpdate(): void {

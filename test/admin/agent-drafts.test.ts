@@ -11,6 +11,7 @@ import {
 import type { Agent } from '../../src/api/types.js';
 import { localize } from '../../src/ui/i18n.js';
 import { adminStrings } from '../../src/ui/strings/admin.js';
+import { adminDe } from '../../src/ui/strings/admin-de.js';
 
 const s = adminStrings.en;
 const draft = (patch: Partial<CreateDraft>): CreateDraft => ({ ...emptyCreate(), ...patch });
@@ -175,7 +176,7 @@ describe('updateBody', () => {
     };
     d.variables = [variable, { ...variable, name: ' ' }];
     d.escalation!.live_chat_end_announcement = 'x'.repeat(10_001);
-    const result = updateBody(human, d, localize(adminStrings, 'de'), 'de');
+    const result = updateBody(human, d, localize({ ...adminStrings, de: adminDe }, 'de'), 'de');
     assert.ok('invalid' in result);
     assert.deepEqual(Object.keys(result.invalid).sort(), [
       'live_chat_end_announcement',

@@ -304,4 +304,35 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     );
     assert.deepEqual(h.errors, []);
   });
+
+  it('should load its German strings for a German dashboard only', async () => {
+    const loads: string[] = [];
+    const open = async (name: string, lang: string) => {
+      const other = await h.newPage();
+      other.on('request', (request) => {
+        if (/-de\.js$/.test(request.url()))
+          loads.push(`${lang} ${new URL(request.url()).pathname}`);
+      });
+      await other.goto(
+        h.page(
+          name,
+          testPage(
+            h.url,
+            `<main lang="${lang}"><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
+            '<script type="module" src="/dist/chatbot-admin.js"></script>',
+          ),
+        ),
+      );
+      return other;
+    };
+    const english = await open('admin-en.html', 'en');
+    await english.getByRole('button', { name: 'New chatbot' }).waitFor();
+    await english.waitForLoadState('networkidle');
+    await english.context().close();
+    const german = await open('admin-de.html', 'de');
+    await german.getByRole('button', { name: 'Neuer Chatbot' }).waitFor();
+    assert.deepEqual(loads, ['de /dist/chatbot-admin-de.js']);
+    assert.deepEqual(h.errors, []);
+    await german.context().close();
+  });
 });

@@ -52,6 +52,8 @@ describe('the npm package', () => {
       'package/dist/chatbot-attachments.js',
       'package/dist/chatbot-raw-html.js',
       'package/dist/chatbot-chat-de.js',
+      'package/dist/chatbot-admin-de.js',
+      'package/dist/chatbot-admin-insights-panel.js',
       'package/dist/custom-elements.json',
       'package/dist/types/api/index.d.ts',
       'package/README.md',
