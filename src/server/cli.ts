@@ -6,6 +6,7 @@
  */
 import cluster from 'node:cluster';
 import { createKey } from './auth.js';
+import { wholeNumber } from './env.js';
 import { DEFAULT_DB, startServer } from './main.js';
 import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
@@ -59,13 +60,13 @@ function explain(error: unknown, store: { db: string; databaseUrl?: string }, po
   return e.message || String(error);
 }
 
-/** A whole number from the environment (or a flag), at least `min`; `fallback` when unset. */
-function count(name: string, value: string | undefined, fallback: number, min = 1): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    fail(`${name} ${value} is not a whole number of at least ${min}`);
-  return n;
+/** A positive whole number from the environment or a flag; `fallback` when unset. */
+function count(name: string, value: string | undefined, fallback: number): number {
+  try {
+    return wholeNumber(name, value, fallback, 1);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 }
 
 /** Megabytes from the environment as bytes: any positive number ("0.5" is half a MB). */

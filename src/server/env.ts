@@ -9,7 +9,20 @@ export function envCount(
   fallback: number,
   min: 0 | 1,
 ): number {
-  const value = env[name]?.trim();
+  return wholeNumber(name, env[name], fallback, min);
+}
+
+/**
+ * `value` (a setting named `name`, from the environment or the command line) as a whole number
+ * of at least `min`, or `fallback` when it is not given; anything else throws, naming it.
+ */
+export function wholeNumber(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: 0 | 1,
+): number {
+  const value = raw?.trim();
   if (!value) return fallback;
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min) {

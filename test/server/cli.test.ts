@@ -93,6 +93,12 @@ describe('the command line', SQLITE_ONLY, () => {
         /CHATBOT_UPLOAD_LIMIT_MB must be a positive number of MB, not "-1"/,
       ],
       ['LLM_BASE_URL', 'api.openai.com/v1', /LLM_BASE_URL must be an http\(s\) address/],
+      ['CHATBOT_WORKERS', 'two', /CHATBOT_WORKERS must be a positive whole number, not "two"/],
+      [
+        'CHATBOT_PG_POOL_SIZE',
+        '0',
+        /CHATBOT_PG_POOL_SIZE must be a positive whole number, not "0"/,
+      ],
       [
         'CHATBOT_CORS_ORIGINS',
         'shop.example',
