@@ -1,6 +1,6 @@
 import { Task, TaskStatus } from '@lit/task';
 import { html, LitElement, nothing } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
@@ -11,6 +11,7 @@ import { fill } from '../ui/i18n.js';
 import { type AdminStrings, adminLanguages, adminStrings } from '../ui/strings/admin.js';
 import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
+import { CreateChatbotController } from './create-chatbot.js';
 import {
   ADMIN_TABS,
   type AdminAskAgainEvent,
@@ -20,11 +21,9 @@ import {
   type AdminTabUnavailableEvent,
   type AdminTagFilterEvent,
 } from './events.js';
-import { tooLong } from './field-problems.js';
-import { errorText, formatDate, visibilityLabel } from './format.js';
+import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
-import { ariaDisabled, ignoreAriaDisabled, loadError, loading } from './panel.js';
-import { NAME_MAX } from './settings-panel.js';
+import { ignoreAriaDisabled, loadError, loading } from './panel.js';
 import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
@@ -93,13 +92,25 @@ export class ChatbotAdmin extends LitElement {
   /** Its own `lang` or the page's, which a language switcher may change at any time. */
   private readonly localize = new StringsController(this, adminStrings, adminLanguages);
   private readonly route = new HashRouteController(this);
+  private readonly create = new CreateChatbotController(this, {
+    api: () => this.api,
+    strings: () => ({ t: this.t, language: this.language }),
+    created: (chatbot) => {
+      this.chatbots = [...this.chatbots, chatbot];
+      this.createdMeanwhile.push(chatbot);
+      emit(this, 'chatbot-admin-change', {
+        kind: 'chatbot',
+        action: 'create',
+        uuids: [chatbot.uuid],
+      });
+      this.navigate(chatbot.uuid, 'settings');
+    },
+  });
 
   constructor() {
     super();
     ignoreAriaDisabled(this);
   }
-
-  @query('dialog.create') private createDialog?: HTMLDialogElement;
 
   /** Base address of the service, e.g. `http://127.0.0.1:8787`. */
   @property({ attribute: 'base-url' }) baseUrl = '';
@@ -126,8 +137,6 @@ export class ChatbotAdmin extends LitElement {
   @property({ attribute: false }) strings?: Partial<AdminStrings>;
 
   @state() private chatbots: Chatbot[] = [];
-  @state() private createError = '';
-  @state() private creating = false;
 
   /** Tabs whose routes the server lacks (see AdminTabUnavailableEvent), or whose code failed. */
   @state() private unavailable: ReadonlySet<AdminTab> = new Set();
@@ -264,49 +273,6 @@ export class ChatbotAdmin extends LitElement {
     );
   }
 
-  private handleNewClick(): void {
-    this.createError = '';
-    this.createDialog?.showModal();
-  }
-
-  private async handleCreateSubmit(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const input = form.elements.namedItem('name') as HTMLInputElement;
-    const name = input.value.trim();
-    const api = this.api;
-    if (!api) return;
-    const problem = name ? tooLong(name, NAME_MAX, this.t, this.language) : this.t.nameRequired;
-    if (problem) {
-      this.createError = problem;
-      return;
-    }
-    this.creating = true;
-    this.createError = '';
-    try {
-      const chatbot = await api.chatbots.create({ name });
-      this.chatbots = [...this.chatbots, chatbot];
-      this.createdMeanwhile.push(chatbot);
-      input.value = '';
-      this.createDialog?.close();
-      emit(this, 'chatbot-admin-change', {
-        kind: 'chatbot',
-        action: 'create',
-        uuids: [chatbot.uuid],
-      });
-      this.navigate(chatbot.uuid, 'settings');
-    } catch (error) {
-      this.createError = errorText(error, this.t);
-      emit(this, 'chatbot-admin-error', {
-        operation: 'chatbots.create',
-        error,
-        message: this.createError,
-      });
-    } finally {
-      this.creating = false;
-    }
-  }
-
   override render() {
     const t = this.t;
     if (!this.api) {
@@ -324,7 +290,7 @@ export class ChatbotAdmin extends LitElement {
     >
       ${this.renderSidebar()}
       <div class="main" part="main">${this.renderMain()}</div>
-      ${this.renderCreateDialog()}
+      ${this.create.render()}
     </div>`;
   }
 
@@ -341,7 +307,7 @@ export class ChatbotAdmin extends LitElement {
     return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">
       <div class="header" part="header">
         <h2 id="chatbots-heading" tabindex="-1">${t.chatbots}</h2>
-        <button type="button" class="primary" part="button primary" @click=${this.handleNewClick}>
+        <button type="button" class="primary" part="button primary" @click=${this.create.open}>
           ${t.newChatbot}
         </button>
       </div>
@@ -434,25 +400,6 @@ export class ChatbotAdmin extends LitElement {
       tagFilter,
       unavailable: (unavailable) => this.hideTab(unavailable),
     });
-  }
-
-  private renderCreateDialog() {
-    const t = this.t;
-    return html`<dialog class="create" part="dialog" aria-labelledby="create-title">
-      <form part="form" @submit=${this.handleCreateSubmit} novalidate>
-        <h2 id="create-title">${t.newChatbot}</h2>
-        <label>${t.name}<input name="name" part="input" dir="auto" required autocomplete="off" /></label>
-        ${this.createError ? html`<p class="error" part="error" role="alert">${this.createError}</p>` : nothing}
-        <div class="actions">
-          <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.creating)}>
-            ${t.create}
-          </button>
-          <button type="button" part="button" @click=${() => this.createDialog?.close()}>
-            ${t.cancel}
-          </button>
-        </div>
-      </form>
-    </dialog>`;
   }
 }
 
