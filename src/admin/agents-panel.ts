@@ -200,7 +200,7 @@ export class AdminAgentsPanel extends AdminPanel {
     const s = this.strings;
     const pending = this.agentsTask.render({
       pending: () => (this.agents.length ? nothing : this.renderPending()),
-      error: (error) => this.renderLoadError(error, () => this.agentsTask.run()),
+      error: (error) => this.renderLoadError(error, () => this.agentsTask.run(), 'agents.list'),
       complete: () => (this.agents.length ? nothing : html`<p class="empty">${s.noAgents}</p>`),
     });
     return html`

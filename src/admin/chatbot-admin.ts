@@ -35,9 +35,9 @@ import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
  *
  * @fires chatbot-admin-change - Something was created, updated or deleted on the server.
  *   `detail: { kind, action, uuids }`.
- * @fires chatbot-admin-error - A request failed; the message is also shown in place.
+ * @fires chatbot-admin-error - A request failed (a save, or a list that could not load: once per failure); the message is also shown in place.
  *   `detail: { operation, error, message }`.
- * @fires chatbot-admin-navigate - The selected chatbot or tab changed.
+ * @fires chatbot-admin-navigate - The selected chatbot or tab changed: chosen in the admin, or brought by the hash (a link, Back).
  *   `detail: { chatbotUuid, tab }`.
  *
  * @csspart sidebar - The chatbot list column.
@@ -91,7 +91,9 @@ export class ChatbotAdmin extends LitElement {
   private readonly clients = new ClientController(this, createClient);
   /** Its own `lang` or the page's, which a language switcher may change at any time. */
   private readonly localize = new StringsController(this, adminStrings, adminLanguages);
-  private readonly route = new HashRouteController(this);
+  private readonly route = new HashRouteController(this, ({ chatbotUuid, tab }) =>
+    emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab }),
+  );
   private readonly create = new CreateChatbotController(this, {
     api: () => this.api,
     strings: () => ({ t: this.t, language: this.language }),
@@ -301,7 +303,11 @@ export class ChatbotAdmin extends LitElement {
     const status = this.chatbotsTask.render({
       pending: () =>
         list.length ? html`<p class="muted" role="status">${t.refreshing}</p>` : loading(t),
-      error: (error) => loadError(error, t, () => this.chatbotsTask.run()),
+      error: (error) =>
+        loadError(error, t, () => this.chatbotsTask.run(), {
+          host: this,
+          operation: 'chatbots.list',
+        }),
       complete: () => (list.length ? nothing : html`<p class="empty">${t.noChatbots}</p>`),
     });
     return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">

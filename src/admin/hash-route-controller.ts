@@ -14,6 +14,9 @@ export interface HashRouteHost extends ReactiveControllerHost {
   noHash: boolean;
 }
 
+/** The hash members the admin writes. */
+const OURS = ['chatbot', 'tab', 'tag'];
+
 const START: AdminRoute = { chatbotUuid: null, tab: 'agents', tagFilter: '' };
 
 /**
@@ -25,7 +28,11 @@ const START: AdminRoute = { chatbotUuid: null, tab: 'agents', tagFilter: '' };
 export class HashRouteController implements ReactiveController {
   private route: AdminRoute = START;
 
-  constructor(private readonly host: HashRouteHost) {
+  constructor(
+    private readonly host: HashRouteHost,
+    /** Told of a route the hash brought (Back, a link, the page's own script), not of `go()`. */
+    private readonly followed: (route: AdminRoute) => void = () => {},
+  ) {
     host.addController(this);
   }
 
@@ -49,7 +56,11 @@ export class HashRouteController implements ReactiveController {
     this.write();
   }
 
-  private readonly handleHashChange = (): void => this.read();
+  private readonly handleHashChange = (): void => {
+    const before = this.route;
+    this.read();
+    if (this.route !== before) this.followed(this.route);
+  };
 
   private read(): void {
     if (this.host.noHash) return;
@@ -74,17 +85,21 @@ export class HashRouteController implements ReactiveController {
   private write(): void {
     if (this.host.noHash) return;
     const { chatbotUuid, tab, tagFilter } = this.route;
-    const params = new URLSearchParams(location.hash.slice(1));
+    // The page's own parts of the hash stay as written, byte for byte: an anchor (`#faq`) or a
+    // hash router's path (`#!/bots?x=1`) read back through URLSearchParams would be re-encoded.
+    const parts = location.hash
+      .slice(1)
+      .split('&')
+      .filter((part) => part && !OURS.includes(part.split('=')[0]!));
     for (const [name, value] of [
       ['chatbot', chatbotUuid],
       // Without a chatbot there is no tab, and the tag filter belongs to that chatbot's tags.
       ['tab', chatbotUuid ? tab : null],
       ['tag', chatbotUuid && tagFilter ? tagFilter : null],
     ] as const) {
-      if (value) params.set(name, value);
-      else params.delete(name);
+      if (value) parts.push(`${name}=${encodeURIComponent(value)}`);
     }
-    const hash = params.toString();
+    const hash = parts.join('&');
     if (hash !== location.hash.slice(1)) {
       history.replaceState(
         history.state,

@@ -145,7 +145,7 @@ export class AdminInsightsPanel extends AdminPanel {
                 error: (error) =>
                   isMissingRoute(error)
                     ? nothing
-                    : this.renderLoadError(error, () => this.insightsTask.run()),
+                    : this.renderLoadError(error, () => this.insightsTask.run(), 'insights.get'),
               })
         }
         ${insights ? this.renderTotals(insights) : nothing}

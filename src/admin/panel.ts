@@ -203,9 +203,12 @@ export class AdminPanel extends LitElement {
     return message ? html`<p class="error" part="error" role="alert">${message}</p>` : nothing;
   }
 
-  /** The visible state of a loading Task: pending, or its failure with a Retry button. */
-  protected renderLoadError(error: unknown, retry: () => void) {
-    return loadError(error, this.strings, retry);
+  /**
+   * The visible state of a loading Task that failed: its message with a Retry button, and the
+   * failure reported once with `chatbot-admin-error` as `operation` (e.g. `agents.list`).
+   */
+  protected renderLoadError(error: unknown, retry: () => void, operation: string) {
+    return loadError(error, this.strings, retry, { host: this, operation });
   }
 
   protected renderPending() {
@@ -242,8 +245,25 @@ export function ignoreAriaDisabled(host: HTMLElement): void {
   );
 }
 
-/** A list that failed to load, with a Retry button (the panels' lists and the chatbot list). */
-export function loadError(error: unknown, strings: AdminStrings, retry: () => void) {
+/** Load failures already reported: a render shows the same failure many times. */
+const reported = new WeakSet<object>();
+
+/**
+ * A list that failed to load, with a Retry button (the panels' lists and the chatbot list),
+ * reported once with `chatbot-admin-error`: a host learns of a key that expired while a tab was
+ * open as it does of a failed save. Sent after the render that shows it.
+ */
+export function loadError(
+  error: unknown,
+  strings: AdminStrings,
+  retry: () => void,
+  { host, operation }: { host: HTMLElement; operation: string },
+) {
+  if (typeof error === 'object' && error !== null && !reported.has(error)) {
+    reported.add(error);
+    const message = errorText(error, strings);
+    queueMicrotask(() => emit(host, 'chatbot-admin-error', { operation, error, message }));
+  }
   return html`<div class="error" part="error" role="alert">
     <p>${errorText(error, strings)}</p>
     <button type="button" part="button" @click=${retry}>${strings.retry}</button>

@@ -301,7 +301,8 @@ export class AdminSessionsPanel extends AdminPanel {
   private renderListStatus() {
     const s = this.strings;
     const { pages } = this;
-    if (pages.error) return this.renderLoadError(pages.error, () => pages.retry());
+    if (pages.error)
+      return this.renderLoadError(pages.error, () => pages.retry(), 'conversations.list');
     if (!pages.loaded) return pages.loading ? this.renderPending() : nothing;
     const count = pages.items.length;
     return html`<p class="muted" role="status">
@@ -321,7 +322,7 @@ export class AdminSessionsPanel extends AdminPanel {
       <h2 id="detail-heading" tabindex="-1">${s.transcript}</h2>
       ${this.detailTask.render({
         pending: () => (this.shownSession() ? nothing : this.renderPending()),
-        error: (error) => this.renderLoadError(error, () => this.detailTask.run()),
+        error: (error) => this.renderLoadError(error, () => this.detailTask.run(), 'messages.list'),
       })}
       ${this.renderTranscript()}
     </section>`;

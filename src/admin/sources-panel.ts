@@ -244,7 +244,7 @@ export class AdminSourcesPanel extends AdminPanel {
         this.sources.length || this.sourcesTask.value
           ? html`<span class="muted" role="status">${s.refreshing}</span>`
           : this.renderPending(),
-      error: (error) => this.renderLoadError(error, () => this.sourcesTask.run()),
+      error: (error) => this.renderLoadError(error, () => this.sourcesTask.run(), 'sources.list'),
       complete: () => nothing,
     });
     return html`

@@ -169,7 +169,7 @@ export class AdminTagsPanel extends AdminPanel {
     const s = this.strings;
     const status = this.tagsTask.render({
       pending: () => (this.tags.length ? nothing : this.renderPending()),
-      error: (error) => this.renderLoadError(error, () => this.tagsTask.run()),
+      error: (error) => this.renderLoadError(error, () => this.tagsTask.run(), 'tags.list'),
       complete: () => (this.tags.length ? nothing : html`<p class="empty">${s.noTags}</p>`),
     });
     return html`

@@ -1,6 +1,16 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { ChatbotAdmin } from '../../src/admin/index.js';
-import { apiClient, deep, deepAll, deepText, mountAdmin, newChatbot, until } from './helpers.js';
+import type { AdminErrorEvent, ChatbotAdmin } from '../../src/admin/index.js';
+import { createClient } from '../../src/api/index.js';
+import {
+  apiClient,
+  deep,
+  deepAll,
+  deepText,
+  mountAdmin,
+  newChatbot,
+  testEnv,
+  until,
+} from './helpers.js';
 
 describe('<chatbot-admin> configuration', () => {
   it('should say it is not connected for a base-url without http(s), and name the address in the console', async () => {
@@ -62,5 +72,69 @@ describe('<chatbot-admin> navigation events', () => {
     tab('Settings').click();
     await el.updateComplete;
     expect(seen).to.deep.equal([{ chatbotUuid: bot.uuid, tab: 'settings' }]);
+  });
+
+  it('should fire chatbot-admin-navigate when the hash moves it (Back, a link), once', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Linked');
+    const el = await mountAdmin(client, bot, 'agents');
+    const seen: unknown[] = [];
+    el.addEventListener('chatbot-admin-navigate', (e) => seen.push((e as CustomEvent).detail));
+    location.hash = `chatbot=${bot.uuid}&tab=tags`;
+    await until(() => deep(el, '#panel-tags'), 20_000);
+    // The page's own member changing is no navigation of the admin's.
+    location.hash = `chatbot=${bot.uuid}&tab=tags&page=2`;
+    await new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+    await el.updateComplete;
+    expect(seen).to.deep.equal([{ chatbotUuid: bot.uuid, tab: 'tags' }]);
+  });
+});
+
+describe('<chatbot-admin> failed loads', () => {
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
+
+  it('should report a chatbot list the key cannot read with chatbot-admin-error, once', async () => {
+    const { baseUrl } = await testEnv();
+    const errors: AdminErrorEvent['detail'][] = [];
+    const el = await fixture<ChatbotAdmin>(
+      html`<chatbot-admin no-hash base-url=${baseUrl} api-key="not-a-key"
+        @chatbot-admin-error=${(e: AdminErrorEvent) => errors.push(e.detail)}></chatbot-admin>`,
+    );
+    await until(() => deepText(el).includes('Retry'), 20_000);
+    el.requestUpdate();
+    await el.updateComplete;
+    await until(() => errors.length > 0, 5_000);
+    expect(errors.map((e) => e.operation)).to.deep.equal(['chatbots.list']);
+    expect(errors[0]!.message).to.contain('401');
+  });
+
+  it("should report a panel's list that fails once the key no longer reads it", async () => {
+    const { baseUrl, apiKey } = await testEnv();
+    const bot = await newChatbot(await apiClient(), 'Expiring');
+    // The server itself refuses the agents list: the key sent for it is not one it knows.
+    const client = createClient({
+      baseUrl,
+      apiKey,
+      retry: false,
+      fetch: (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (!url.endsWith('/agents')) return fetch(input, init);
+        const headers = new Headers(init?.headers);
+        headers.set('Authorization', 'Bearer expired-key');
+        return fetch(input, { ...init, headers });
+      },
+    });
+    const errors: AdminErrorEvent['detail'][] = [];
+    const el = await fixture<ChatbotAdmin>(
+      html`<chatbot-admin no-hash .client=${client}
+        @chatbot-admin-error=${(e: AdminErrorEvent) => errors.push(e.detail)}></chatbot-admin>`,
+    );
+    const item = await until(
+      () => deepAll(el, '.chatbot-list button').find((b) => b.textContent?.includes(bot.name)),
+      20_000,
+    );
+    (item as HTMLButtonElement).click();
+    await until(() => errors.length > 0, 20_000);
+    expect(errors.map((e) => e.operation)).to.deep.equal(['agents.list']);
   });
 });

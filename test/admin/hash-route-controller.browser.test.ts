@@ -85,6 +85,19 @@ describe('HashRouteController', () => {
     host.disconnect();
   });
 
+  it("should leave the page's own anchor or router path in the hash as written", () => {
+    for (const own of ['faq', '!/bots?x=1', 'section-2&lang=de%20CH']) {
+      setHash(`#${own}`);
+      const { host, route } = routed();
+      host.connect();
+      route.go({ chatbotUuid: 'c1', tab: 'sources', tagFilter: '' });
+      expect(location.hash).to.equal(`#${own}&chatbot=c1&tab=sources`);
+      route.go({ chatbotUuid: null, tab: 'agents', tagFilter: '' });
+      expect(location.hash).to.equal(`#${own}`);
+      host.disconnect();
+    }
+  });
+
   it('should keep the route in memory only when the host has no-hash', () => {
     setHash('#chatbot=c1&tab=tags');
     const { host, route } = routed(true);
