@@ -12,6 +12,18 @@ export const styles = [
       border: 1px solid var(--_border);
       border-radius: var(--_radius);
       overflow: hidden;
+      line-height: 1.5;
+      /* The dashboard's inherited text styles are its own, not the admin's (direction aside). */
+      text-align: start;
+      text-transform: none;
+      text-indent: 0;
+      letter-spacing: normal;
+      word-spacing: normal;
+      font-style: normal;
+      font-weight: 400;
+    }
+    :host([hidden]) {
+      display: none;
     }
     /*
      * The list of chatbots beside the main area while the element is wide enough for both, and

@@ -22,6 +22,7 @@ export const styles = [
       text-transform: none;
       text-indent: 0;
       letter-spacing: normal;
+      word-spacing: normal;
       font-style: normal;
       font-weight: 400;
     }

@@ -138,3 +138,34 @@ describe('<chatbot-admin> failed loads', () => {
     expect(errors.map((e) => e.operation)).to.deep.equal(['agents.list']);
   });
 });
+
+describe('<chatbot-admin> in a host page', () => {
+  it("should not take the dashboard's text styles, and hide with the hidden attribute", async () => {
+    const client = await apiClient();
+    const wrapper = await fixture<HTMLDivElement>(html`<div
+      style="text-transform: uppercase; text-align: center; letter-spacing: 3px; word-spacing: 9px; font-style: italic; text-indent: 40px; font-weight: 700; line-height: 3"
+    >
+      <chatbot-admin no-hash .client=${client}></chatbot-admin>
+    </div>`);
+    const el = wrapper.querySelector('chatbot-admin') as ChatbotAdmin;
+    const heading = await until(() => deep(el, '#chatbots-heading'), 20_000);
+    const style = getComputedStyle(heading!);
+    expect({
+      textTransform: style.textTransform,
+      textAlign: style.textAlign,
+      letterSpacing: style.letterSpacing,
+      wordSpacing: style.wordSpacing,
+      fontStyle: style.fontStyle,
+      textIndent: style.textIndent,
+    }).to.deep.equal({
+      textTransform: 'none',
+      textAlign: 'start',
+      letterSpacing: 'normal',
+      wordSpacing: '0px',
+      fontStyle: 'normal',
+      textIndent: '0px',
+    });
+    el.hidden = true;
+    expect(getComputedStyle(el).display).to.equal('none');
+  });
+});

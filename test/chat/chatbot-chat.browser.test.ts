@@ -646,7 +646,7 @@ describe('<chatbot-chat>', () => {
 
   it("should not take the host page's text styles into its own text", async () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div
-      style="text-transform: uppercase; text-align: center; letter-spacing: 3px; font-style: italic; text-indent: 40px; font-weight: 700"
+      style="text-transform: uppercase; text-align: center; letter-spacing: 3px; word-spacing: 9px; font-style: italic; text-indent: 40px; font-weight: 700"
     >
       <chatbot-chat chatbot-uuid="bot-1" persist="none" .client=${fakeService([{ chunks: ['Plain text.'] }]).client}></chatbot-chat>
     </div>`);
@@ -658,6 +658,7 @@ describe('<chatbot-chat>', () => {
       textTransform: style.textTransform,
       textAlign: style.textAlign,
       letterSpacing: style.letterSpacing,
+      wordSpacing: style.wordSpacing,
       fontStyle: style.fontStyle,
       textIndent: style.textIndent,
       fontWeight: style.fontWeight,
@@ -665,6 +666,7 @@ describe('<chatbot-chat>', () => {
       textTransform: 'none',
       textAlign: 'start',
       letterSpacing: 'normal',
+      wordSpacing: '0px',
       fontStyle: 'normal',
       textIndent: '0px',
       fontWeight: '400',
