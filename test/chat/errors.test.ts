@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { NetworkError } from '../../src/api/errors.js';
 import { describeError } from '../../src/chat/errors.js';
 import { type ChatStrings, chatStrings } from '../../src/ui/strings/chat.js';
+import { chatDe } from '../../src/ui/strings/chat-de.js';
 
 const request = { method: 'POST', path: '/api/v1/session/s/message/stream' } as const;
 
@@ -14,7 +15,7 @@ describe('describeError', () => {
     assert.equal(offline.retryable, true);
     assert.equal(offline.message, chatStrings.en.errorOffline);
     assert.doesNotMatch(offline.message, /What arrived is kept/);
-    const de: ChatStrings = { ...chatStrings.en, ...chatStrings.de } as ChatStrings;
+    const de: ChatStrings = { ...chatStrings.en, ...chatDe } as ChatStrings;
     assert.equal(describeError(error, de, 0, false).message, de.errorOffline);
     assert.notEqual(de.errorOffline, chatStrings.en.errorOffline, 'German has its own');
     assert.equal(
