@@ -47,7 +47,11 @@ export class StreamController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.stop();
+    // A chat moved in the page (a framework's portal or reorder) is back before a microtask
+    // runs: only one taken off the page ends its answer.
+    queueMicrotask(() => {
+      if (!(this.host as Partial<Element>).isConnected) this.stop();
+    });
   }
 
   /** Aborts the current answer; its `start()` resolves with `stopped` and the partial text. */

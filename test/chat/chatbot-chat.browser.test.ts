@@ -93,6 +93,32 @@ describe('<chatbot-chat>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should keep streaming when moved in the page, and stop when taken off it', async () => {
+    const holds = [gate(), gate()];
+    const service = fakeService([
+      { chunks: ['Moved ', 'along.'], gate: holds[0]!.wait },
+      { chunks: ['Never ', 'read.'], gate: holds[1]!.wait },
+    ]);
+    const el = await chat(service);
+    const other = document.createElement('div');
+    el.parentElement!.after(other);
+    const first = oneEvent(el, 'chatbot-answer-finished');
+    void el.send('one');
+    await until(() => shadow(el).querySelector('.typing'), 'the first answer under way');
+    // What a portal or a reorder does: out and back in within one task.
+    other.append(el);
+    holds[0]!.release();
+    expect((await first).detail).to.include({ response: 'Moved along.', stopped: false });
+
+    const second = oneEvent(el, 'chatbot-answer-finished');
+    void el.send('two');
+    await until(() => shadow(el).querySelector('.typing'), 'the second answer under way');
+    el.remove();
+    expect((await second).detail).to.include({ stopped: true });
+    holds[1]!.release();
+    other.remove();
+  });
+
   it('should follow a growing answer only while the reader is at the bottom', async () => {
     const hold = gate();
     let released = 0;
