@@ -92,7 +92,28 @@ const chunksBesideBundle = (mode: string): Plugin => ({
   },
 });
 
+/**
+ * The elements for Node (`vite build --mode node`, `dist/node/`), which the package's `node`
+ * export condition names: a server render (Next, Nuxt, SvelteKit, Astro) imports them without a
+ * DOM. Lit and the other dependencies stay imports, so Node loads Lit's own server build and its
+ * DOM shim; the browser bundles inline Lit's browser build, which touches `HTMLElement` at once.
+ */
+const nodeBuild = {
+  build: {
+    ssr: true,
+    target: 'node20',
+    outDir: 'dist/node',
+    emptyOutDir: false,
+    sourcemap: true,
+    rolldownOptions: {
+      input: { 'chatbot-chat': 'src/chat/index.ts', 'chatbot-admin': 'src/admin/index.ts' },
+      output: { format: 'es' as const, entryFileNames: '[name].js', chunkFileNames: '[name].js' },
+    },
+  },
+};
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'node') return nodeBuild;
   const target = entries[mode as keyof typeof entries];
   if (!target) {
     throw new Error(`vite build needs --mode with one of: ${Object.keys(entries).join(', ')}`);

@@ -55,11 +55,17 @@ export type AdminTabUnavailableEvent = CustomEvent<AdminTab>;
  */
 export type AdminAskAgainEvent = CustomEvent<string>;
 
+/** The events `<chatbot-admin>` fires, by name: they bubble and leave its shadow root. */
+export interface AdminEventMap {
+  'chatbot-admin-change': AdminChangeEvent;
+  'chatbot-admin-error': AdminErrorEvent;
+  'chatbot-admin-navigate': AdminNavigateEvent;
+}
+
 declare global {
-  interface HTMLElementEventMap {
-    'chatbot-admin-change': AdminChangeEvent;
-    'chatbot-admin-error': AdminErrorEvent;
-    'chatbot-admin-navigate': AdminNavigateEvent;
+  interface DocumentEventMap extends AdminEventMap {}
+  interface WindowEventMap extends AdminEventMap {}
+  interface HTMLElementEventMap extends AdminEventMap {
     // The panels' own events: they bubble to <chatbot-admin> but never leave its shadow root.
     'admin-tag-filter': AdminTagFilterEvent;
     'admin-show-tag': AdminShowTagEvent;

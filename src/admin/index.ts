@@ -8,11 +8,13 @@ import { AdminSourceAddPanel } from './source-add-panel.js';
 import { AdminSourcesPanel } from './sources-panel.js';
 import { AdminTagsPanel } from './tags-panel.js';
 
+export type { AdminStrings } from '../ui/strings/admin.js';
 export type {
   AdminChangeDetail,
   AdminChangeEvent,
   AdminErrorDetail,
   AdminErrorEvent,
+  AdminEventMap,
   AdminNavigateDetail,
   AdminNavigateEvent,
   AdminTab,

@@ -248,10 +248,16 @@ export class ChatbotChat extends LitElement {
   /** A first message shown above the conversation. */
   greeting = '';
 
-  /** Suggested first questions, shown while the conversation is empty. */
+  /**
+   * Suggested first questions, shown while the conversation is empty. As an attribute: a JSON
+   * array (`["Opening hours?","Prices?"]`) or `|`-separated text (`Opening hours?|Prices?`).
+   */
   suggestions: string[] = [];
 
-  /** Initial data of a session this element creates: a flat object. */
+  /**
+   * Initial data of a session this element creates: a flat object (as an attribute, JSON such
+   * as `{"plan":"pro"}`; nested values are refused).
+   */
   sessionData?: SessionData;
 
   /** `on` lets visitors attach files to a question; `off` does not. */
@@ -266,7 +272,10 @@ export class ChatbotChat extends LitElement {
   /** `on` offers a rating under each answer; `off` does not. */
   feedback: 'on' | 'off' = 'on';
 
-  /** Observed so that changing `lang` re-renders the strings; read through `languageOf`. */
+  /**
+   * The language of the strings (`en`, `de`), the element's own `lang` (as a property, the
+   * native `lang`); without it, the closest ancestor's or the page's, followed as it changes.
+   */
   protected langAttribute?: string;
 
   /** Overrides for any visible string (see `ChatStrings`, `FeedbackStrings`, `AttachmentStrings`). */

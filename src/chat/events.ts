@@ -69,4 +69,7 @@ export interface ChatEventMap {
 
 declare global {
   interface HTMLElementEventMap extends ChatEventMap {}
+  // They bubble out of the shadow root, so a page may listen once, on the document or window.
+  interface DocumentEventMap extends ChatEventMap {}
+  interface WindowEventMap extends ChatEventMap {}
 }

@@ -1,6 +1,11 @@
 import { ChatbotChat } from './chatbot-chat.js';
 
-export type { ChatStrings } from '../ui/strings/chat.js';
+export type {
+  AttachmentStrings,
+  ChatStringOverrides,
+  ChatStrings,
+  FeedbackStrings,
+} from '../ui/strings/chat.js';
 export { ChatbotChat } from './chatbot-chat.js';
 export type {
   ChatAnswerFinishedDetail,

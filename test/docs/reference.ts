@@ -29,6 +29,7 @@ interface Member extends Described {
   static?: boolean;
   attribute?: string;
   readonly?: boolean;
+  parameters?: Described[];
 }
 interface Declaration extends Described {
   kind: string;
@@ -81,6 +82,11 @@ function table(headers: string[], rows: string[][]): string {
   ].join('\n');
 }
 
+const publicField = (declaration: Declaration, name: string | undefined) =>
+  (declaration.members ?? []).some(
+    (m) => m.kind === 'field' && m.name === name && (m.privacy ?? 'public') === 'public',
+  );
+
 function element(declaration: Declaration): string {
   const tag = declaration.tagName ?? declaration.name;
   const attributes = declaration.attributes ?? [];
@@ -109,7 +115,8 @@ function element(declaration: Declaration): string {
       ['attribute', 'property', 'type', 'default', 'description'],
       attributes.map((a) => [
         code(a.name),
-        code(a.fieldName),
+        // A field of the class's own (`lang` is observed through one) is no property to set.
+        publicField(declaration, a.fieldName) ? code(a.fieldName) : '',
         code(a.type?.text),
         code(a.default),
         cell(a.description),
@@ -123,7 +130,10 @@ function element(declaration: Declaration): string {
     methods.length ? '**Methods**' : '',
     table(
       ['method', 'description'],
-      methods.map((m) => [code(`${m.name}()`), cell(m.description)]),
+      methods.map((m) => [
+        code(`${m.name}(${(m.parameters ?? []).map((p) => p.name).join(', ')})`),
+        cell(m.description),
+      ]),
     ),
     events.length ? '**Events** (bubbling, composed)' : '',
     table(

@@ -54,6 +54,8 @@ describe('the npm package', () => {
       'package/dist/chatbot-chat-de.js',
       'package/dist/chatbot-admin-de.js',
       'package/dist/chatbot-admin-insights-panel.js',
+      'package/dist/node/chatbot-chat.js',
+      'package/dist/node/chatbot-admin.js',
       'package/dist/custom-elements.json',
       'package/dist/types/api/index.d.ts',
       'package/README.md',
@@ -96,15 +98,36 @@ describe('the npm package', () => {
     });
   });
 
+  it('imports the elements in Node without a DOM, as a server render does', () => {
+    const script = `
+      const { ChatbotChat } = await import('chatbot-elements/chat');
+      const { ChatbotAdmin } = await import('chatbot-elements/admin');
+      console.log(JSON.stringify({
+        chat: customElements.get('chatbot-chat') === ChatbotChat,
+        admin: customElements.get('chatbot-admin') === ChatbotAdmin,
+        dom: typeof document,
+      }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    assert.deepEqual(JSON.parse(out), { chat: true, admin: true, dom: 'undefined' });
+  });
+
   it('type-checks an import of every entry point', () => {
     writeFileSync(
       join(project, 'check.ts'),
       `import { createClient, type Chatbot } from 'chatbot-elements';
-import { ChatbotChat } from 'chatbot-elements/chat';
-import { ChatbotAdmin } from 'chatbot-elements/admin';
+import { ChatbotChat, type ChatStringOverrides } from 'chatbot-elements/chat';
+import { ChatbotAdmin, type AdminStrings } from 'chatbot-elements/admin';
 const bot: Chatbot | undefined = undefined;
 const chat: ChatbotChat = document.createElement('chatbot-chat');
 const admin: ChatbotAdmin = document.createElement('chatbot-admin');
+chat.strings = { send: 'Ask', helpful: 'Yes' } satisfies ChatStringOverrides;
+admin.strings = { newChatbot: 'Add bot' } satisfies Partial<AdminStrings>;
+// The events leave the elements: one listener on the document, typed.
+document.addEventListener('chatbot-feedback', (e) => console.log(e.detail.rating));
+window.addEventListener('chatbot-admin-error', (e) => console.log(e.detail.operation));
 console.log(createClient, bot, chat, admin);
 `,
     );
