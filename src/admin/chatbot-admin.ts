@@ -16,6 +16,7 @@ import {
   ADMIN_TABS,
   type AdminAskAgainEvent,
   type AdminChangeEvent,
+  type AdminNavigateDetail,
   type AdminShowTagEvent,
   type AdminTab,
   type AdminTabUnavailableEvent,
@@ -168,6 +169,21 @@ export class ChatbotAdmin extends LitElement {
   /** The client in use: the `client` property, or one built from base-url and api-key. */
   get api(): ChatbotClient | undefined {
     return this.clients.value;
+  }
+
+  /** The chatbot (uuid, or null for none) and tab on screen. */
+  get shown(): AdminNavigateDetail {
+    const { chatbotUuid, tab } = this.route.value;
+    return { chatbotUuid, tab };
+  }
+
+  /**
+   * Shows `tab` of the chatbot `chatbotUuid` (null: none): for a host with a router of its own
+   * (with `no-hash`), which learns of the reader's moves from `chatbot-admin-navigate`. Fires no
+   * event itself.
+   */
+  show(chatbotUuid: string | null, tab: AdminTab = 'agents'): void {
+    this.route.go({ chatbotUuid, tab: ADMIN_TABS.includes(tab) ? tab : 'agents', tagFilter: '' });
   }
 
   /** One strings object per language and overrides: panels re-render only when it changes. */

@@ -90,6 +90,30 @@ describe('<chatbot-admin> navigation events', () => {
   });
 });
 
+describe('<chatbot-admin> driven by a router of its host', () => {
+  it('should show the chatbot and tab asked for with show(), and say what is shown', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Routed');
+    const before = location.hash;
+    const seen: unknown[] = [];
+    const el = await fixture<ChatbotAdmin>(
+      html`<chatbot-admin no-hash .client=${client}
+        @chatbot-admin-navigate=${(e: CustomEvent) => seen.push(e.detail)}></chatbot-admin>`,
+    );
+    el.show(bot.uuid, 'settings');
+    await until(() => deep(el, 'chatbot-admin-settings'), 20_000);
+    expect(el.shown).to.deep.equal({ chatbotUuid: bot.uuid, tab: 'settings' });
+    expect(location.hash).to.equal(before);
+    expect(seen).to.deep.equal([]);
+    // The reader's own move is told, so the host's router can follow.
+    deepAll(el, '[role=tab]')
+      .find((t) => t.textContent?.trim() === 'Tags')!
+      .click();
+    await until(() => seen.length > 0, 5_000);
+    expect(seen).to.deep.equal([{ chatbotUuid: bot.uuid, tab: 'tags' }]);
+  });
+});
+
 describe('<chatbot-admin> failed loads', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
