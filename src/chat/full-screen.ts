@@ -35,6 +35,12 @@ export class FullScreenController implements ReactiveController {
     this.narrow.addEventListener('change', () => host.requestUpdate());
   }
 
+  hostConnected(): void {
+    // Put back on the page still open (a framework's re-render): held again at once, not at the
+    // next update, which may never come.
+    this.host.requestUpdate();
+  }
+
   hostUpdated(): void {
     const host = this.host;
     const panel =

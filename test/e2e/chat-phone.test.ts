@@ -118,6 +118,38 @@ describe('chatbot-chat.js on a phone', () => {
     await page.context().close();
   });
 
+  it('holds the page again when the open panel is taken off it and put back', async () => {
+    const page = await phonePage();
+    await openPanel(page);
+    const modal = () =>
+      page.evaluate(() =>
+        document
+          .querySelector('chatbot-chat')!
+          .shadowRoot!.querySelector('.panel')!
+          .getAttribute('aria-modal'),
+      );
+    // What a framework's re-render may do: out of the page, then back, still open.
+    await page.evaluate(() => {
+      const chat = document.querySelector('chatbot-chat')!;
+      const parent = chat.parentNode!;
+      chat.remove();
+      return new Promise((resolve) => setTimeout(resolve, 50)).then(() => parent.append(chat));
+    });
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('chatbot-chat')!
+          .shadowRoot!.querySelector('.panel')!
+          .getAttribute('aria-modal') === 'true',
+    );
+    assert.equal(await modal(), 'true');
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.documentElement).overflow),
+      'hidden',
+    );
+    await page.context().close();
+  });
+
   it('keeps the composer above a keyboard that shrinks the viewport, and the log at its end', async () => {
     const page = await phonePage();
     await openPanel(page, 0);
