@@ -21,6 +21,8 @@ export class StringsController<T extends Record<string, string>> implements Reac
   language = 'en';
   /** The table of the host's language on its way, if any: its first render waits for it. */
   pending?: Promise<void>;
+  /** Languages whose table was asked for: waited for once, by the first paint only. */
+  private readonly asked = new Set<string>();
   private memo?: { language: string; overrides?: Partial<T>; strings: T };
 
   constructor(
@@ -58,7 +60,8 @@ export class StringsController<T extends Record<string, string>> implements Reac
     this.language = languageOf(this.host);
     const base = this.language.toLowerCase().split('-')[0]!;
     const load = this.later[base];
-    if (!load || this.tables[base] || this.pending) return;
+    if (!load || this.tables[base] || this.asked.has(base)) return;
+    this.asked.add(base);
     // Not loaded (a file missing beside the element): an empty table, English as for a language
     // without one, and not asked for again.
     let table = loading.get(load);
@@ -66,13 +69,15 @@ export class StringsController<T extends Record<string, string>> implements Reac
       table = load().catch(() => ({}));
       loading.set(load, table);
     }
-    this.pending = table.then((loaded) => {
+    const applied = table.then((loaded) => {
       this.tables[base] = loaded as Partial<T>;
       this.memo = undefined;
-    });
-    void this.pending.then(() => {
-      this.pending = undefined;
       this.host.requestUpdate();
+    });
+    // A file that neither comes nor fails (a stalled request) holds the first paint a few
+    // seconds at most: English until it is here.
+    this.pending = Promise.race([applied, new Promise((go) => setTimeout(go, 3000))]).then(() => {
+      this.pending = undefined;
     });
   }
 }
