@@ -39,6 +39,15 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
   const visitors = options.visitors ?? visitorSettings(process.env);
   // Outermost: every answer, error or not, waits until the request's body is read.
   app.use(drainUnread());
+  // A stop waits for the request's handler (a streamed answer counts itself until it is stored).
+  app.use(async (_c, next) => {
+    const done = ctx.drain.enter();
+    try {
+      await next();
+    } finally {
+      done();
+    }
+  });
 
   if (options.log) {
     app.use(async (c, next) => {
@@ -56,7 +65,10 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
       await ctx.store.ping();
     } catch (error) {
       // The reason stays in the log: the probe is public, and may come from anywhere.
-      console.error(`GET /healthz: the ${kind} store does not answer:`, error);
+      // One line a probe, as every request's during an outage (app.onError): no stack.
+      console.error(
+        `GET /healthz: the ${kind} store does not answer (${(error as Error).message})`,
+      );
       return c.json(errorBody('unavailable', `the ${kind} store does not answer`), 503);
     }
     return c.json({ status: 'ok', store: kind });

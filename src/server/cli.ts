@@ -10,7 +10,7 @@ import { wholeNumber } from './env.js';
 import { DEFAULT_DB, startServer } from './main.js';
 import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
-import { reportListening, runPrimary } from './workers.js';
+import { reportListening, runPrimary, STOP_GRACE_MS } from './workers.js';
 
 const env = process.env;
 const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -159,9 +159,10 @@ async function main(): Promise<void> {
     fail(`PORT ${env.PORT} is not a port number`);
   const host = env.HOST || '127.0.0.1';
   const leaseSeconds = Number(env.CHATBOT_INGEST_LEASE_SECONDS || 30);
-  if (!(leaseSeconds > 0)) {
+  // A day at most: past 24.8 days a timer fires at once, and the queue would poll without pause.
+  if (!(leaseSeconds > 0 && leaseSeconds <= 86_400)) {
     fail(
-      `CHATBOT_INGEST_LEASE_SECONDS ${env.CHATBOT_INGEST_LEASE_SECONDS} is not a positive number`,
+      `CHATBOT_INGEST_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "${String(env.CHATBOT_INGEST_LEASE_SECONDS).slice(0, 40)}"`,
     );
   }
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
@@ -199,7 +200,9 @@ async function main(): Promise<void> {
     fail(explain(error, store, port));
   }
   const shutdown = () => {
-    server.close().then(
+    // A second Ctrl-C does not wait: answers still streaming are cut (and stored) at once.
+    process.on('SIGINT', () => void server.close());
+    server.close({ graceMs: STOP_GRACE_MS }).then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -208,7 +211,7 @@ async function main(): Promise<void> {
   if (cluster.isWorker) {
     // The primary says it once for all, and stops the workers itself (a terminal's Ctrl-C
     // reaches every process of the group: the primary's SIGTERM follows).
-    process.on('SIGINT', () => {});
+    process.once('SIGINT', () => {});
     reportListening(server.url);
     return;
   }

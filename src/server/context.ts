@@ -1,3 +1,4 @@
+import type { Drain } from './drain.js';
 import { badInput, notFound } from './http.js';
 import type { Knowledge } from './knowledge/knowledge.js';
 import type {
@@ -25,6 +26,8 @@ export interface ServerContext {
   store: Store;
   knowledge: Knowledge;
   uploadLimitBytes: number;
+  /** Requests and answers in flight, which a stop lets finish (main.ts). */
+  drain: Drain;
 }
 
 /**

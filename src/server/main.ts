@@ -5,6 +5,7 @@ import { createApp as buildApp } from './app.js';
 import { createKey, seedKeys } from './auth.js';
 import { answerExpectContinue } from './body.js';
 import type { ServerContext } from './context.js';
+import { Drain } from './drain.js';
 import { answerParserErrors } from './http.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
 import { Knowledge } from './knowledge/knowledge.js';
@@ -53,7 +54,11 @@ export interface ServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops taking connections, gives requests and answers in flight up to `graceMs` (default 0)
+   * to finish, cuts the rest (a cut answer is stored as cut short) and closes the store.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
   /** Prints nothing: returns a new key for `user` (created if missing). */
   createKey(user: string, opts?: { chatOnly?: string }): Promise<string>;
   /** Resolves when background ingestion has nothing left to do. */
@@ -89,6 +94,7 @@ export async function createServerApp(options: ServerOptions = {}) {
     store,
     knowledge,
     uploadLimitBytes: options.uploadLimitBytes ?? 20 * 1024 * 1024,
+    drain: new Drain(),
   };
   const app = buildApp(ctx, {
     allowPrivateUrls: options.allowPrivateUrls ?? false,
@@ -138,18 +144,37 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
+  let hurry = () => {};
   return {
     url: `http://${shownHost}:${port}`,
     port,
     createKey: built.createKey,
     idle: () => built.ctx.knowledge.idle(),
-    close() {
-      closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Streams in flight would hold close() open; end them.
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        });
+    close({ graceMs = 0 } = {}) {
+      // Asked again without a grace (a second Ctrl-C): the wait ends now.
+      if (closing) {
+        if (graceMs === 0) hurry();
+        return closing;
+      }
+      closing = (async () => {
+        const { drain } = built.ctx;
+        // No new connections; idle keep-alive ones end now.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        if (graceMs > 0) {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([
+            drain.idle(),
+            new Promise<void>((resolve) => {
+              hurry = resolve;
+              timer = setTimeout(resolve, graceMs);
+            }),
+          ]);
+          clearTimeout(timer);
+        }
+        // Answers still streaming are cut, and stored as cut short, before the store closes.
+        (server as Server).closeAllConnections();
+        await closed;
+        await drain.idle();
         await built.close();
       })();
       return closing;

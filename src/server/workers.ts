@@ -15,8 +15,11 @@ interface Listening {
 const isListening = (message: unknown): message is Listening =>
   typeof message === 'object' && message !== null && (message as Listening).type === 'listening';
 
-/** How long the workers have to finish their answers after a stop, before they are killed. */
-const STOP_GRACE_MS = 10_000;
+/**
+ * How long a process gives the answers in flight after a stop (SIGTERM, Ctrl-C) before it cuts
+ * them and stores them as cut short; the primary kills a worker 2 s after that.
+ */
+export const STOP_GRACE_MS = 8_000;
 
 /** In a worker: tells the primary this worker listens at `url`. */
 export function reportListening(url: string): void {
@@ -53,7 +56,7 @@ export function runPrimary(count: number, describe: string): void {
     for (const worker of workers) worker.process.kill('SIGTERM');
     setTimeout(() => {
       for (const worker of workers) worker.process.kill('SIGKILL');
-    }, STOP_GRACE_MS).unref();
+    }, STOP_GRACE_MS + 2_000).unref();
     cluster.on('exit', () => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
     });
@@ -73,7 +76,9 @@ export function runPrimary(count: number, describe: string): void {
     setTimeout(fork, served ? 0 : 1000);
   });
 
-  process.once('SIGINT', () => stopAll(0));
+  // A second Ctrl-C reaches the workers too (the terminal's whole group), which then cut their
+  // answers at once; the primary waits for them as before.
+  process.on('SIGINT', () => stopAll(0));
   process.once('SIGTERM', () => stopAll(0));
   for (let i = 0; i < count; i++) fork();
 }

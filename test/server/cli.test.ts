@@ -95,6 +95,11 @@ describe('the command line', SQLITE_ONLY, () => {
       ['LLM_BASE_URL', 'api.openai.com/v1', /LLM_BASE_URL must be an http\(s\) address/],
       ['CHATBOT_WORKERS', 'two', /CHATBOT_WORKERS must be a positive whole number, not "two"/],
       [
+        'CHATBOT_INGEST_LEASE_SECONDS',
+        '5000000',
+        /CHATBOT_INGEST_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "5000000"/,
+      ],
+      [
         'CHATBOT_PG_POOL_SIZE',
         '0',
         /CHATBOT_PG_POOL_SIZE must be a positive whole number, not "0"/,

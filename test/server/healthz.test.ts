@@ -40,6 +40,10 @@ describe('GET /healthz, what a load balancer probes', () => {
       error: { code: 'unavailable', message: `the ${TEST_STORE} store does not answer` },
     });
     assert.equal(logged.mock.callCount(), 1, 'the reason is logged');
+    // In one line, with no stack: a balancer probes every few seconds during an outage.
+    const [line, ...more] = logged.mock.calls[0]!.arguments;
+    assert.deepEqual(more, [], 'no error object, which console prints with its stack');
+    assert.match(String(line), /^GET \/healthz: the \w+ store does not answer \([^\n]*\)$/);
   });
 });
 

@@ -150,12 +150,14 @@ export function messageRoutes(
       if (suggestions && suggestions.length > 0) {
         headers['x-suggestions'] = encodeJsonHeader(suggestions);
       }
+      // The handler returns before the body ends: a stop waits until the answer is stored.
+      const stored = ctx.drain.enter();
       return streamPieces(c, (signal) => started.answer.text(signal), {
         headers,
         paced: started.answer.paced,
         varyOrigin: options.varyOrigin,
         onEnd: (response, finished) =>
-          save(started, query, response, finished && !started.answer.cutShort),
+          save(started, query, response, finished && !started.answer.cutShort).finally(stored),
         onError: (error) => {
           // The status is already sent: say what happened in the record.
           started.answer.errorMessage ||= `the answer failed: ${(error as Error).message}`;
