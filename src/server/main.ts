@@ -26,6 +26,11 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** PostgreSQL connections this instance keeps open at most. Default 10. */
   poolSize?: number;
+  /**
+   * How long a PostgreSQL query may go unanswered (a database that hangs) before the request
+   * answers 503: default 30 s.
+   */
+  queryTimeoutMs?: number;
   /** `user:key,user:key`: users and full-access keys created at start when missing. */
   apiKeys?: string;
   /** Let URL sources reach loopback and private addresses (local use and tests). Default false. */
@@ -74,6 +79,7 @@ export async function createServerApp(options: ServerOptions = {}) {
       db: options.db,
       databaseUrl: options.databaseUrl,
       poolSize: options.poolSize,
+      queryTimeoutMs: options.queryTimeoutMs,
       log: options.log === false ? undefined : (line) => console.log(line),
     }),
   );

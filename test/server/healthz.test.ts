@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { createServerApp } from '../../src/server/main.js';
 import { startCluster, stopCluster } from '../postgres-cluster.mjs';
 import { postgresOnly, TEST_STORE, testStoreOptions } from './stores.js';
@@ -80,6 +81,48 @@ describe(
         assert.match(lines[0]!, /^GET \/api\/v1\/chatbots: the postgres store does not answer \(/);
         assert.doesNotMatch(lines[0]!, /\n\s+at /, 'no stack for an outage');
       } finally {
+        await server.close().catch(() => {});
+        stopCluster(cluster);
+      }
+    });
+
+    it('should answer 503 when the database hangs instead of refusing, and recover once it wakes', async (t) => {
+      const cluster = await startCluster();
+      const server = await createServerApp({
+        databaseUrl: cluster.url,
+        apiKeys: 'alice:alice-key',
+        log: false,
+        // One connection, and a short bound, so the test freezes the one the request uses.
+        poolSize: 1,
+        queryTimeoutMs: 500,
+      });
+      const admin = new pg.Client({ connectionString: cluster.url });
+      await admin.connect();
+      let frozen: number[] = [];
+      try {
+        const list = () =>
+          server.app.request('/api/v1/chatbots', {
+            headers: { Authorization: 'Bearer alice-key' },
+          });
+        assert.equal((await list()).status, 200);
+        const { rows } = await admin.query(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = 'chatbot-store'",
+        );
+        frozen = rows.map((row: { pid: number }) => row.pid);
+        assert.ok(frozen.length > 0);
+        // A frozen backend answers nothing at all, as a hung server or a dead network path does.
+        for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+        t.mock.method(console, 'error', () => {});
+        const response = await list();
+        assert.equal(response.status, 503);
+        assert.equal(response.headers.get('retry-after'), '5');
+        for (const pid of frozen.splice(0)) process.kill(pid, 'SIGCONT');
+        let status = 0;
+        for (let i = 0; i < 50 && status !== 200; i++) status = (await list()).status;
+        assert.equal(status, 200, 'answers again once the database does, without a restart');
+      } finally {
+        for (const pid of frozen) process.kill(pid, 'SIGCONT');
+        await admin.end().catch(() => {});
         await server.close().catch(() => {});
         stopCluster(cluster);
       }

@@ -8,6 +8,8 @@ export interface OpenStoreOptions {
   databaseUrl?: string;
   /** PostgreSQL connections per instance. */
   poolSize?: number;
+  /** How long a PostgreSQL query may go unanswered before it fails as unavailable. */
+  queryTimeoutMs?: number;
   /** Where the store reports what it did at open (migrations). */
   log?: (line: string) => void;
 }
@@ -23,6 +25,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const { openPostgresStore } = await import('./postgres.js');
     return openPostgresStore(options.databaseUrl, {
       poolSize: options.poolSize,
+      queryTimeoutMs: options.queryTimeoutMs,
       log: options.log,
     });
   }

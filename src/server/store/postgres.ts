@@ -23,6 +23,7 @@ const PING_TIMEOUT_MS = 2_000;
  * before it fails: a database that stopped answering fails requests instead of hanging them.
  */
 const CONNECT_TIMEOUT_MS = 15_000;
+const QUERY_TIMEOUT_MS = 30_000;
 
 /**
  * Opens a PostgreSQL store at `url` (`postgres://…`), migrating the database first (one instance
@@ -30,13 +31,16 @@ const CONNECT_TIMEOUT_MS = 15_000;
  */
 export async function openPostgresStore(
   url: string,
-  options: { poolSize?: number; log?: (line: string) => void } = {},
+  options: { poolSize?: number; queryTimeoutMs?: number; log?: (line: string) => void } = {},
 ): Promise<Store> {
   const log = options.log ?? (() => {});
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A database that hangs (frozen, a network that drops packets) answers nothing, not even a
+    // refusal: without a bound every request would wait with it.
+    query_timeout: options.queryTimeoutMs ?? QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'chatbot-store',
   });

@@ -19,5 +19,7 @@ export function storeUnavailable(error: unknown): boolean {
     }
   }
   // node-postgres says these in words only.
-  return /^(timeout exceeded when trying to connect|Connection terminated)/.test(error.message);
+  return /^(timeout exceeded when trying to connect|Connection terminated|Query read timeout)/.test(
+    error.message,
+  );
 }
