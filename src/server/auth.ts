@@ -36,12 +36,15 @@ export async function createKey(
 
 /** Parses `user:key,user:key` and makes sure each user and full-access key exists. */
 export async function seedKeys(store: Store, spec: string | undefined): Promise<void> {
-  for (const entry of (spec ?? '').split(',')) {
+  for (const [index, entry] of (spec ?? '').split(',').entries()) {
     const trimmed = entry.trim();
     if (!trimmed) continue;
     const colon = trimmed.indexOf(':');
     if (colon <= 0 || colon === trimmed.length - 1) {
-      throw new Error(`CHATBOT_API_KEYS entry "${trimmed.split(':')[0]}:…" is not user:key`);
+      // Named by its place and user, never by its text: without a colon the text is the key,
+      // and the error goes to a log.
+      const user = colon > 0 ? ` ("${trimmed.slice(0, colon)}:")` : '';
+      throw new Error(`CHATBOT_API_KEYS entry ${index + 1}${user} is not user:key`);
     }
     const user = trimmed.slice(0, colon);
     const key = trimmed.slice(colon + 1);

@@ -94,6 +94,13 @@ describe('the command line', SQLITE_ONLY, () => {
       ],
       ['LLM_BASE_URL', 'api.openai.com/v1', /LLM_BASE_URL must be an http\(s\) address/],
       ['CHATBOT_WORKERS', 'two', /CHATBOT_WORKERS must be a positive whole number, not "two"/],
+      // The key itself is never echoed: an entry without a colon is all key.
+      [
+        'CHATBOT_API_KEYS',
+        'me:ok-key,s3cret-only-key',
+        /CHATBOT_API_KEYS entry 2 is not user:key$/m,
+      ],
+      ['CHATBOT_API_KEYS', 'alice:', /CHATBOT_API_KEYS entry 1 \("alice:"\) is not user:key/],
       [
         'CHATBOT_INGEST_LEASE_SECONDS',
         '5000000',
@@ -118,6 +125,7 @@ describe('the command line', SQLITE_ONLY, () => {
       assert.equal(result.status, 1, `${name}=${value} stops the start`);
       assert.equal(result.stderr.trim().split('\n').length, 1);
       assert.match(result.stderr, says);
+      assert.doesNotMatch(result.stderr, /s3cret/, 'no key in the log');
       assert.equal(result.stdout, '');
     }
   });
