@@ -199,12 +199,8 @@ export class ChatbotAdmin extends LitElement {
     return this.chatbots.find((c) => c.uuid === this.route.value.chatbotUuid);
   }
 
-  /** An admin shown in German paints in it once its table (a file of its own) is here. */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
-    const { pending } = this.localize;
-    if (pending) return pending.then(() => super.scheduleUpdate());
-    super.scheduleUpdate();
-    return undefined;
+    return this.localize.schedule(() => super.scheduleUpdate());
   }
 
   protected override willUpdate(): void {

@@ -310,12 +310,8 @@ export class ChatbotChat extends LitElement {
     this.clear();
   }
 
-  /** A chat shown in another language than English paints in it once its table is here. */
   protected override scheduleUpdate(): Promise<unknown> | undefined {
-    const { pending } = this.i18n;
-    if (pending) return pending.then(() => super.scheduleUpdate());
-    super.scheduleUpdate();
-    return undefined;
+    return this.i18n.schedule(() => super.scheduleUpdate());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

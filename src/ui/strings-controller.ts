@@ -47,6 +47,16 @@ export class StringsController<T extends Record<string, string>> implements Reac
     return strings;
   }
 
+  /**
+   * The host's `scheduleUpdate`, put off while its table is on its way: an element shown in
+   * another language paints in it, not first in English. Call from the host's override.
+   */
+  schedule(update: () => void): Promise<void> | undefined {
+    if (this.pending) return this.pending.then(update);
+    update();
+    return undefined;
+  }
+
   hostConnected(): void {
     this.follow();
   }
