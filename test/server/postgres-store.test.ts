@@ -200,11 +200,11 @@ describe('the PostgreSQL store', { skip }, () => {
         { kind: 'rows' }, // ensureUser
         { kind: 'rows' }, // createChatbot
         { kind: 'rows' }, // createSource
-        { kind: 'chunks', chatbotUuid: 'bot' },
+        { kind: 'chunks', chatbotUuid: 'bot', sourceUuids: ['src'] },
         { kind: 'jobs' },
         { kind: 'rows' }, // createSession
         { kind: 'rows' }, // deleteSources
-        { kind: 'chunks', chatbotUuid: 'bot' },
+        { kind: 'chunks', chatbotUuid: 'bot', sourceUuids: ['src'] },
       ];
       await until(() => heardByB.length >= expected.length, 'B to hear every change');
       assert.deepEqual(heardByB, expected);

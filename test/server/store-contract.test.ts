@@ -232,6 +232,20 @@ for (const factory of storeFactories()) {
       });
     });
 
+    it("should read one source's chunks as they were stored, and none of a deleted one", async () => {
+      const { sources } = await chatbotWithSources(store, 2);
+      const [first, second] = sources as [string, string];
+      const stored = await store.replaceChunks(first, [
+        'Penguins live in the south.',
+        { text: 'They cannot fly.', heading: 'Birds' },
+      ]);
+      await store.replaceChunks(second, ['Puffins live in the north.']);
+      assert.deepEqual(await peer.listSourceChunks(first), stored);
+      await store.deleteSources([first], AT);
+      assert.deepEqual(await peer.listSourceChunks(first), []);
+      assert.equal((await peer.listSourceChunks(second))[0]?.text, 'Puffins live in the north.');
+    });
+
     it('should answer ping while open, and reject once closed', async () => {
       await store.ping();
       await peer.ping();
@@ -285,8 +299,9 @@ for (const factory of storeFactories()) {
               other.seen.slice(0, replaced).some((c) => c.kind === 'rows'),
               'the chatbot',
             );
+            // Both name the source, so the other instance re-reads it alone.
             for (const change of other.seen.filter(chunks)) {
-              assert.deepEqual(change, { kind: 'chunks', chatbotUuid });
+              assert.deepEqual(change, { kind: 'chunks', chatbotUuid, sourceUuids: [first] });
             }
           }
           assert.deepEqual(own.seen, [], 'a store is never told of its own writes');

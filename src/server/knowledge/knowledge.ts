@@ -63,7 +63,9 @@ export class Knowledge {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     // Another instance's work: its chunks make this index stale, its jobs may be ours to do.
     this.stopListening = store.onChange((change) => {
-      if (change.kind === 'chunks') this.index.dropChatbot(change.chatbotUuid);
+      if (change.kind === 'chunks' && change.sourceUuids) {
+        this.index.refreshSources(change.chatbotUuid, change.sourceUuids).catch(() => {});
+      } else if (change.kind === 'chunks') this.index.dropChatbot(change.chatbotUuid);
       if (change.kind === 'reset') this.index.dropAll();
       if (change.kind === 'jobs' || change.kind === 'reset') this.poll();
     });

@@ -33,6 +33,10 @@ export class SearchIndex {
   private readonly indexes = new Map<string, ChatbotIndex>();
   /** Indexes whose chunks are still being read from the store. */
   private readonly loading = new Map<ChatbotIndex, Changes>();
+  /** Per index: how many changes this process made to it, so a re-read knows it was overtaken. */
+  private readonly edits = new WeakMap<ChatbotIndex, number>();
+  /** Per chatbot: the re-reads of other instances' changes, one after the other. */
+  private readonly refreshing = new Map<string, Promise<void>>();
 
   constructor(private readonly store: Store) {}
 
@@ -99,6 +103,7 @@ export class SearchIndex {
       changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...fresh];
       return;
     }
+    this.edited(index);
     unindexChunks(index, oldIds);
     indexChunks(index, fresh);
   }
@@ -112,7 +117,58 @@ export class SearchIndex {
       const gone = new Set(ids);
       changes.added = changes.added.filter((c) => !gone.has(c.id));
     }
+    this.edited(index);
     unindexChunks(index, ids);
+  }
+
+  private edited(index: ChatbotIndex): void {
+    this.edits.set(index, (this.edits.get(index) ?? 0) + 1);
+  }
+
+  /**
+   * Another instance replaced or deleted these sources' chunks: reads theirs again and puts them
+   * in place of what the index holds. Reading the whole chatbot again instead takes seconds at a
+   * few hundred thousand chunks, answering from nothing or from stale chunks meanwhile.
+   */
+  refreshSources(chatbotUuid: string, sourceUuids: string[]): Promise<void> {
+    if (!this.indexes.has(chatbotUuid)) return Promise.resolve(); // built from the store when used
+    const next = (this.refreshing.get(chatbotUuid) ?? Promise.resolve()).then(() =>
+      this.refresh(chatbotUuid, sourceUuids),
+    );
+    this.refreshing.set(chatbotUuid, next);
+    const settled = () => {
+      if (this.refreshing.get(chatbotUuid) === next) this.refreshing.delete(chatbotUuid);
+    };
+    next.then(settled, settled);
+    return next;
+  }
+
+  private async refresh(chatbotUuid: string, sourceUuids: string[]): Promise<void> {
+    const index = this.indexes.get(chatbotUuid);
+    if (!index) return;
+    // A build under way may have read the sources before the change: take them in after it.
+    await index.built.catch(() => {});
+    let read: IndexedChunk[][];
+    let seen: number;
+    do {
+      seen = this.edits.get(index) ?? 0;
+      try {
+        read = await Promise.all(sourceUuids.map((uuid) => this.store.listSourceChunks(uuid)));
+      } catch {
+        // Unreadable now: the whole index is read again when next used.
+        if (this.indexes.get(chatbotUuid) === index) this.indexes.delete(chatbotUuid);
+        return;
+      }
+      if (this.indexes.get(chatbotUuid) !== index) return; // dropped meanwhile: rebuilt when used
+      // This process changed the index while the read was out, perhaps after the read: again.
+    } while ((this.edits.get(index) ?? 0) !== seen);
+    const stale = new Set(sourceUuids);
+    const oldIds: number[] = [];
+    for (const entry of index.chunks.values()) {
+      if (stale.has(entry.sourceUuid)) oldIds.push(entry.id);
+    }
+    unindexChunks(index, oldIds);
+    indexChunks(index, read.flat());
   }
 
   dropChatbot(chatbotUuid: string): void {

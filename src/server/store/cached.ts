@@ -116,6 +116,7 @@ export function cachedStore(store: Store): Store {
     'listSources',
     'listSourcesWithStatus',
     'listChunks',
+    'listSourceChunks',
     'chatbotsWithChunks',
     'chunkIds',
     'getTag',

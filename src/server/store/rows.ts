@@ -8,6 +8,7 @@ import { answerMeta, coveredForReview, normalizeQuestion } from './facts.js';
 import type {
   AgentRow,
   ChatbotRow,
+  ChunkRow,
   MessageRow,
   SessionDocumentRow,
   SessionRow,
@@ -64,6 +65,14 @@ export const source = (r: Row): SourceRow => ({
   meta: parse(r.meta_json),
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
+});
+
+/** A row of `chunks`, as both stores read it (`id, source_uuid, text, heading`). */
+export const chunk = (r: Row): ChunkRow => ({
+  id: num(r.id),
+  sourceUuid: String(r.source_uuid),
+  text: String(r.text),
+  heading: String(r.heading ?? ''),
 });
 
 export const session = (r: Row): SessionRow => ({

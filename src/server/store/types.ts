@@ -211,13 +211,14 @@ export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
 /**
  * What another instance changed, as a store that several server processes share tells this one
  * (SQLite, one process's file, never does). `chunks`: a chatbot's chunks were replaced or deleted,
- * so an in-process search index of it is stale. `rows`: any other row a cache may hold (keys,
+ * so an in-process search index of it is stale: only those of `sourceUuids` when it is given
+ * (re-read them), the whole chatbot's otherwise. `rows`: any other row a cache may hold (keys,
  * chatbots, agents, sources, tags, sessions, the documents bound to a session: binding sends it,
  * uploading and pruning unbound ones do not). `jobs`: an ingestion job was queued. `reset`: the
  * listening connection was lost and got back, so changes may have been missed: forget everything.
  */
 export type StoreChange =
-  | { kind: 'chunks'; chatbotUuid: string }
+  | { kind: 'chunks'; chatbotUuid: string; sourceUuids?: string[] }
   | { kind: 'rows' }
   | { kind: 'jobs' }
   | { kind: 'reset' };
@@ -307,6 +308,8 @@ export interface Store {
     chunks: Array<string | { text: string; heading?: string }>,
   ): Promise<ChunkRow[]>;
   listChunks(chatbotUuid: string): Promise<ChunkRow[]>;
+  /** One source's chunks: what another instance's change to it left, for an index to take in. */
+  listSourceChunks(sourceUuid: string): Promise<ChunkRow[]>;
   /** Chatbots that have any chunk: the search indexes to build at start. */
   chatbotsWithChunks(): Promise<string[]>;
   chunkIds(sourceUuid: string): Promise<number[]>;

@@ -5,7 +5,10 @@ import { num, type Row } from '../rows.js';
 export { json, num, parse, type Row } from '../rows.js';
 
 /** What a write tells the other instances (see notify.ts), `from` and channel aside. */
-export type Change = { kind: 'chunks'; chatbotUuid: string } | { kind: 'rows' } | { kind: 'jobs' };
+export type Change =
+  | { kind: 'chunks'; chatbotUuid: string; sourceUuids?: string[] }
+  | { kind: 'rows' }
+  | { kind: 'jobs' };
 
 export const CHANNEL = 'chatbot_store';
 

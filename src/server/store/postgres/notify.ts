@@ -26,7 +26,7 @@ const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** Reads a notification's payload; null for one that is not ours to act on. */
 function changeOf(payload: string | undefined, instanceId: string): StoreChange | null {
-  let note: { from?: unknown; kind?: unknown; chatbotUuid?: unknown };
+  let note: { from?: unknown; kind?: unknown; chatbotUuid?: unknown; sourceUuids?: unknown };
   try {
     note = JSON.parse(payload ?? '');
   } catch {
@@ -34,7 +34,11 @@ function changeOf(payload: string | undefined, instanceId: string): StoreChange 
   }
   if (note.from === instanceId) return null;
   if (note.kind === 'chunks' && typeof note.chatbotUuid === 'string') {
-    return { kind: 'chunks', chatbotUuid: note.chatbotUuid };
+    const { sourceUuids } = note;
+    // Without a readable list of sources, the whole chatbot's index is stale.
+    return Array.isArray(sourceUuids) && sourceUuids.every((u) => typeof u === 'string')
+      ? { kind: 'chunks', chatbotUuid: note.chatbotUuid, sourceUuids }
+      : { kind: 'chunks', chatbotUuid: note.chatbotUuid };
   }
   if (note.kind === 'rows' || note.kind === 'jobs') return { kind: note.kind };
   return null;

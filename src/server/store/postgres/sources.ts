@@ -1,4 +1,4 @@
-import { SOURCE_COLUMNS, source } from '../rows.js';
+import { chunk, SOURCE_COLUMNS, source } from '../rows.js';
 import type { ChunkRow, Store } from '../types.js';
 import { dropSourcesFromAgents } from './chatbots.js';
 import { type Change, json, num, ROWS, type Sql } from './db.js';
@@ -14,13 +14,27 @@ export type SourceQueries = Pick<
   | 'deleteSources'
   | 'replaceChunks'
   | 'listChunks'
+  | 'listSourceChunks'
   | 'chatbotsWithChunks'
   | 'chunkIds'
 >;
 
 /**
+ * At most this many sources are named in one notification (PostgreSQL's payloads end at 8,000
+ * bytes); past it, the other instances read the whole chatbot's chunks again.
+ */
+const MAX_NAMED_SOURCES = 100;
+
+/** The chunks of `sources` changed: the other instances re-read those, not the whole chatbot. */
+function chunksChanged(chatbotUuid: string, sources: string[]): Change {
+  return sources.length > MAX_NAMED_SOURCES
+    ? { kind: 'chunks', chatbotUuid }
+    : { kind: 'chunks', chatbotUuid, sourceUuids: sources };
+}
+
+/**
  * Data sources and their chunks. Deleting sources and replacing chunks tell the other instances
- * which chatbots' search indexes are stale, in the same transaction as the change.
+ * which sources' chunks their search indexes hold stale, in the same transaction as the change.
  */
 export function sourceQueries(sql: Sql): SourceQueries {
   const queries: SourceQueries = {
@@ -100,15 +114,19 @@ export function sourceQueries(sql: Sql): SourceQueries {
       sql.tx(async (t) => {
         // Chunks, contents, tag memberships and queued jobs go by cascade.
         const deleted = await t.all(
-          'DELETE FROM data_sources WHERE uuid = ANY($1) RETURNING chatbot_uuid',
+          'DELETE FROM data_sources WHERE uuid = ANY($1) RETURNING uuid, chatbot_uuid',
           uuids,
         );
-        const chatbots = [...new Set(deleted.map((r) => String(r.chatbot_uuid)))];
-        if (chatbots.length === 0) return;
-        await dropSourcesFromAgents(t, chatbots, new Set(uuids), now);
+        const byChatbot = new Map<string, string[]>();
+        for (const r of deleted) {
+          const chatbotUuid = String(r.chatbot_uuid);
+          byChatbot.set(chatbotUuid, [...(byChatbot.get(chatbotUuid) ?? []), String(r.uuid)]);
+        }
+        if (byChatbot.size === 0) return;
+        await dropSourcesFromAgents(t, [...byChatbot.keys()], new Set(uuids), now);
         await t.notify(
           ...ROWS,
-          ...chatbots.map((chatbotUuid): Change => ({ kind: 'chunks', chatbotUuid })),
+          ...[...byChatbot].map(([chatbotUuid, sources]) => chunksChanged(chatbotUuid, sources)),
         );
       }),
     replaceChunks: (sourceUuid, chunks) =>
@@ -138,7 +156,7 @@ export function sourceQueries(sql: Sql): SourceQueries {
           parts.map((p) => p.heading),
         );
         const idOf = new Map(ids.map((row) => [num(row.seq), num(row.id)]));
-        await t.notify({ kind: 'chunks', chatbotUuid });
+        await t.notify(chunksChanged(chatbotUuid, [sourceUuid]));
         return parts.map(
           ({ text, heading }, seq): ChunkRow => ({ id: idOf.get(seq)!, sourceUuid, text, heading }),
         );
@@ -148,12 +166,14 @@ export function sourceQueries(sql: Sql): SourceQueries {
         'SELECT id, source_uuid, text, heading FROM chunks WHERE chatbot_uuid = $1 ORDER BY id',
         chatbotUuid,
       );
-      return rows.map((r) => ({
-        id: num(r.id),
-        sourceUuid: String(r.source_uuid),
-        text: String(r.text),
-        heading: String(r.heading ?? ''),
-      }));
+      return rows.map(chunk);
+    },
+    async listSourceChunks(sourceUuid) {
+      const rows = await sql.all(
+        'SELECT id, source_uuid, text, heading FROM chunks WHERE source_uuid = $1 ORDER BY id',
+        sourceUuid,
+      );
+      return rows.map(chunk);
     },
     async chatbotsWithChunks() {
       const rows = await sql.all('SELECT DISTINCT chatbot_uuid FROM chunks ORDER BY chatbot_uuid');

@@ -1,4 +1,4 @@
-import { source } from '../rows.js';
+import { chunk, source } from '../rows.js';
 import type { ChunkRow, Store, TagRow } from '../types.js';
 import { type Immediate, json, type Row, type Sql } from './db.js';
 
@@ -14,6 +14,7 @@ export type SourceQueries = Immediate<
     | 'deleteSources'
     | 'replaceChunks'
     | 'listChunks'
+    | 'listSourceChunks'
     | 'chatbotsWithChunks'
     | 'chunkIds'
     | 'createTag'
@@ -171,12 +172,13 @@ export function sourceQueries(
       return all(
         'SELECT id, source_uuid, text, heading FROM chunks WHERE chatbot_uuid = ? ORDER BY id',
         chatbotUuid,
-      ).map((r) => ({
-        id: Number(r.id),
-        sourceUuid: String(r.source_uuid),
-        text: String(r.text),
-        heading: String(r.heading ?? ''),
-      }));
+      ).map(chunk);
+    },
+    listSourceChunks(sourceUuid) {
+      return all(
+        'SELECT id, source_uuid, text, heading FROM chunks WHERE source_uuid = ? ORDER BY id',
+        sourceUuid,
+      ).map(chunk);
     },
     chatbotsWithChunks() {
       return all('SELECT DISTINCT chatbot_uuid FROM chunks').map((r) => String(r.chatbot_uuid));
