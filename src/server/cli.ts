@@ -1,22 +1,23 @@
 /**
  * `npm run server` starts the reference server from the environment;
  * `npm run server -- --workers N` starts N of them sharing the port (PostgreSQL only);
- * `npm run server -- create-key <user> [--chat-only <chatbot-uuid>]` prints a new key.
+ * `npm run server -- create-key <user> [--chat-only <chatbot-uuid>]` prints a new key;
+ * `npm run server -- revoke-key <key>` deletes one.
  * Failures the operator can fix are one line on stderr and exit code 1.
  */
 import cluster from 'node:cluster';
-import { createKey } from './auth.js';
+import { createKey, hashKey } from './auth.js';
 import { wholeNumber } from './env.js';
 import { DEFAULT_DB, startServer } from './main.js';
 import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
+import type { Store } from './store/types.js';
 import { reportListening, runPrimary, STOP_GRACE_MS } from './workers.js';
 
 const env = process.env;
-const truthy = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
 
 const USAGE =
-  'usage: npm run server [-- --workers <n>] | npm run server -- create-key <user> [--chat-only <chatbot-uuid>]';
+  'usage: npm run server [-- --workers <n>] | npm run server -- create-key <user> [--chat-only <chatbot-uuid>] | npm run server -- revoke-key <key>';
 
 function hintKeys(): void {
   if (env.CHATBOT_API_KEYS) return;
@@ -44,6 +45,10 @@ function explain(error: unknown, store: { db: string; databaseUrl?: string }, po
   if (e.code === 'EADDRINUSE') return `port ${port} is already in use; set PORT to a free port`;
   if (e.code === 'EACCES' && port !== undefined) return `no permission to listen on port ${port}`;
   if (e.code === 'EADDRNOTAVAIL') return `HOST ${env.HOST} is not an address of this machine`;
+  // getaddrinfo names the host it could not find: HOST's, or the database's (below).
+  if (/^(ENOTFOUND|EAI_AGAIN)$/.test(e.code ?? '') && env.HOST && hostOf(e) === env.HOST) {
+    return `HOST ${env.HOST} cannot be found (${e.code}); set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0`;
+  }
   // Connection failures, and PostgreSQL's own (five-character SQLSTATE codes).
   if (
     store.databaseUrl &&
@@ -54,10 +59,35 @@ function explain(error: unknown, store: { db: string; databaseUrl?: string }, po
     const reason = e.message || e.code || String(error);
     return `cannot use the PostgreSQL database ${shownUrl(store.databaseUrl)} (${reason}); check DATABASE_URL`;
   }
-  if (/SQLITE_CANTOPEN|SQLITE_READONLY|EACCES|EROFS|ENOTDIR/.test(`${e.code} ${e.message}`)) {
+  if (
+    /SQLITE_CANTOPEN|SQLITE_READONLY|EACCES|EROFS|ENOTDIR|EEXIST/.test(`${e.code} ${e.message}`)
+  ) {
     return `cannot open the database ${store.db} for writing (${e.message}); set CHATBOT_DB to a writable path`;
   }
   return e.message || String(error);
+}
+
+function hostOf(error: NodeJS.ErrnoException): string | undefined {
+  return (error as { hostname?: string }).hostname;
+}
+
+/** `on`/`off` and their usual spellings; `fallback` when unset. */
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (!value?.trim()) return fallback;
+  if (/^(on|1|true|yes)$/i.test(value.trim())) return true;
+  if (/^(off|0|false|no)$/i.test(value.trim())) return false;
+  return fail(`${name} must be on or off, not "${value.slice(0, 40)}"`);
+}
+
+/** The address of a PostgreSQL database, which any other scheme is not. */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!/^postgres(ql)?:\/\//i.test(value)) {
+    fail(
+      `DATABASE_URL must be a postgres:// or postgresql:// address (unset, the server uses the SQLite file CHATBOT_DB), not "${shownUrl(value).slice(0, 60)}"`,
+    );
+  }
+  return value;
 }
 
 /** A positive whole number from the environment or a flag; `fallback` when unset. */
@@ -106,20 +136,19 @@ function llmBaseUrl(value: string): string {
   return value;
 }
 
-async function createKeyCommand(args: string[], store: { db: string; databaseUrl?: string }) {
-  const user = args[1];
-  const flag = args.indexOf('--chat-only');
-  const chatOnly = flag === -1 ? undefined : args[flag + 1];
-  if (!user || user.startsWith('--') || (flag !== -1 && !chatOnly)) {
-    fail('usage: npm run server -- create-key <user> [--chat-only <chatbot-uuid>]');
-  }
+/** Runs a command's work on the store, then closes it; a failure is one line and exit code 1. */
+async function withStore(
+  command: string,
+  store: { db: string; databaseUrl?: string },
+  use: (opened: Store) => Promise<void>,
+) {
   if (!store.databaseUrl && store.db === ':memory:') {
-    fail('create-key needs a database file: CHATBOT_DB is :memory:');
+    fail(`${command} needs a database file: CHATBOT_DB is :memory:`);
   }
   try {
     const opened = await openStore({ ...store, poolSize: 1 });
     try {
-      console.log(await createKey(opened, user, { chatOnly }));
+      await use(opened);
     } finally {
       await opened.close();
     }
@@ -128,11 +157,42 @@ async function createKeyCommand(args: string[], store: { db: string; databaseUrl
   }
 }
 
+async function createKeyCommand(args: string[], store: { db: string; databaseUrl?: string }) {
+  const user = args[1];
+  const flag = args.indexOf('--chat-only');
+  const chatOnly = flag === -1 ? undefined : args[flag + 1];
+  if (!user || user.startsWith('--') || (flag !== -1 && !chatOnly)) {
+    fail('usage: npm run server -- create-key <user> [--chat-only <chatbot-uuid>]');
+  }
+  await withStore('create-key', store, async (opened) => {
+    console.log(await createKey(opened, user, { chatOnly }));
+  });
+}
+
+async function revokeKeyCommand(args: string[], store: { db: string; databaseUrl?: string }) {
+  const key = args[1];
+  if (!key || args.length > 2) fail('usage: npm run server -- revoke-key <key>');
+  await withStore('revoke-key', store, async (opened) => {
+    if (!(await opened.deleteKey(hashKey(key))))
+      fail('no such key in this database: nothing revoked');
+    console.log('revoked: running servers on this database refuse it within a second');
+  });
+  const listed = (env.CHATBOT_API_KEYS ?? '')
+    .split(',')
+    .some((entry) => entry.slice(entry.indexOf(':') + 1).trim() === key);
+  if (listed) {
+    console.error(
+      'chatbot server: the key is also in CHATBOT_API_KEYS: take it out, or the next start adds it again',
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const store = { db: env.CHATBOT_DB || DEFAULT_DB, databaseUrl: env.DATABASE_URL || undefined };
+  const store = { db: env.CHATBOT_DB || DEFAULT_DB, databaseUrl: databaseUrl(env.DATABASE_URL) };
 
   if (args[0] === 'create-key') return createKeyCommand(args, store);
+  if (args[0] === 'revoke-key') return revokeKeyCommand(args, store);
   if (args[0] === '--help' || args[0] === '-h') {
     console.log(`${USAGE}\nSettings come from the environment: see the README, "Environment".`);
     return;
@@ -142,6 +202,9 @@ async function main(): Promise<void> {
     workersFlag = args[1];
     if (workersFlag === undefined) fail(USAGE);
     args.splice(0, 2);
+  } else if (args[0]?.startsWith('--workers=')) {
+    workersFlag = args[0].slice('--workers='.length);
+    args.splice(0, 1);
   }
   if (args.length > 0) fail(`unknown command ${args[0]}; ${USAGE}`);
 
@@ -154,9 +217,9 @@ async function main(): Promise<void> {
       `${workers} workers need PostgreSQL: set DATABASE_URL=postgres://… (one SQLite file serves one process)`,
     );
   }
-  const port = env.PORT ? Number(env.PORT) : 8787;
+  const port = env.PORT ? (/^\d+$/.test(env.PORT.trim()) ? Number(env.PORT) : Number.NaN) : 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    fail(`PORT ${env.PORT} is not a port number`);
+    fail(`PORT ${env.PORT} is not a port number (0 to 65535; 0 picks a free one)`);
   const host = env.HOST || '127.0.0.1';
   const leaseSeconds = Number(env.CHATBOT_INGEST_LEASE_SECONDS || 30);
   // A day at most: past 24.8 days a timer fires at once, and the queue would poll without pause.
@@ -170,6 +233,12 @@ async function main(): Promise<void> {
   const cors = corsOrigins(env.CHATBOT_CORS_ORIGINS);
   const llmUrl = env.LLM_BASE_URL ? llmBaseUrl(env.LLM_BASE_URL) : undefined;
   const uploadLimitBytes = uploadLimit(env.CHATBOT_UPLOAD_LIMIT_MB);
+  const log = onOff('CHATBOT_LOG', env.CHATBOT_LOG, true);
+  const allowPrivateUrls = onOff(
+    'CHATBOT_ALLOW_PRIVATE_URLS',
+    env.CHATBOT_ALLOW_PRIVATE_URLS,
+    false,
+  );
   if (workers > 1 && cluster.isPrimary) {
     runPrimary(workers, `${workers} workers, PostgreSQL`);
     hintKeys();
@@ -183,7 +252,7 @@ async function main(): Promise<void> {
       ...store,
       poolSize,
       apiKeys: env.CHATBOT_API_KEYS,
-      allowPrivateUrls: truthy(env.CHATBOT_ALLOW_PRIVATE_URLS),
+      allowPrivateUrls,
       corsOrigins: cors,
       llm: llmUrl
         ? {
@@ -192,7 +261,7 @@ async function main(): Promise<void> {
             model: env.LLM_MODEL || undefined,
           }
         : undefined,
-      log: !/^(off|0|false|no)$/i.test(env.CHATBOT_LOG ?? ''),
+      log,
       uploadLimitBytes,
       ingestLeaseMs: leaseSeconds * 1000,
     });

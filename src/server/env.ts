@@ -24,7 +24,8 @@ export function wholeNumber(
 ): number {
   const value = raw?.trim();
   if (!value) return fallback;
-  const n = Number(value);
+  // Digits only: Number() would read "1e3" and "0x10" as numbers nobody meant to write.
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min) {
     const what = min === 1 ? 'a positive whole number' : 'a whole number, 0 or more';
     throw new Error(`${name} must be ${what}, not "${value.slice(0, 40)}"`);

@@ -81,6 +81,7 @@ export async function createServerApp(options: ServerOptions = {}) {
       poolSize: options.poolSize,
       queryTimeoutMs: options.queryTimeoutMs,
       log: options.log === false ? undefined : (line) => console.log(line),
+      serve: true,
     }),
   );
   try {

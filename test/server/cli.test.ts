@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../src/server/store/sqlite.js';
 import { CLI, freePort, startCli } from './spawn-server.js';
 import { sqliteOnly } from './stores.js';
 
@@ -81,6 +83,8 @@ describe('the command line', SQLITE_ONLY, () => {
   });
 
   it('refuses an upload limit, an LLM address or CORS origins it cannot use, naming the variable', () => {
+    const notADirectory = join(dir, 'a-file');
+    writeFileSync(notADirectory, '');
     for (const [name, value, says] of [
       [
         'CHATBOT_UPLOAD_LIMIT_MB',
@@ -116,6 +120,22 @@ describe('the command line', SQLITE_ONLY, () => {
         'shop.example',
         /CHATBOT_CORS_ORIGINS: "shop\.example" is not an origin/,
       ],
+      // Number() would read these as 1000 and 16.
+      ['PORT', '1e3', /PORT 1e3 is not a port number/],
+      ['CHATBOT_PG_POOL_SIZE', '0x10', /CHATBOT_PG_POOL_SIZE must be a positive whole number/],
+      ['CHATBOT_LOG', 'maybe', /CHATBOT_LOG must be on or off, not "maybe"/],
+      ['CHATBOT_ALLOW_PRIVATE_URLS', 'sure', /CHATBOT_ALLOW_PRIVATE_URLS must be on or off/],
+      [
+        'DATABASE_URL',
+        'mysql://me:pw@db.example/chat',
+        /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ address .*mysql:\/\/me:\*\*\*@db/,
+      ],
+      ['HOST', 'no-such-host.invalid', /HOST no-such-host\.invalid cannot be found/],
+      [
+        'CHATBOT_DB',
+        join(notADirectory, 'chatbot.sqlite'),
+        /cannot open the database .* set CHATBOT_DB/,
+      ],
     ] as const) {
       const result = spawnSync(process.execPath, CLI, {
         env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:', [name]: value },
@@ -128,6 +148,16 @@ describe('the command line', SQLITE_ONLY, () => {
       assert.doesNotMatch(result.stderr, /s3cret/, 'no key in the log');
       assert.equal(result.stdout, '');
     }
+  });
+
+  it('reads --workers=N as --workers N', () => {
+    const result = spawnSync(process.execPath, [...CLI, '--workers=2'], {
+      env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /2 workers need PostgreSQL/);
   });
 
   it('prints its usage for --help, and starts nothing', () => {
@@ -200,5 +230,115 @@ describe('the command line', SQLITE_ONLY, () => {
     } finally {
       second.child.kill();
     }
+  });
+
+  it('revoke-key makes a running server refuse the key, and says when there is no such key', async (t) => {
+    const db = join(dir, 'revoke.sqlite');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [...CLI, ...args], {
+        env: { ...process.env, CHATBOT_DB: db, CHATBOT_API_KEYS: 'erin:erin-listed-key' },
+        encoding: 'utf8',
+      });
+    const made = run('create-key', 'erin');
+    assert.equal(made.status, 0, made.stderr);
+    const key = made.stdout.trim();
+    const port = await freePort();
+    const { child } = await startCli({
+      PORT: String(port),
+      CHATBOT_DB: db,
+      CHATBOT_API_KEYS: 'erin:erin-listed-key',
+    });
+    const status = async (bearer: string) =>
+      (
+        await fetch(`http://127.0.0.1:${port}/api/v1/chatbots`, {
+          headers: { Authorization: `Bearer ${bearer}` },
+        })
+      ).status;
+    try {
+      // The server remembers the key once it has used it.
+      assert.equal(await status(key), 200);
+      const revoked = run('revoke-key', key);
+      assert.equal(revoked.status, 0, revoked.stderr);
+      assert.match(revoked.stdout, /^revoked/);
+      assert.equal(revoked.stderr, '');
+      const began = Date.now();
+      while ((await status(key)) !== 401) {
+        if (Date.now() - began > 20_000) assert.fail('the running server still takes the key');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      t.diagnostic(`refused ${Date.now() - began} ms after revoke-key (promised: within 1 s)`);
+
+      const again = run('revoke-key', key);
+      assert.equal(again.status, 1);
+      assert.equal(
+        again.stderr.trim(),
+        'chatbot server: no such key in this database: nothing revoked',
+      );
+
+      // A key the environment lists is revoked too, with a word that the next start adds it back.
+      const listed = run('revoke-key', 'erin-listed-key');
+      assert.equal(listed.status, 0, listed.stderr);
+      assert.match(listed.stderr, /also in CHATBOT_API_KEYS/);
+      assert.doesNotMatch(listed.stderr, /erin-listed-key/, 'no key in the log');
+    } finally {
+      child.kill();
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  it('refuses a second server on the same SQLite file, and takes over the file of one that died', async () => {
+    const db = join(dir, 'claimed.sqlite');
+    const first = await startCli({ PORT: String(await freePort()), CHATBOT_DB: db });
+    const firstExit = new Promise((resolve) => first.child.once('exit', resolve));
+    try {
+      const second = spawnSync(process.execPath, CLI, {
+        env: { ...process.env, PORT: String(await freePort()), CHATBOT_DB: db },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(second.status, 1);
+      assert.equal(second.stderr.trim().split('\n').length, 1);
+      assert.match(
+        second.stderr,
+        new RegExp(`another server \\(process ${first.child.pid}\\) is using the database`),
+      );
+      // A command still opens the file beside the running server.
+      const made = spawnSync(process.execPath, [...CLI, 'create-key', 'frank'], {
+        env: { ...process.env, CHATBOT_DB: db },
+        encoding: 'utf8',
+      });
+      assert.equal(made.status, 0, made.stderr);
+    } finally {
+      first.child.kill('SIGKILL');
+      await firstExit;
+    }
+    // Killed without a word: its claim is left, and taken over.
+    const third = await startCli({ PORT: String(await freePort()), CHATBOT_DB: db });
+    third.child.kill('SIGTERM');
+    await new Promise((resolve) => third.child.once('exit', resolve));
+    // Stopped cleanly: the file is free at once.
+    const fourth = await startCli({ PORT: String(await freePort()), CHATBOT_DB: db });
+    fourth.child.kill();
+    await new Promise((resolve) => fourth.child.once('exit', resolve));
+  });
+
+  it('refuses a database a newer version migrated, in one line', () => {
+    const db = join(dir, 'newer.sqlite');
+    const raw = new Database(db);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    raw.close();
+    const result = spawnSync(process.execPath, CLI, {
+      env: { ...process.env, PORT: '0', CHATBOT_DB: db },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(result.status, 1);
+    assert.equal(
+      result.stderr.trim(),
+      `chatbot server: this database was migrated by a newer version of the server (schema version ${MIGRATIONS.length + 1}; this version knows up to ${MIGRATIONS.length}): run the newer version, or restore a backup taken before the upgrade`,
+    );
+    const raw2 = new Database(db);
+    assert.equal(raw2.pragma('user_version', { simple: true }), MIGRATIONS.length + 1, 'untouched');
+    raw2.close();
   });
 });

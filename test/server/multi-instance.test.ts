@@ -248,6 +248,31 @@ describe(
         assert.equal((await a.api.messages.list(session.uuid)).length, 3);
       });
 
+      it('should refuse on A and B a key revoked from the command line', async (t) => {
+        const cli = (...args: string[]) =>
+          spawnSync(process.execPath, [...CLI, ...args], {
+            env: { ...process.env, DATABASE_URL: database.url },
+            encoding: 'utf8',
+          });
+        const made = cli('create-key', 'grace');
+        assert.equal(made.status, 0, made.stderr);
+        const key = made.stdout.trim();
+        const status = async (on: Instance) =>
+          (
+            await fetch(`${on.url}/api/v1/chatbots`, {
+              headers: { Authorization: `Bearer ${key}` },
+            })
+          ).status;
+        // Both remember the key once they have used it.
+        assert.deepEqual([await status(a), await status(b)], [200, 200]);
+        const revoked = cli('revoke-key', key);
+        assert.equal(revoked.status, 0, revoked.stderr);
+        const ms = await within(SPREAD, 'A and B refuse it', async () => {
+          return (await status(a)) === 401 && (await status(b)) === 401;
+        });
+        t.diagnostic(`A and B refused it ${ms} ms after revoke-key (promised: within 1 s)`);
+      });
+
       it("should count one visitor's sessions and messages through A and B in one window", async () => {
         // rate_limit [1, 60] and the default five sessions' worth: five requests an address.
         const bot = await a.api.chatbots.create({ name: 'Visited', rate_limit: [1, 60] });

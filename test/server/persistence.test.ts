@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,6 +11,21 @@ import { sqliteOnly } from './stores.js';
 describe('a file database', sqliteOnly('a SQLite file across restarts'), () => {
   const dir = mkdtempSync(join(tmpdir(), 'chatbot-store-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('makes a new database readable by its owner only, its folder and its WAL too', async () => {
+    const db = join(dir, 'private', 'chatbot.sqlite');
+    const store = openSqliteStore(db);
+    try {
+      await store.ensureUser('alice');
+      const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+      assert.deepEqual(
+        [mode(join(dir, 'private')), mode(db), mode(`${db}-wal`)],
+        ['700', '600', '600'],
+      );
+    } finally {
+      await store.close();
+    }
+  });
 
   it('keeps every record and the keys across a restart, and answers from the rebuilt index', async () => {
     const db = join(dir, 'nested', 'chatbot.sqlite');

@@ -45,6 +45,22 @@ function recorder(store: Store) {
 }
 
 describe('the PostgreSQL store', { skip }, () => {
+  test('should refuse a database a newer version migrated, and leave it as it was', async () => {
+    const database = await freshDatabase();
+    try {
+      await (await openPostgresStore(database.url)).close();
+      const newer = MIGRATIONS.length + 1;
+      await query(database.url, 'INSERT INTO schema_migrations (version) VALUES ($1)', [newer]);
+      await assert.rejects(openPostgresStore(database.url), {
+        message: `this database was migrated by a newer version of the server (schema version ${newer}; this version knows up to ${MIGRATIONS.length}): run the newer version, or restore a backup taken before the upgrade`,
+      });
+      const rows = await query(database.url, 'SELECT max(version) AS v FROM schema_migrations');
+      assert.equal(rows[0]!.v, newer);
+    } finally {
+      await database.drop();
+    }
+  });
+
   test('should migrate once when two instances open a fresh database at once', async () => {
     const database = await freshDatabase();
     const logs: string[][] = [[], [], []];

@@ -15,8 +15,8 @@ import type {
  * at once made that the difference between a quick and a slow first byte.
  *
  * It relies on seeing every write to those tables: this process's own, and other instances' as
- * the store reports them (`onChange`; the `create-key` command of another process only adds users
- * and keys, and only found keys are remembered, never misses; no key is ever removed). Any write
+ * the store reports them (`onChange`, which on SQLite covers the `create-key` and `revoke-key`
+ * commands of another process; only found keys are remembered, never misses). Any write
  * other than a message's forgets everything, which is simple and cannot go stale; messages are
  * written once per answer (and rated) and only touch their session's time. Nothing about
  * messages is remembered, so the review reads are never stale. Of the session documents only

@@ -12,6 +12,8 @@ export interface OpenStoreOptions {
   queryTimeoutMs?: number;
   /** Where the store reports what it did at open (migrations). */
   log?: (line: string) => void;
+  /** A server's store: a SQLite file becomes this process's (see `SqliteStoreOptions.serve`). */
+  serve?: boolean;
 }
 
 export const DEFAULT_DB = 'data/chatbot.sqlite';
@@ -29,5 +31,5 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       log: options.log,
     });
   }
-  return openSqliteStore(options.db ?? DEFAULT_DB);
+  return openSqliteStore(options.db ?? DEFAULT_DB, { serve: options.serve, log: options.log });
 }

@@ -210,7 +210,8 @@ export type Patch<T> = Partial<Omit<T, 'uuid' | 'created_at' | 'modified_at'>>;
 
 /**
  * What another instance changed, as a store that several server processes share tells this one
- * (SQLite, one process's file, never does). `chunks`: a chatbot's chunks were replaced or deleted,
+ * (SQLite, one server's file, says only `rows`, within a second of another process's commit: a
+ * key revoked from the command line, a row edited by hand). `chunks`: a chatbot's chunks were replaced or deleted,
  * so an in-process search index of it is stale: only those of `sourceUuids` when it is given
  * (re-read them), the whole chatbot's otherwise. `rows`: any other row a cache may hold (keys,
  * chatbots, agents, sources, tags, sessions, the documents bound to a session: binding sends it,
@@ -277,6 +278,8 @@ export interface Store {
   findUser(name: string): Promise<UserRow | undefined>;
   addKey(key: KeyRow): Promise<void>;
   findKey(hash: string): Promise<KeyRow | undefined>;
+  /** Deletes a key; answers whether there was one. */
+  deleteKey(hash: string): Promise<boolean>;
 
   createChatbot(row: ChatbotRow): Promise<void>;
   getChatbot(uuid: string): Promise<ChatbotRow | undefined>;

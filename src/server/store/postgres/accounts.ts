@@ -1,7 +1,10 @@
 import type { KeyRow, Store, UserRow } from '../types.js';
 import { num, ROWS, type Sql } from './db.js';
 
-export type AccountQueries = Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey'>;
+export type AccountQueries = Pick<
+  Store,
+  'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey'
+>;
 
 /** Users and their API keys. */
 export function accountQueries(sql: Sql): AccountQueries {
@@ -25,6 +28,9 @@ export function accountQueries(sql: Sql): AccountQueries {
         key.userId,
         key.chatOnly,
       );
+    },
+    async deleteKey(hash) {
+      return (await sql.write(ROWS, 'DELETE FROM api_keys WHERE hash = $1', hash)) > 0;
     },
     async findKey(hash) {
       const r = await sql.one(

@@ -2,7 +2,7 @@ import type { KeyRow, Store, UserRow } from '../types.js';
 import type { Immediate, Sql } from './db.js';
 
 export type AccountQueries = Immediate<
-  Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey'>
+  Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey'>
 >;
 
 /** Users and their API keys. */
@@ -24,6 +24,9 @@ export function accountQueries(sql: Sql): AccountQueries {
         key.userId,
         key.chatOnly,
       );
+    },
+    deleteKey(hash) {
+      return run('DELETE FROM api_keys WHERE hash = ?', hash).changes > 0;
     },
     findKey(hash) {
       const r = one('SELECT hash, user_id, chat_only FROM api_keys WHERE hash = ?', hash);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { answerMeta, normalizeQuestion } from '../facts.js';
+import { newerSchema } from '../newer-schema.js';
 
 /** Each entry moves the schema one version forward; `PRAGMA user_version` records where it is. */
 export const MIGRATIONS: string[] = [
@@ -301,6 +302,15 @@ export const MIGRATIONS: string[] = [
     WHERE covered = 0 AND (escalated = 1
       OR json_extract(meta_json, '$.rule') IN ('spam-defense', 'human-escalation', 'no-agent'));
   `,
+  // The server process using the file (see claimFile in sqlite.ts): one row at most.
+  `
+  CREATE TABLE IF NOT EXISTS server_claim (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started_at TEXT NOT NULL
+  );
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
@@ -328,6 +338,8 @@ const APPLIED: Record<number, string> = {
 /** Brings the schema to the last version, one transaction per step. */
 export function migrate(db: Database.Database): void {
   const version = Number(db.pragma('user_version', { simple: true }));
+  // Its tables may mean what this version cannot know: writing them could lose data.
+  if (version > MIGRATIONS.length) throw newerSchema(version, MIGRATIONS.length);
   if (version < MIGRATIONS.length) registerFunctions(db);
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
