@@ -141,20 +141,30 @@ export function reviewQueries(sql: Sql): ReviewQueries {
   const inPeriod = 'm.chatbot_uuid = ? AND m.created_at >= ? AND m.created_at < ?';
 
   /**
-   * Questions grouped by wording, most asked first, each with its latest wording and answer and
-   * how many times the sources did not cover it.
+   * Questions grouped by wording in one pass (each grouping sorts the period's rows, the
+   * insights' costliest step): the most asked, and the most asked of those not covered, with how
+   * many of each were not covered; each with its latest wording and answer.
    */
-  const questions = (period: unknown[], top: number, notCovered: boolean) => {
-    const uncovered = notCovered ? ' AND m.covered = 0' : '';
-    return all(
-      `SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
-          sum(m.covered = 0) AS not_covered
-        FROM messages m WHERE ${inPeriod}${uncovered} AND m.query_norm <> ''
-        GROUP BY m.query_norm ORDER BY n DESC, last DESC LIMIT ?`,
+  const questions = (period: unknown[], top: number) => {
+    const rows = all(
+      `WITH g AS MATERIALIZED (
+          SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
+            sum(m.covered = 0) AS not_covered,
+            max(CASE WHEN m.covered = 0 THEN m.created_at END) AS last_not_covered
+          FROM messages m WHERE ${inPeriod} AND m.query_norm <> ''
+          GROUP BY m.query_norm)
+        SELECT * FROM (SELECT 0 AS gap, query_norm, n, last, not_covered FROM g
+          ORDER BY n DESC, last DESC LIMIT ?)
+        UNION ALL
+        SELECT * FROM (SELECT 1 AS gap, query_norm, not_covered, last_not_covered, not_covered
+          FROM g WHERE not_covered > 0 ORDER BY not_covered DESC, last_not_covered DESC LIMIT ?)`,
       ...period,
       top,
-    ).map((r) => {
-      const latest = one(
+      top,
+    );
+    const latest = (r: Row) => {
+      const uncovered = r.gap ? ' AND m.covered = 0' : '';
+      const found = one(
         `SELECT m.query, m.covered FROM messages m
           WHERE m.chatbot_uuid = ? AND m.created_at = ? AND m.query_norm = ?${uncovered}
           ORDER BY m.uuid DESC LIMIT 1`,
@@ -163,13 +173,17 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         r.query_norm,
       );
       return {
-        question: String(latest?.query ?? r.query_norm),
+        question: String(found?.query ?? r.query_norm),
         count: count(r.n),
-        covered: latest?.covered === 1,
+        covered: found?.covered === 1,
         not_covered: count(r.not_covered),
         last: String(r.last),
       };
-    });
+    };
+    return {
+      top: rows.filter((r) => !r.gap).map(latest),
+      gaps: rows.filter((r) => r.gap).map(latest),
+    };
   };
 
   return {
@@ -230,55 +244,60 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       const days = all(
         `SELECT d.value ->> 'date' AS date, count(DISTINCT m.session_uuid) AS conversations,
             count(*) AS messages, sum(m.covered = 0) AS not_covered, sum(m.rating = 'up') AS up,
-            sum(m.rating = 'down') AS down
+            sum(m.rating = 'down') AS down, sum(m.escalated) AS escalated, sum(m.failed) AS errors
           FROM json_each(?) d
           JOIN messages m ON m.chatbot_uuid = ? AND m.created_at >= d.value ->> 'from'
             AND m.created_at < d.value ->> 'to'
           GROUP BY d.key ORDER BY d.key`,
         JSON.stringify(periodDays),
         chatbotUuid,
-      ).map((r) => ({
-        date: String(r.date),
-        conversations: count(r.conversations),
-        messages: count(r.messages),
-        not_covered: count(r.not_covered),
-        up: count(r.up),
-        down: count(r.down),
-      }));
-      const t = one(
-        `SELECT count(DISTINCT m.session_uuid) AS conversations, sum(m.escalated) AS escalated,
-            sum(m.failed) AS errors
-          FROM messages m WHERE ${inPeriod}`,
-        ...period,
-      ) as Row;
-      const sum = (key: 'messages' | 'not_covered' | 'up' | 'down') =>
-        days.reduce((n, d) => n + d[key], 0);
+      );
+      // A conversation is counted once however many days it spans: each session of the chatbot
+      // active since the period began is asked for a message in it (faster than counting
+      // distinct sessions over the period's messages).
+      const conversations = one(
+        `SELECT count(*) AS n FROM sessions s
+          WHERE s.chatbot_uuid = ? AND s.last_activity >= ? AND EXISTS (
+            SELECT 1 FROM messages m
+              WHERE m.session_uuid = s.uuid AND m.created_at >= ? AND m.created_at < ?)`,
+        period[0],
+        period[1],
+        period[1],
+        period[2],
+      )?.n;
+      const sum = (key: string) => days.reduce((n, d) => n + count(d[key]), 0);
       const cited = all(
         `SELECT c.source_uuid, count(*) AS n FROM message_sources c
           WHERE c.chatbot_uuid = ? AND c.created_at >= ? AND c.created_at < ?
           GROUP BY c.source_uuid ORDER BY n DESC, c.source_uuid`,
         ...period,
       ).map((r) => ({ data_source_uuid: String(r.source_uuid), count: count(r.n) }));
+      const asked = questions(period, top);
       return {
-        days,
+        days: days.map((r) => ({
+          date: String(r.date),
+          conversations: count(r.conversations),
+          messages: count(r.messages),
+          not_covered: count(r.not_covered),
+          up: count(r.up),
+          down: count(r.down),
+        })),
         totals: {
-          conversations: count(t.conversations),
+          conversations: count(conversations),
           messages: sum('messages'),
           not_covered: sum('not_covered'),
           up: sum('up'),
           down: sum('down'),
-          escalated: count(t.escalated),
-          errors: count(t.errors),
+          escalated: sum('escalated'),
+          errors: sum('errors'),
         },
-        topQuestions: questions(period, top, false).map(
-          ({ question, count, covered, not_covered }) => ({
-            question,
-            count,
-            covered,
-            not_covered,
-          }),
-        ),
-        gaps: questions(period, top, true).map(({ question, count, last }) => ({
+        topQuestions: asked.top.map(({ question, count, covered, not_covered }) => ({
+          question,
+          count,
+          covered,
+          not_covered,
+        })),
+        gaps: asked.gaps.map(({ question, count, last }) => ({
           question,
           count,
           last_asked: last,
