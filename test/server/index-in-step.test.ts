@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { Knowledge } from '../../src/server/knowledge/knowledge.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
@@ -19,19 +20,56 @@ async function until(check: () => Promise<boolean>, what: string, ms = 20_000) {
   }
 }
 
+async function query(url: string, text: string, params: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** `promise`, or a failure naming `what` after 20 s (which only a defect takes). */
+async function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(what)), 20_000);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A promise and the function that resolves it. */
+function signal() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 /** B's store, counting whole-chatbot reads and able to hold a source's read once it has read. */
 function watched(store: Store) {
   const watch = {
     wholeReads: 0,
     /** When set, a read of this source waits for `release` after reading. */
     hold: null as null | { sourceUuid: string; read: () => void; release: Promise<void> },
+    /** When set, the next read of a whole chatbot waits for `release` after reading. */
+    holdWhole: null as null | { read: () => void; release: Promise<void> },
   };
   const proxy = new Proxy(store, {
     get(target, name, receiver) {
       if (name === 'listChunks') {
-        return (chatbotUuid: string) => {
+        return async (chatbotUuid: string): Promise<ChunkRow[]> => {
           watch.wholeReads++;
-          return target.listChunks(chatbotUuid);
+          const rows = await target.listChunks(chatbotUuid);
+          const hold = watch.holdWhole;
+          if (hold) {
+            watch.holdWhole = null;
+            hold.read();
+            await hold.release;
+          }
+          return rows;
         };
       }
       if (name === 'listSourceChunks') {
@@ -144,34 +182,52 @@ describe(
       await until(async () => (await onB('tide')).length > 0, 'B to index its own source');
 
       // A's change is read by B, then held; meanwhile B itself processes the source again.
-      let read!: () => void;
-      const wasRead = new Promise<void>((resolve) => {
-        read = resolve;
-      });
-      let release!: () => void;
-      watch.hold = {
-        sourceUuid: tide,
-        read,
-        release: new Promise<void>((resolve) => {
-          release = resolve;
-        }),
-      };
+      const read = signal();
+      const release = signal();
+      watch.hold = { sourceUuid: tide, read: read.resolve, release: release.promise };
       await a.replaceChunks(tide, ['High tide is at seven.']);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        wasRead,
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error("B never read A's change")), 20_000);
-        }),
-      ]).finally(() => clearTimeout(timer));
+      await bounded(read.promise, "B never read A's change");
       const oldIds = (await b.listSourceChunks(tide)).map((c) => c.id);
       const rows = await b.replaceChunks(tide, ['High tide is at eight, said B.']);
       knowledgeB.index.setChunks(chatbot, tide, rows, oldIds);
-      release();
+      release.resolve();
       // Queued behind the held re-read, so it settles after it.
       await knowledgeB.index.refreshSources(chatbot, []);
       assert.deepEqual(await onB('tide'), [`${tide}: High tide is at eight, said B.`]);
       assert.equal(watch.wholeReads, 1);
+    });
+
+    test('should answer from the index B has while it reads the chatbot again after missing changes', async () => {
+      const reads = watch.wholeReads;
+      // A change no instance is told of, as when B's listening connection was down.
+      const [bakery] = (await a.listChunks(chatbot)).filter((c) => c.text.includes('bakery'));
+      await query(database.url, 'UPDATE chunks SET text = $1 WHERE id = $2', [
+        'The bakery on the quay opens at eight.',
+        bakery!.id,
+      ]);
+      const read = signal();
+      const release = signal();
+      watch.holdWhole = { read: read.resolve, release: release.promise };
+      // B's listener is cut; it reconnects and, having missed what was said meanwhile, reads again.
+      await query(
+        database.url,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE application_name = 'chatbot-store-listener' AND datname = current_database()`,
+      );
+      await bounded(read.promise, 'B never read the chatbot again');
+      // The read is held: B still answers, from what it had.
+      assert.deepEqual(await bounded(onB('bakery'), 'B stopped answering while it read'), [
+        `${bakery!.sourceUuid}: The bakery on the quay opens at seven.`,
+      ]);
+      release.resolve();
+      await until(
+        async () => (await onB('bakery'))[0]?.includes('eight') ?? false,
+        'the new index to answer',
+      );
+      assert.deepEqual(await onB('bakery'), [
+        `${bakery!.sourceUuid}: The bakery on the quay opens at eight.`,
+      ]);
+      assert.equal(watch.wholeReads, reads + 1);
     });
   },
 );

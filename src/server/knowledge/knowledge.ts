@@ -63,10 +63,11 @@ export class Knowledge {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     // Another instance's work: its chunks make this index stale, its jobs may be ours to do.
     this.stopListening = store.onChange((change) => {
+      // The index answering meanwhile is the one it had: the changes are read in the background.
       if (change.kind === 'chunks' && change.sourceUuids) {
         this.index.refreshSources(change.chatbotUuid, change.sourceUuids).catch(() => {});
-      } else if (change.kind === 'chunks') this.index.dropChatbot(change.chatbotUuid);
-      if (change.kind === 'reset') this.index.dropAll();
+      } else if (change.kind === 'chunks') void this.index.rebuild(change.chatbotUuid);
+      if (change.kind === 'reset') void this.index.rebuildAll();
       if (change.kind === 'jobs' || change.kind === 'reset') this.poll();
     });
     // A job whose holder died is nobody's news: look for expired leases now and then.

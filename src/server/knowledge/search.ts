@@ -37,6 +37,8 @@ export class SearchIndex {
   private readonly edits = new WeakMap<ChatbotIndex, number>();
   /** Per chatbot: the re-reads of other instances' changes, one after the other. */
   private readonly refreshing = new Map<string, Promise<void>>();
+  /** Per chatbot: an index being built from the store to take over from the one answering. */
+  private readonly replacements = new Map<string, ChatbotIndex>();
 
   constructor(private readonly store: Store) {}
 
@@ -86,6 +88,15 @@ export class SearchIndex {
     for (const uuid of chatbotUuids) await this.ready(uuid);
   }
 
+  /** The chatbot's indexes this process's changes go to: the one answering, and its replacement. */
+  private targets(chatbotUuid: string): ChatbotIndex[] {
+    const targets: ChatbotIndex[] = [];
+    for (const index of [this.indexes.get(chatbotUuid), this.replacements.get(chatbotUuid)]) {
+      if (index) targets.push(index);
+    }
+    return targets;
+  }
+
   /** Replaces the indexed chunks of one source. */
   setChunks(
     chatbotUuid: string,
@@ -93,32 +104,65 @@ export class SearchIndex {
     chunks: IndexedChunk[],
     oldIds: number[],
   ): void {
-    const index = this.indexes.get(chatbotUuid);
-    if (!index) return; // built lazily from the store when first searched
+    // Without an index, nothing: it is built from the store when first searched.
     const fresh = chunks.map((c) => ({ ...c, sourceUuid }));
-    const changes = this.loading.get(index);
-    if (changes) {
-      for (const id of oldIds) changes.removed.add(id);
-      const gone = new Set(oldIds);
-      changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...fresh];
-      return;
+    for (const index of this.targets(chatbotUuid)) {
+      const changes = this.loading.get(index);
+      if (changes) {
+        for (const id of oldIds) changes.removed.add(id);
+        const gone = new Set(oldIds);
+        changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...fresh];
+        continue;
+      }
+      this.edited(index);
+      unindexChunks(index, oldIds);
+      indexChunks(index, fresh);
     }
-    this.edited(index);
-    unindexChunks(index, oldIds);
-    indexChunks(index, fresh);
   }
 
   removeChunks(chatbotUuid: string, ids: number[]): void {
-    const index = this.indexes.get(chatbotUuid);
-    if (!index) return;
-    const changes = this.loading.get(index);
-    if (changes) {
-      for (const id of ids) changes.removed.add(id);
-      const gone = new Set(ids);
-      changes.added = changes.added.filter((c) => !gone.has(c.id));
+    for (const index of this.targets(chatbotUuid)) {
+      const changes = this.loading.get(index);
+      if (changes) {
+        for (const id of ids) changes.removed.add(id);
+        const gone = new Set(ids);
+        changes.added = changes.added.filter((c) => !gone.has(c.id));
+      }
+      this.edited(index);
+      unindexChunks(index, ids);
     }
-    this.edited(index);
-    unindexChunks(index, ids);
+  }
+
+  /**
+   * Reads the chatbot's chunks again into a new index while the one it has keeps answering, and
+   * swaps them once the new one is built (a few hundred thousand chunks take seconds, when every
+   * question would otherwise wait). A rebuild under way is begun again: it may have read before
+   * the change that asks for this one.
+   */
+  rebuild(chatbotUuid: string): Promise<void> {
+    if (!this.indexes.has(chatbotUuid)) return Promise.resolve(); // built from the store when used
+    const next = createIndex([]);
+    const changes: Changes = { removed: new Set(), added: [] };
+    this.loading.set(next, changes);
+    this.replacements.set(chatbotUuid, next);
+    next.built = this.load(chatbotUuid, next, changes).then(
+      () => {
+        if (this.replacements.get(chatbotUuid) !== next) return; // begun again since
+        this.replacements.delete(chatbotUuid);
+        // Dropped meanwhile (the chatbot deleted here): nothing to take over.
+        if (this.indexes.has(chatbotUuid)) this.indexes.set(chatbotUuid, next);
+      },
+      () => {
+        // Unreadable now: the index that answers stays, until the next change or restart.
+        if (this.replacements.get(chatbotUuid) === next) this.replacements.delete(chatbotUuid);
+      },
+    );
+    return next.built;
+  }
+
+  /** Rebuilds every index, one chatbot after another (see `rebuild`), in the background. */
+  async rebuildAll(): Promise<void> {
+    for (const uuid of [...this.indexes.keys()]) await this.rebuild(uuid);
   }
 
   private edited(index: ChatbotIndex): void {
@@ -132,6 +176,8 @@ export class SearchIndex {
    */
   refreshSources(chatbotUuid: string, sourceUuids: string[]): Promise<void> {
     if (!this.indexes.has(chatbotUuid)) return Promise.resolve(); // built from the store when used
+    // A replacement may have read the sources before the change: it reads them again.
+    if (this.replacements.has(chatbotUuid)) void this.rebuild(chatbotUuid);
     const next = (this.refreshing.get(chatbotUuid) ?? Promise.resolve()).then(() =>
       this.refresh(chatbotUuid, sourceUuids),
     );
@@ -172,12 +218,8 @@ export class SearchIndex {
   }
 
   dropChatbot(chatbotUuid: string): void {
+    this.replacements.delete(chatbotUuid);
     this.indexes.delete(chatbotUuid);
-  }
-
-  /** Every index: the store says changes may have been missed, so each is read again on use. */
-  dropAll(): void {
-    this.indexes.clear();
   }
 
   /**
