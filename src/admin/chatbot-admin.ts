@@ -24,6 +24,7 @@ import {
 } from './events.js';
 import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
+import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
 import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
 
@@ -269,6 +270,12 @@ export class ChatbotAdmin extends LitElement {
   private async handleAskAgain(event: AdminAskAgainEvent): Promise<void> {
     event.stopPropagation();
     this.navigate(this.route.value.chatbotUuid, 'try');
+    try {
+      // The first time, the chat's module is still on its way: the element is not one yet.
+      await loadChat();
+    } catch {
+      return; // the tab is gone, and its chat with it
+    }
     await this.updateComplete;
     type Chat = HTMLElementTagNameMap['chatbot-chat'];
     const chat = this.renderRoot.querySelector<Chat>('#panel-try chatbot-chat');

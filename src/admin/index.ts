@@ -1,5 +1,3 @@
-// The "Try it" tab embeds <chatbot-chat>; this import defines it (once, if the page has it already).
-import '../chat/index.js';
 import { AdminAgentsPanel } from './agents-panel.js';
 import { ChatbotAdmin } from './chatbot-admin.js';
 import { AdminSessionsPanel } from './sessions-panel.js';

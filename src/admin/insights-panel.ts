@@ -441,7 +441,7 @@ export class AdminInsightsPanel extends AdminPanel {
 }
 
 /**
- * Registers the tag; the admin calls it once this module has loaded (see insights-loader.ts).
+ * Registers the tag; the admin calls it once this module has loaded (see lazy-tab.ts).
  * Named through a table, as index.ts names the other panels: a panel is no public element, and
  * the manifest analyzer (the README's element reference) only sees tags defined by literal.
  */

@@ -5,12 +5,13 @@ import type { Chatbot } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { AdminTab } from './events.js';
 import { visibilityLabel } from './format.js';
-import { loadInsights } from './insights-loader.js';
+import { loadChat, loadInsights } from './lazy-tab.js';
 
 /**
  * Every tab: its label, and the panel element it shows (each given the same client, chatbot,
  * strings and language), with what defines that element when the tab first opens if it is not
- * part of the admin's first load. "Try it" has no panel of its own: it is drawn here.
+ * part of the admin's first load. "Try it" has no panel of its own: it is drawn here, and its
+ * chat is defined when it first opens.
  */
 export const TABS: Record<
   AdminTab,
@@ -22,7 +23,7 @@ export const TABS: Record<
   sessions: { label: 'tabSessions', panel: literal`chatbot-admin-sessions` },
   insights: { label: 'tabInsights', panel: literal`chatbot-admin-insights`, load: loadInsights },
   settings: { label: 'tabSettings', panel: literal`chatbot-admin-settings` },
-  try: { label: 'tabTry' },
+  try: { label: 'tabTry', load: loadChat },
 };
 
 /** Parts of the panels that a host page may style, re-exported through each panel. */
@@ -66,9 +67,9 @@ export function tabAfterKey(key: string, index: number, count: number): number {
 /** The content of `tab`: its panel element, or the "Try it" chat. */
 export function renderTabPanel(tab: AdminTab, context: TabContext) {
   const { panel, load } = TABS[tab];
-  if (!panel) return renderTry(context);
   // A module that does not arrive (not deployed beside the bundle) costs its tab, not the admin.
   load?.().catch(() => context.unavailable(tab));
+  if (!panel) return renderTry(context);
   // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
   return staticHtml`<${panel}
     exportparts=${PANEL_PARTS}
@@ -101,17 +102,13 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
         <dd>${visibilityLabel(chatbot.meta?.visibility ?? '', t)}</dd>
       </dl>
     </section>
-    ${
-      customElements.get('chatbot-chat')
-        ? html`<chatbot-chat
-            part="chat"
-            .client=${client}
-            chatbot-uuid=${chatbot.uuid}
-            persist="none"
-            theme=${theme ?? nothing}
-            lang=${language}
-          ></chatbot-chat>`
-        : html`<p class="muted">${t.chatMissing}</p>`
-    }
+    <chatbot-chat
+      part="chat"
+      .client=${client}
+      chatbot-uuid=${chatbot.uuid}
+      persist="none"
+      theme=${theme ?? nothing}
+      lang=${language}
+    ></chatbot-chat>
   </div>`;
 }

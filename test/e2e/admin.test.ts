@@ -335,4 +335,52 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     assert.deepEqual(h.errors, []);
     await german.context().close();
   });
+
+  it('should fetch the chat only when Try it first opens, and lose only that tab without it', async () => {
+    const bot = await h.client.chatbots.create({ name: 'Lazy harbour' });
+    const open = async (name: string, missing: boolean) => {
+      const other = await h.newPage({ viewport: { width: 1280, height: 900 } });
+      other.setDefaultTimeout(TIMEOUT);
+      const fetched: string[] = [];
+      other.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+      if (missing) await other.route('**/chatbot-admin-try-chat.js', (route) => route.abort());
+      const url = h.page(
+        name,
+        testPage(
+          h.url,
+          `<main><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
+          '<script type="module" src="/dist/chatbot-admin.js"></script>',
+        ),
+      );
+      await other.goto(`${url}#chatbot=${bot.uuid}&tab=settings`);
+      await other.getByRole('textbox', { name: 'Name' }).waitFor();
+      await other.waitForLoadState('networkidle');
+      return { other, fetched };
+    };
+    const { other, fetched } = await open('admin-lazy-chat.html', false);
+    assert.ok(!fetched.some((path) => path.endsWith('-try-chat.js')), fetched.join(' '));
+    assert.equal(await other.evaluate(() => customElements.get('chatbot-chat')), undefined);
+    await other.getByRole('tab', { name: 'Try it', exact: true }).click();
+    await other.locator('chatbot-chat').getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.ok(fetched.includes('/dist/chatbot-admin-try-chat.js'));
+    await other.context().close();
+
+    const broken = await open('admin-no-chat.html', true);
+    const warned = broken.other.waitForEvent('console', (m) => m.type() === 'warning');
+    await broken.other.getByRole('tab', { name: 'Try it', exact: true }).click();
+    assert.match((await warned).text(), /the chat of Try it .* did not load/);
+    await broken.other
+      .getByRole('tab', { name: 'Try it', exact: true })
+      .waitFor({ state: 'detached' });
+    assert.equal(
+      await broken.other
+        .getByRole('tab', { name: 'Settings', exact: true })
+        .getAttribute('aria-selected'),
+      'true',
+    );
+    await broken.other.getByRole('textbox', { name: 'Name' }).waitFor();
+    assert.deepEqual(h.errors, []);
+    await broken.other.context().close();
+    await h.client.chatbots.delete(bot.uuid);
+  });
 });

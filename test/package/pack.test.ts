@@ -54,6 +54,7 @@ describe('the npm package', () => {
       'package/dist/chatbot-chat-de.js',
       'package/dist/chatbot-admin-de.js',
       'package/dist/chatbot-admin-insights-panel.js',
+      'package/dist/chatbot-admin-try-chat.js',
       'package/dist/node/chatbot-chat.js',
       'package/dist/node/chatbot-admin.js',
       'package/dist/custom-elements.json',

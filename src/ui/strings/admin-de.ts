@@ -258,7 +258,6 @@ export const adminDe: AdminStrings = {
   exportCancelled: 'Export abgebrochen.',
   cancelExport: 'Export abbrechen',
   tryItHelp: 'Chatten Sie mit diesem Chatbot wie ein Besucher. Der Chat erscheint unter Gespräche.',
-  chatMissing: 'Das Chat-Element ist auf dieser Seite nicht geladen.',
   insightsHeading: 'Auswertung',
   insightsPeriod: 'Zeitraum',
   insightsLastDaysOne: 'Letzter Tag',

@@ -304,7 +304,6 @@ const en = {
   // Try it
   tryIt: 'Try it',
   tryItHelp: 'Chat with this chatbot as a visitor would. The chat appears under Conversations.',
-  chatMissing: 'The chat element is not loaded on this page.',
   // Errors
   errorStatus: '{message} (HTTP {status})',
 };
