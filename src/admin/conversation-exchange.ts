@@ -36,6 +36,8 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
     ([a], [b]) => Number(a) - Number(b),
   );
   const meta = parseJson<AnswerMeta>(message.meta_json);
+  // An agent that answered before the sources were asked left no gap in them.
+  const notCovered = meta?.covered === false && meta.sources_asked !== false;
   const label = shorten(message.query);
   return html`<article class="exchange" part="exchange" aria-label=${label}>
     <p class="speaker">${s.you} · ${formatDate(message.created_at, ctx.lang)}</p>
@@ -48,8 +50,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
       ${
         meta?.covered === true
           ? html`<li class="covered">${s.answerCovered}</li>`
-          : // An agent that answered before the sources were asked left no gap in them.
-            meta?.covered === false && meta.sources_asked !== false
+          : notCovered
             ? html`<li class="not-covered">${s.answerNotCovered}</li>`
             : nothing
       }
@@ -64,7 +65,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
               ${cites.map(
                 ([n, c]) => html`<li value=${Number(n) || nothing}>
                   <span class="user-text" dir="auto">${c.title || c.file_name}</span>
-                  ${c.text ? html`<details><summary>${c.file_name || c.type}</summary><p class="user-text" dir="auto">${c.text}</p></details>` : nothing}
+                  ${c.text ? html`<details><summary>${s.quotedPassage}</summary><p class="user-text" dir="auto">${c.text}</p></details>` : nothing}
                 </li>`,
               )}
             </ol>
@@ -78,7 +79,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
         aria-label=${fill(s.addAsQaFor, { question: label })}
         aria-expanded=${ctx.qa.openKey === message.uuid ? 'true' : 'false'}
         @click=${() =>
-          ctx.qa.open(message.uuid, { question: message.query, answer: message.response })}
+          ctx.qa.toggle(message.uuid, { question: message.query, answer: message.response })}
       >
         ${s.addAsQa}
       </button>

@@ -383,7 +383,7 @@ export class AdminInsightsPanel extends AdminPanel {
       part="button"
       aria-label=${fill(s.addAsQaFor, { question: gap.question })}
       aria-expanded=${this.qa.openKey === gap.question ? 'true' : 'false'}
-      @click=${() => this.qa.open(gap.question, { question: gap.question, answer: '' }, 'gap')}
+      @click=${() => this.qa.toggle(gap.question, { question: gap.question, answer: '' }, 'gap')}
     >
       ${s.addAsQa}
     </button>`;

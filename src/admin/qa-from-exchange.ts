@@ -4,7 +4,7 @@ import { isAbortError } from '../api/errors.js';
 import type { Chatbot } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { focusFirstInvalid, problemOf } from './field-problems.js';
+import { focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
 import { errorText } from './format.js';
 import { ariaDisabled } from './panel.js';
 import { textField } from './text-field.js';
@@ -24,11 +24,27 @@ export type QaFormOrigin = 'exchange' | 'gap';
 
 type QaField = 'question' | 'answer';
 
-/** The message beside each Q&A field the user left blank. */
-export function qaProblems(question: string, answer: string, s: AdminStrings) {
+/** The longest question and answer the server takes (routes/sources.ts). */
+export const QA_QUESTION_MAX = 10_000;
+export const QA_ANSWER_MAX = 100_000;
+
+/**
+ * The message beside each Q&A field: one too long at once, one left blank once `checked` (a
+ * refused submit).
+ */
+export function qaProblems(
+  question: string,
+  answer: string,
+  checked: boolean,
+  s: AdminStrings,
+  lang: string,
+) {
   const problems: Partial<Record<QaField, string>> = {};
-  if (!question.trim()) problems.question = s.questionRequired;
-  if (!answer.trim()) problems.answer = s.answerRequired;
+  const blank = (text: string, message: string) => (checked && !text.trim() ? message : undefined);
+  const q = blank(question, s.questionRequired) ?? tooLong(question, QA_QUESTION_MAX, s, lang);
+  const a = blank(answer, s.answerRequired) ?? tooLong(answer, QA_ANSWER_MAX, s, lang);
+  if (q) problems.question = q;
+  if (a) problems.answer = a;
   return problems;
 }
 
@@ -44,10 +60,11 @@ export function renderQaFields(fields: {
   checked: boolean;
   rows: number;
   strings: AdminStrings;
+  lang: string;
   onInput: (field: QaField, value: string) => void;
 }) {
   const { id, question, answer, rows, strings: s, onInput } = fields;
-  const problems = fields.checked ? qaProblems(question, answer, s) : {};
+  const problems = qaProblems(question, answer, fields.checked, s, fields.lang);
   return html`${textField({
     label: s.question,
     name: 'question',
@@ -95,6 +112,11 @@ interface QaDraft {
  */
 export class QaFormController implements ReactiveController {
   private draft?: QaDraft;
+  /**
+   * Drafts put away unsaved by their button or by opening another form: opening theirs again
+   * brings them back as they were. Cancel and Escape discard a draft.
+   */
+  private readonly kept = new Map<string, QaDraft>();
   private controller?: AbortController;
   /** The control that opened the form: focus goes back to it when the form closes. */
   private opener?: HTMLElement;
@@ -112,22 +134,46 @@ export class QaFormController implements ReactiveController {
     return this.draft?.key;
   }
 
-  /** Opens the form for `key`, prefilled; one open for another key is closed unsaved. */
+  /**
+   * The button of `key`'s form: opens it, prefilled (or as it was left), putting away one open
+   * for another key; closes it, keeping its draft, when it is open.
+   */
+  toggle(
+    key: string,
+    prefill: { question: string; answer: string },
+    origin: QaFormOrigin = 'exchange',
+  ): void {
+    if (this.draft?.key === key) this.close({ keep: true });
+    else this.open(key, prefill, origin);
+  }
+
+  /** Opens the form for `key`, prefilled or as it was left; one open for another key is kept. */
   open(
     key: string,
     prefill: { question: string; answer: string },
     origin: QaFormOrigin = 'exchange',
   ): void {
-    this.controller?.abort();
+    if (this.draft?.key === key) return;
+    this.putAway();
     const root = this.host.shadowRoot;
     this.opener = (root?.activeElement as HTMLElement | null) ?? undefined;
-    this.draft = { key, origin, ...prefill, state: 'editing', checked: false, error: '' };
+    this.draft = this.kept.get(key) ?? {
+      key,
+      origin,
+      ...prefill,
+      state: 'editing',
+      checked: false,
+      error: '',
+    };
+    this.kept.delete(key);
     this.host.requestUpdate();
     // The answer is what the owner came to correct (or to write).
     void this.host.updateComplete.then(() => this.field('answer')?.focus());
   }
 
-  close(): void {
+  /** Closes the form; `keep` puts its draft away for the next time it opens. */
+  close({ keep = false } = {}): void {
+    if (keep) this.putAway();
     this.controller?.abort();
     this.draft = undefined;
     this.host.requestUpdate();
@@ -136,6 +182,12 @@ export class QaFormController implements ReactiveController {
     void this.host.updateComplete.then(() => {
       if (opener?.isConnected) opener.focus();
     });
+  }
+
+  /** Keeps the open form's draft, unless it was saved (or is being saved: that goes on). */
+  private putAway(): void {
+    const draft = this.draft;
+    if (draft?.state === 'editing') this.kept.set(draft.key, draft);
   }
 
   /** Escape leaves the form as Cancel does, as the chat's feedback form does. */
@@ -158,7 +210,7 @@ export class QaFormController implements ReactiveController {
     if (!draft || !client || !chatbot || draft.state !== 'editing') return;
     const question = draft.question.trim();
     const answer = draft.answer.trim();
-    if (!question || !answer) {
+    if (Object.keys(qaProblems(question, answer, true, s, this.host.lang)).length > 0) {
       draft.checked = true;
       this.host.requestUpdate();
       return focusFirstInvalid(this.host, event.target as HTMLFormElement);
@@ -247,10 +299,11 @@ export class QaFormController implements ReactiveController {
         checked: draft.checked,
         rows: 5,
         strings: s,
+        lang: this.host.lang,
         onInput: (field, value) => {
           draft[field] = value;
-          // Only a shown message depends on what is typed: it goes once its field is filled.
-          if (draft.checked) this.host.requestUpdate();
+          // The messages follow what is typed: one goes once its field is filled or short enough.
+          this.host.requestUpdate();
         },
       })}
       ${draft.error ? html`<p class="error" part="error" role="alert">${draft.error}</p>` : nothing}

@@ -7,7 +7,7 @@ import { fill } from '../ui/i18n.js';
 import { focusFirstInvalid } from './field-problems.js';
 import { errorText, formatBytes } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
-import { renderQaFields } from './qa-from-exchange.js';
+import { qaProblems, renderQaFields } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
 
 interface UploadItem {
@@ -196,7 +196,7 @@ export class AdminSourceAddPanel extends AdminPanel {
     if (!client || !chatbot) return;
     const question = this.question.trim();
     const answer = this.answer.trim();
-    if (!question || !answer) {
+    if (Object.keys(qaProblems(question, answer, true, this.strings, this.lang)).length > 0) {
       this.qaChecked = true;
       return focusFirstInvalid(this, event.target as HTMLFormElement);
     }
@@ -264,6 +264,7 @@ export class AdminSourceAddPanel extends AdminPanel {
           checked: this.qaChecked,
           rows: 3,
           strings: s,
+          lang: this.lang,
           onInput: (field, value) => {
             this[field] = value;
           },

@@ -1,4 +1,5 @@
 import { nothing } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { literal, html as staticHtml } from 'lit/static-html.js';
 import type { FieldProblem } from './field-problems.js';
 
@@ -25,7 +26,8 @@ export interface TextField {
 
 /**
  * A form's text field: the control inside its label, marked invalid and described by its
- * problem, whose message follows the label.
+ * problem, whose message follows the label. The control shows `value` whenever it is drawn, even
+ * when the model went back to the value it last drew (`live`): what is on screen is what is saved.
  */
 export function textField(f: TextField) {
   const p = f.problem;
@@ -48,7 +50,7 @@ export function textField(f: TextField) {
       ?required=${f.required}
       aria-invalid=${p.invalid}
       aria-describedby=${p.describedBy}
-      .value=${f.value}
+      .value=${live(f.value)}
       @input=${(e: Event) => f.onInput((e.target as HTMLInputElement | HTMLTextAreaElement).value)}
     />${end}</label>
     ${p.message}

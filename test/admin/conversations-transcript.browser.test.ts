@@ -204,6 +204,67 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect((await client.sources.list(bot.uuid)).length).to.equal(1);
   });
 
+  it('should keep a draft its button puts away, or another form, and save what the form shows', async () => {
+    const { client, bot } = await twoExchanges();
+    const { panel } = await mountConversations(client, bot);
+    const transcript = await open(panel, 'Do you rent bicycles?');
+    const addFirst = button(transcript, 'Add as Q&A: Do you rent bicycles?')!;
+    const addSecond = button(transcript, `Add as Q&A: ${QUESTIONS.covered}`)!;
+    const answerField = () =>
+      until(() => transcript.querySelector<HTMLTextAreaElement>('form.qa-form [name=answer]'));
+    addFirst.click();
+    const corrected = 'Yes: bicycles are rented at the kiosk by pier two.';
+    type(await answerField(), corrected);
+
+    // Its button again closes the form (it says it is expanded), keeping the draft.
+    addFirst.click();
+    await until(() => !transcript.querySelector('form.qa-form'));
+    expect(addFirst.getAttribute('aria-expanded')).to.equal('false');
+    addFirst.click();
+    expect((await answerField()).value).to.equal(corrected);
+
+    // Another exchange's form puts this one away, not out.
+    addSecond.click();
+    await until(() => addSecond.getAttribute('aria-expanded') === 'true');
+    expect((await answerField()).value).to.equal('The ferry leaves at noon.');
+    addFirst.click();
+    await until(() => addFirst.getAttribute('aria-expanded') === 'true');
+    const field = await answerField();
+    expect(field.value).to.equal(corrected);
+
+    const created = oneEvent(panel, 'chatbot-admin-change') as Promise<AdminChangeEvent>;
+    field.closest('form')!.requestSubmit();
+    const { detail } = await created;
+    const source = (await client.sources.list(bot.uuid)).find((s) => s.uuid === detail.uuids[0])!;
+    expect(JSON.parse(source.meta_json)).to.include({
+      question: 'Do you rent bicycles?',
+      answer: corrected,
+    });
+  });
+
+  it('should say beside a field that it is longer than the server takes, and send nothing', async () => {
+    const { client, bot, panel, transcript, form } = await qaFormOfCovered();
+    const question = form.querySelector<HTMLInputElement>('[name=question]')!;
+    const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
+    type(answer, 'a'.repeat(100_001));
+    await until(() => answer.getAttribute('aria-invalid') === 'true');
+    const message = () =>
+      panel.shadowRoot!.getElementById(answer.getAttribute('aria-describedby')!)?.textContent;
+    expect(message()?.trim()).to.equal('At most 100,000 characters; this has 100,001.');
+    expect(question.getAttribute('aria-invalid')).to.equal('false');
+    type(question, 'q'.repeat(10_001));
+    await until(() => question.getAttribute('aria-invalid') === 'true');
+    form.requestSubmit();
+    await until(() => panel.shadowRoot!.activeElement === question);
+    expect(transcript.querySelector('form.qa-form')).to.not.equal(null);
+    expect((await client.sources.list(bot.uuid)).length).to.equal(1);
+    // Nothing typed is lost: shortened, it is what is saved.
+    type(question, QUESTIONS.covered);
+    type(answer, 'a'.repeat(100_000));
+    await until(() => answer.getAttribute('aria-invalid') === 'false');
+    expect(message()).to.equal(undefined);
+  });
+
   it('should set a question and answer in Arabic right to left, in the list and the transcript', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client, 'Review bot');

@@ -90,6 +90,7 @@ export const adminDe: AdminStrings = {
   question: 'Frage',
   answer: 'Antwort',
   questionRequired: 'Geben Sie eine Frage ein.',
+  quotedPassage: 'Zitierte Stelle',
   answerRequired: 'Geben Sie eine Antwort ein.',
   addUrls: 'URLs hinzufügen',
   url: 'URL',

@@ -131,6 +131,8 @@ const en = {
   question: 'Question',
   answer: 'Answer',
   questionRequired: 'Enter a question.',
+  /** The disclosure of a cited source's quoted text, in a transcript. */
+  quotedPassage: 'Quoted passage',
   answerRequired: 'Enter an answer.',
   addUrls: 'Add URLs',
   url: 'URL',
