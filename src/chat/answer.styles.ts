@@ -113,6 +113,8 @@ const styles = css`
   .markdown td {
     border: 1px solid var(--_border);
     padding: 4px 8px;
+    /* Whole words: a table too wide for the bubble scrolls, rather than breaking them apart. */
+    overflow-wrap: normal;
   }
   .citation {
     text-decoration: none;

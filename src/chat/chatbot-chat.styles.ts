@@ -66,7 +66,7 @@ export const styles = [
     :host([mode='launcher']:not([open])) .panel {
       display: none;
     }
-    @media (max-width: 480px) {
+    @media (max-width: 480px), (max-height: 480px) and (pointer: coarse) {
       :host([mode='launcher'][open]) .panel {
         position: fixed;
         inset: 0;

@@ -459,26 +459,33 @@ export class ConversationController implements ReactiveController {
       this.fail(exchange, outcome.error, outcome.started ? undefined : previous);
       return;
     }
-    if (outcome.kind === 'stopped' && !outcome.started && previous) {
+    const stopped = outcome.kind === 'stopped';
+    if (stopped && !outcome.started && previous) {
       // A Retry stopped before the service took it: the last try stands, with its Retry.
       this.unanswered(exchange, previous);
       return;
     }
-    const view = this.options.answers.viewFor(exchange);
-    view?.update(outcome.text);
-    view?.finish();
-    exchange.state = outcome.kind === 'stopped' ? 'stopped' : 'done';
-    this.save();
-    this.host.requestUpdate();
-    const text = excerpt(view?.plainText ?? outcome.text);
-    this.options.notices.announce(fill(this.options.strings().answerReady, { text }));
+    if (stopped && !outcome.text) {
+      // Stopped before any text (Send tapped twice: it became Stop) is no answer: the question
+      // stays, with its Retry.
+      this.unanswered(exchange, previous);
+    } else {
+      const view = this.options.answers.viewFor(exchange);
+      view?.update(outcome.text);
+      view?.finish();
+      exchange.state = stopped ? 'stopped' : 'done';
+      this.save();
+      this.host.requestUpdate();
+      const text = excerpt(view?.plainText ?? outcome.text);
+      this.options.notices.announce(fill(this.options.strings().answerReady, { text }));
+    }
     emit(this.host, 'chatbot-answer-finished', {
       query: exchange.query,
       response: exchange.response,
       sessionUuid: session,
       messageUuid: exchange.messageUuid,
       citations: exchange.citations,
-      stopped: outcome.kind === 'stopped',
+      stopped,
     });
   }
 

@@ -1,7 +1,10 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
-/** Where the panel covers the screen (the stylesheet's full-screen rule says the same). */
-const NARROW = '(max-width: 480px)';
+/**
+ * Where the panel covers the screen (the stylesheet's full-screen rule says the same): a phone,
+ * held either way (sideways, it is low rather than narrow).
+ */
+const NARROW = '(max-width: 480px), (max-height: 480px) and (pointer: coarse)';
 
 const FOCUSABLE = 'button,textarea,input,select,a[href],[tabindex]:not([tabindex="-1"])';
 

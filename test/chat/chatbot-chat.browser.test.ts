@@ -208,6 +208,38 @@ describe('<chatbot-chat>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should leave a question stopped before any text unanswered, with its Retry', async () => {
+    // Send tapped twice: the second tap lands on Stop before the answer's first word.
+    const hold = gate();
+    let first = true;
+    const service = fakeService([
+      {
+        chunks: ['Never shown'],
+        gate: async () => {
+          if (first) {
+            first = false;
+            await hold.wait();
+          }
+        },
+      },
+      { chunks: ['The whole answer.'] },
+    ]);
+    const el = await chat(service);
+    const sent = el.send('tell me');
+    await until(() => button(el, 'Stop'), 'Stop');
+    button(el, 'Stop')!.click();
+    await sent;
+    hold.release();
+    expect(userMessages(el)).to.deep.equal(['tell me']);
+    expect(answers(el)[0]?.textContent ?? '').to.not.contain('Stopped');
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await until(() => button(el, 'Retry'), 'Retry');
+    button(el, 'Retry')!.click();
+    expect((await finished).detail.response).to.equal('The whole answer.');
+    expect(userMessages(el)).to.deep.equal(['tell me']);
+    await expect(el).to.be.accessible();
+  });
+
   it('should keep what arrived of a dropped stream and retry the same text without a duplicate', async () => {
     const service = fakeService([
       { chunks: ['Half of the'], drop: true },
@@ -452,6 +484,28 @@ describe('<chatbot-chat>', () => {
       expect(shadow(el).activeElement, `${scroller.localName} takes focus`).to.equal(scroller);
     }
     await expect(el).to.be.accessible();
+  });
+
+  it('should keep a table’s words whole in a narrow chat, scrolling the table instead', async () => {
+    const table = `| Variable | Default | Meaning |\n| --- | --- | --- |\n| CHATBOT_DOCUMENT_MAX_BYTES | 10485760 | Largest document a visitor attaches |\n`;
+    const el = await chat(fakeService([{ chunks: [table] }]));
+    el.style.width = '320px';
+    await el.send('which settings?');
+    const cells = [...answers(el)[0]!.querySelectorAll('th, td')];
+    expect(cells).to.have.length(6);
+    for (const cell of cells) {
+      // Each word on one line: a word broken in two draws on two.
+      for (const word of cell.textContent!.trim().split(/\s+/)) {
+        const node = [...cell.childNodes].find((n) => n.textContent?.includes(word))!;
+        const range = document.createRange();
+        const start = node.textContent!.indexOf(word);
+        range.setStart(node, start);
+        range.setEnd(node, start + word.length);
+        expect(range.getClientRects().length, `"${word}" whole`).to.equal(1);
+      }
+    }
+    const scroller = answers(el)[0]!.querySelector<HTMLElement>('table')!;
+    expect(scroller.scrollWidth).to.be.above(scroller.clientWidth);
   });
 
   it('should offer Retry after a 5xx', async () => {

@@ -118,6 +118,18 @@ describe('chatbot-chat.js on a phone', () => {
     await page.context().close();
   });
 
+  it('covers the screen of a phone held sideways, low rather than narrow', async () => {
+    const page = await phonePage({ ...PHONE, viewport: { width: 844, height: 390 } });
+    await openPanel(page, 300);
+    assert.deepEqual(await panelBox(page), { top: 0, left: 0, width: 844, height: 390 });
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.documentElement).overflow),
+      'hidden',
+      'the page behind is held',
+    );
+    await page.context().close();
+  });
+
   it('holds the page again when the open panel is taken off it and put back', async () => {
     const page = await phonePage();
     await openPanel(page);
