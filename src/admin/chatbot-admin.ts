@@ -280,6 +280,8 @@ export class ChatbotAdmin extends LitElement {
     type Chat = HTMLElementTagNameMap['chatbot-chat'];
     const chat = this.renderRoot.querySelector<Chat>('#panel-try chatbot-chat');
     await chat?.updateComplete;
+    // The form that held focus is on a hidden tab now: the owner goes on in the chat.
+    chat?.shadowRoot?.querySelector<HTMLElement>('[part~=input]')?.focus();
     await chat?.send(event.detail);
   }
 

@@ -2,6 +2,10 @@ import { html, nothing } from 'lit';
 import type { MessageFilters, Rating } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { dateRange, localDayStart } from './date-range.js';
+import { tooLong } from './field-problems.js';
+
+/** The longest search the server takes (review/params.ts). */
+const SEARCH_MAX = 500;
 
 /** The filter controls as the owner set them. */
 export interface FilterDraft {
@@ -27,8 +31,18 @@ export const NO_FILTERS: FilterDraft = {
   error: false,
 };
 
-/** The dates are in order (or one is missing): the only way a draft can be wrong. */
+/** The dates are in order (or one is missing). */
 export const datesInOrder = ({ from, to }: FilterDraft): boolean => !from || !to || from <= to;
+
+/**
+ * What the server would refuse in the search: no word to look for (it searches letters and
+ * digits: "%%" finds nothing), or more than it takes.
+ */
+export function searchProblem(draft: FilterDraft, s: AdminStrings, lang: string) {
+  const q = draft.q.trim();
+  if (q && !/[\p{L}\p{N}]/u.test(q)) return s.searchNeedsWord;
+  return tooLong(q, SEARCH_MAX, s, lang);
+}
 
 /**
  * What the review routes are asked with: unset controls are left out, so an unfiltered list
@@ -73,9 +87,10 @@ const FLAGS: { key: 'notCovered' | 'escalated' | 'error'; label: keyof AdminStri
 export function renderFilters(
   strings: AdminStrings,
   draft: FilterDraft,
-  dateError: string | undefined,
+  problems: { dates?: string; search?: string },
   change: (patch: Partial<FilterDraft>) => void,
 ) {
+  const dateError = problems.dates;
   const s = strings;
   const value = (e: Event) => (e.target as HTMLInputElement | HTMLSelectElement).value;
   return html`<div class="toolbar" part="toolbar">
@@ -85,6 +100,8 @@ export function renderFilters(
           part="input"
           dir="auto"
           placeholder=${s.searchConversations}
+          aria-invalid=${problems.search ? 'true' : 'false'}
+          aria-describedby=${problems.search ? 'search-error' : nothing}
           .value=${draft.q}
           @input=${(e: Event) => change({ q: value(e) })}
       /></label>
@@ -102,6 +119,7 @@ export function renderFilters(
         </select></label
       >
     </div>
+    ${problems.search ? html`<p class="error" part="error" id="search-error" role="alert">${problems.search}</p>` : nothing}
     ${dateError ? html`<p class="error" part="error" id="date-error" role="alert">${dateError}</p>` : nothing}
     <div class="toolbar flags" part="toolbar">
       ${FLAGS.map(

@@ -131,6 +131,10 @@ export class ConversationList implements ReactiveController {
     </div>`;
   }
 
+  /**
+   * A row; its buttons are described by its last activity, which tells apart two conversations
+   * that began with the same question.
+   */
   private renderRow(state: ConversationListState, item: ConversationItem, index: number) {
     const s = state.strings;
     const { summary } = item;
@@ -151,10 +155,16 @@ export class ConversationList implements ReactiveController {
     >
       <span role="cell" part="cell" class="title" title=${title} dir="auto">${title}</span>
       <span role="cell" part="cell" class="num">${summary ? summary.exchanges : '—'}</span>
-      <span role="cell" part="cell" class="date">${last}</span>
+      <span role="cell" part="cell" class="date" id=${`last-${item.uuid}`}>${last}</span>
       <span role="cell" part="cell" class="flags">${summary ? this.renderFlags(s, summary) : nothing}</span>
       <span role="cell" part="cell" class="row-actions">
-        <button type="button" part="button" aria-label=${open} @click=${() => this.actions.open(item)}>
+        <button
+          type="button"
+          part="button"
+          aria-label=${open}
+          aria-describedby=${`last-${item.uuid}`}
+          @click=${() => this.actions.open(item)}
+        >
           ${s.open}
         </button>
         <button
@@ -162,6 +172,7 @@ export class ConversationList implements ReactiveController {
           class="danger"
           part="button danger"
           aria-label=${remove}
+          aria-describedby=${`last-${item.uuid}`}
           @click=${() => this.actions.delete(item)}
         >
           ${s.delete}

@@ -30,10 +30,16 @@ export const readerZone = (): string => Intl.DateTimeFormat().resolvedOptions().
  * The range two date fields hold, or why it cannot be asked for: `incomplete` while either is
  * empty or half typed, `order` when it ends before it starts.
  */
-export function customPeriod(from: string, to: string): Period | 'incomplete' | 'order' {
+export function customPeriod(from: string, to: string): Period | 'incomplete' | 'order' | 'long' {
   if (!DATE.test(from) || !DATE.test(to)) return 'incomplete';
-  return from > to ? 'order' : { from, to };
+  if (from > to) return 'order';
+  // Both days whole: at most MAX_PERIOD_DAYS of them, as the server takes.
+  const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+  return days > MAX_PERIOD_DAYS ? 'long' : { from, to };
 }
+
+/** The longest period the insights route takes, in days (review/insights.ts). */
+export const MAX_PERIOD_DAYS = 366;
 
 // Building an Intl formatter costs far more than using one; a chart formats every day it shows.
 const dayFormats = new Map<string, Intl.DateTimeFormat>();

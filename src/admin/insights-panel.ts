@@ -15,6 +15,7 @@ import {
   formatDay,
   formatShare,
   lastDays,
+  MAX_PERIOD_DAYS,
   type Period,
   type PeriodChoice,
   PRESET_DAYS,
@@ -156,7 +157,14 @@ export class AdminInsightsPanel extends AdminPanel {
   private renderPeriod() {
     const s = this.strings;
     const range = customPeriod(this.customFrom, this.customTo);
-    const wrongOrder = this.choice === 'custom' && range === 'order';
+    const problem =
+      this.choice !== 'custom'
+        ? undefined
+        : range === 'order'
+          ? s.dateRangeInvalid
+          : range === 'long'
+            ? fill(s.insightsPeriodTooLong, { days: formatCount(MAX_PERIOD_DAYS, this.lang) })
+            : undefined;
     const choices: [PeriodChoice, string][] = [
       ...PRESET_DAYS.map((days): [PeriodChoice, string] => [
         days,
@@ -185,13 +193,13 @@ export class AdminInsightsPanel extends AdminPanel {
               ${dateRange(
                 s,
                 { from: this.customFrom, to: this.customTo },
-                wrongOrder ? 'range-error' : undefined,
+                problem ? 'range-error' : undefined,
                 (end, date) => this.handleRangeInput(end, date),
               )}
               ${
-                wrongOrder
+                problem
                   ? html`<p class="error" part="error" id="range-error" role="alert">
-                      ${s.dateRangeInvalid}
+                      ${problem}
                     </p>`
                   : nothing
               }

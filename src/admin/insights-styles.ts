@@ -193,7 +193,9 @@ export const insightsStyles = css`
   .share .fill {
     fill: var(--_accent);
   }
-  .covered {
+  /* Its parts wrap between them, not inside: kept on one line, the column took the question's
+     width and pushed the table out of its card. */
+  .covered .badge {
     white-space: nowrap;
   }
   .never {

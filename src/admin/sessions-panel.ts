@@ -14,6 +14,7 @@ import {
   messageFilters,
   NO_FILTERS,
   renderFilters,
+  searchProblem,
 } from './conversation-filters.js';
 import {
   type ConversationItem,
@@ -153,14 +154,18 @@ export class AdminSessionsPanel extends AdminPanel {
     else this.applyFilters();
   }
 
-  /** Asks for the list the draft describes, unless its dates are out of order. */
+  /**
+   * Asks for the list the draft describes, unless its dates are out of order or its search is
+   * one the server would refuse: each said beside its control, with nothing asked.
+   */
   private applyFilters(): void {
     clearTimeout(this.searchTimer);
-    if (!datesInOrder(this.draft)) {
-      this.invalid('dates', this.strings.dateRangeInvalid);
-      return;
-    }
-    this.clearError('dates');
+    const search = searchProblem(this.draft, this.strings, this.lang);
+    if (search) this.invalid('search', search);
+    else this.clearError('search');
+    if (!datesInOrder(this.draft)) this.invalid('dates', this.strings.dateRangeInvalid);
+    else this.clearError('dates');
+    if (search || this.errors.dates) return;
     const next = messageFilters(this.draft);
     if (JSON.stringify(next) === JSON.stringify(this.applied)) return;
     this.applied = next;
@@ -260,10 +265,10 @@ export class AdminSessionsPanel extends AdminPanel {
         <h2 id="sessions-heading" tabindex="-1">${s.conversations}</h2>
         ${
           this.review
-            ? html`${renderFilters(s, this.draft, this.errors.dates, (patch) =>
+            ? html`${renderFilters(s, this.draft, this.errors, (patch) =>
                 this.handleFilterChange(patch),
               )}
-              ${this.exporter.render(Boolean(this.errors.dates))}`
+              ${this.exporter.render(Boolean(this.errors.dates || this.errors.search))}`
             : nothing
         }
         ${this.renderListStatus()} ${this.renderError('sessions')}
@@ -310,7 +315,10 @@ export class AdminSessionsPanel extends AdminPanel {
         pages.loading
           ? s.refreshing
           : count === 0
-            ? ''
+            ? // Said where it is announced too; the list shows it where the rows would be.
+              html`<span class="visually-hidden">
+                ${this.review && isFiltered(this.draft) ? s.noConversationMatches : s.noSessions}
+              </span>`
             : fill(pages.hasMore ? s.conversationsMore : s.conversationsShown, { count })
       }
     </p>`;

@@ -166,6 +166,9 @@ describe('<chatbot-admin> conversation transcript', () => {
     >;
     again.click();
     await until(() => deep(el, '#tab-try')?.getAttribute('aria-selected') === 'true');
+    // Focus goes on into the chat, not to the page.
+    const chat = await until(() => deep(el, '#panel-try chatbot-chat'));
+    await until(() => chat.shadowRoot?.activeElement?.localName === 'textarea');
     const finished = await answered;
     expect(finished.detail.query).to.equal(QUESTIONS.uncovered);
     expect(finished.detail.response).to.contain('kiosk by pier two');

@@ -85,6 +85,9 @@ describe('<chatbot-admin> conversations', () => {
     const open = uncovered.querySelector('button')!;
     expect(open.textContent?.trim()).to.equal('Open');
     expect(open.ariaLabel).to.equal(`Open session: ${QUESTIONS.uncovered}`);
+    // Described by its last activity: two conversations may begin with the same question.
+    const described = panel.shadowRoot!.getElementById(open.getAttribute('aria-describedby')!);
+    expect(described?.textContent).to.equal(cells[2]);
     expect(deepText(panel)).to.contain('3 shown');
     await expect(el).to.be.accessible();
   });
@@ -278,6 +281,26 @@ describe('<chatbot-admin> conversations', () => {
     await shows(panel, [QUESTIONS.covered]);
     type(search, '');
     await shows(panel, all);
+
+    // No word to look for, or more than the server takes: said beside the box, nothing asked.
+    const asked = listRequests(urls).length;
+    const said = () => panel.shadowRoot!.getElementById(search.getAttribute('aria-describedby')!);
+    type(search, '%%');
+    await until(() => search.getAttribute('aria-invalid') === 'true');
+    expect(said()?.textContent?.trim()).to.equal('Search for a word: letters or digits.');
+    type(search, 'u'.repeat(501));
+    await until(() => said()?.textContent?.includes('At most 500 characters; this has 501.'));
+    expect(search.value).to.have.length(501);
+    expect(listRequests(urls).length).to.equal(asked);
+    // A search that finds nothing says so where it is announced.
+    type(search, 'zebra');
+    await until(() => search.getAttribute('aria-invalid') === 'false');
+    await shows(panel, []);
+    await until(() =>
+      deepAll(panel, '[role=status]').some((status) =>
+        status.textContent?.includes('No conversation matches the filters.'),
+      ),
+    );
   });
 
   it('should filter by dates, and refuse a from date after the to date beside the inputs without asking', async () => {

@@ -255,6 +255,18 @@ describe('<chatbot-admin> insights', () => {
     await until(() => deep(panel, '#range-error') === null);
     await until(() => deepAll(panel, 'figure table tbody tr').length === 5);
     expect(totals(panel).Conversations).to.equal('0');
+
+    // More days than the server takes: said beside the dates, nothing asked; a leap year fits.
+    pickDate(from, '2028-01-01');
+    pickDate(to, '2029-01-01');
+    const tooLong = await until(() => deep(panel, '#range-error'));
+    expect(tooLong.textContent).to.contain('At most 366 days');
+    expect(to.getAttribute('aria-invalid')).to.equal('true');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(recording.asked).to.have.length(3);
+    pickDate(to, '2028-12-31');
+    await until(() => recording.asked.length === 4);
+    await until(() => deep(panel, '#range-error') === null);
   });
 
   it('should fit every table in its card on a phone, each gap’s Add as Q&A in view', async () => {
@@ -416,6 +428,18 @@ describe('<chatbot-admin> insights', () => {
       '3',
       'Covered last time · 2 of 3 not covered',
     ]);
+    // Narrow, the words wrap: the table stays in its card, the question keeps its width.
+    const table = deep(panel, 'table[aria-labelledby=top-heading]')!;
+    for (const width of [400, 320]) {
+      el.style.width = `${width}px`;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const card = table.closest('section.card')!.getBoundingClientRect();
+      expect(table.getBoundingClientRect().right, `at ${width}px`).to.be.at.most(card.right);
+      const question = table.querySelector('tbody td')!.getBoundingClientRect();
+      const coverage = table.querySelector('tbody td.covered')!.getBoundingClientRect();
+      expect(question.width, `the question at ${width}px`).to.be.at.least(coverage.width / 2);
+    }
+    el.style.width = '';
     el.lang = 'de';
     await until(
       () =>

@@ -206,6 +206,9 @@ export const adminDe: AdminStrings = {
   filterFrom: 'Von',
   filterTo: 'Bis',
   dateRangeInvalid: '„Von“ darf nicht nach „Bis“ liegen.',
+  insightsPeriodTooLong:
+    'Höchstens {days} Tage: Wählen Sie ein späteres „Von“ oder ein früheres „Bis“.',
+  searchNeedsWord: 'Suchen Sie nach einem Wort: Buchstaben oder Ziffern.',
   filterRating: 'Bewertung',
   ratingAny: 'Jede Bewertung',
   ratingUp: 'Hilfreich',

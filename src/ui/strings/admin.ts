@@ -218,6 +218,8 @@ const en = {
   filterFrom: 'From',
   filterTo: 'To',
   dateRangeInvalid: '“From” must not be later than “To”.',
+  insightsPeriodTooLong: 'At most {days} days: choose a later “From” or an earlier “To”.',
+  searchNeedsWord: 'Search for a word: letters or digits.',
   filterRating: 'Rating',
   ratingAny: 'Any rating',
   ratingUp: 'Helpful',
