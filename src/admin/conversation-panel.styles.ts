@@ -11,6 +11,12 @@ export const styles = [
     .toolbar.flags {
       gap: 4px 16px;
     }
+    .detail-head {
+      display: flex;
+      align-items: baseline;
+      justify-content: space-between;
+      gap: 8px;
+    }
     .export {
       align-items: center;
     }

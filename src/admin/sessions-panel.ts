@@ -324,10 +324,37 @@ export class AdminSessionsPanel extends AdminPanel {
     </p>`;
   }
 
+  /** Closes the transcript, focus going back to its row's Open (or the list, scrolled away). */
+  private closeDetail(): void {
+    const uuid = this.openUuid;
+    this.openUuid = null;
+    void this.updateComplete.then(() => {
+      const open = this.renderRoot.querySelector<HTMLElement>(
+        `.tbody button[aria-describedby="last-${uuid}"]`,
+      );
+      (open ?? this.renderRoot.querySelector<HTMLElement>('#sessions-heading'))?.focus();
+    });
+  }
+
+  /** Escape closes the transcript, unless something inside it took the key (the Q&A form). */
+  private handleDetailKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+    event.preventDefault();
+    this.closeDetail();
+  }
+
   private renderDetail() {
     const s = this.strings;
-    return html`<section class="card detail" part="card" aria-labelledby="detail-heading">
-      <h2 id="detail-heading" tabindex="-1">${s.transcript}</h2>
+    return html`<section
+      class="card detail"
+      part="card"
+      aria-labelledby="detail-heading"
+      @keydown=${(event: KeyboardEvent) => this.handleDetailKeydown(event)}
+    >
+      <div class="detail-head">
+        <h2 id="detail-heading" tabindex="-1">${s.transcript}</h2>
+        <button type="button" part="button" @click=${() => this.closeDetail()}>${s.close}</button>
+      </div>
       ${this.detailTask.render({
         pending: () => (this.shownSession() ? nothing : this.renderPending()),
         error: (error) => this.renderLoadError(error, () => this.detailTask.run(), 'messages.list'),
@@ -364,9 +391,9 @@ export class AdminSessionsPanel extends AdminPanel {
             </dl>`
           : html`<p class="empty">${s.noStoredData}</p>`
       }
-      <h3>${s.transcript}</h3>
+      <h3 id="exchanges-heading">${s.exchanges}</h3>
       ${this.renderError('transcript')}
-      <div part="transcript" role="log" aria-label=${s.transcript}>
+      <div part="transcript" role="log" aria-labelledby="exchanges-heading">
         ${
           this.messages.length
             ? repeat(

@@ -188,6 +188,23 @@ describe('<chatbot-admin> conversation transcript', () => {
     return { client, bot, panel, transcript, add, form };
   }
 
+  it('should head the transcript once and close it with its Close button, focus back on Open', async () => {
+    const { client, bot } = await seedConversations();
+    const { panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
+    await open(panel, QUESTIONS.covered);
+    const detail = deep(panel, 'section.detail')!;
+    const headings = [...detail.querySelectorAll('h2, h3')].map((h) => h.textContent?.trim());
+    expect(headings).to.deep.equal(['Transcript', 'Stored data', 'Exchanges']);
+    button(detail, 'Close')!.click();
+    await until(() => deep(panel, 'section.detail') === null);
+    await until(
+      () =>
+        panel.shadowRoot!.activeElement?.getAttribute('aria-label') ===
+        `Open session: ${QUESTIONS.covered}`,
+    );
+  });
+
   it('should close the form unsaved, giving focus back to its button', async () => {
     const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
     button(form, 'Cancel')!.click();
@@ -204,6 +221,15 @@ describe('<chatbot-admin> conversation transcript', () => {
     await until(() => !transcript.querySelector('form.qa-form'));
     await until(() => panel.shadowRoot!.activeElement === add);
     expect(add.getAttribute('aria-expanded')).to.equal('false');
+    // The form took that Escape: the transcript stays; the next one closes it.
+    expect(deep(panel, '[part=transcript]')).to.not.equal(null);
+    await sendKeys({ press: 'Escape' });
+    await until(() => deep(panel, '[part=transcript]') === null);
+    await until(
+      () =>
+        panel.shadowRoot!.activeElement?.getAttribute('aria-label') ===
+        `Open session: ${QUESTIONS.covered}`,
+    );
     expect((await client.sources.list(bot.uuid)).length).to.equal(1);
   });
 
