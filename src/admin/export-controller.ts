@@ -146,6 +146,13 @@ export class ExportController implements ReactiveController {
     this.controller?.abort();
   }
 
+  /** The filters changed: the last export's outcome no longer describes what is shown. */
+  forget(): void {
+    if (this.running || this.state.status === 'idle') return;
+    this.error = '';
+    this.set({ status: 'idle' });
+  }
+
   /** Runs one export; resolves when it has finished, failed or been cancelled. */
   async start(format: ExportFormat): Promise<void> {
     const { client, chatbot } = this.host;

@@ -169,6 +169,7 @@ export class AdminSessionsPanel extends AdminPanel {
     const next = messageFilters(this.draft);
     if (JSON.stringify(next) === JSON.stringify(this.applied)) return;
     this.applied = next;
+    this.exporter.forget();
     void this.pages.reset();
   }
 
@@ -268,7 +269,9 @@ export class AdminSessionsPanel extends AdminPanel {
             ? html`${renderFilters(s, this.draft, this.errors, (patch) =>
                 this.handleFilterChange(patch),
               )}
-              ${this.exporter.render(Boolean(this.errors.dates || this.errors.search))}`
+              ${this.exporter.render(
+                Boolean(this.errors.dates || this.errors.search) || this.nothingToExport(),
+              )}`
             : nothing
         }
         ${this.renderListStatus()} ${this.renderError('sessions')}
@@ -322,6 +325,12 @@ export class AdminSessionsPanel extends AdminPanel {
             : fill(pages.hasMore ? s.conversationsMore : s.conversationsShown, { count })
       }
     </p>`;
+  }
+
+  /** The list has loaded whole, and empty: an export would be an empty file. */
+  private nothingToExport(): boolean {
+    const { pages } = this;
+    return pages.loaded && !pages.loading && !pages.hasMore && pages.items.length === 0;
   }
 
   /** Closes the transcript, focus going back to its row's Open (or the list, scrolled away). */

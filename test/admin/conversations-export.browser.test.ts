@@ -123,17 +123,43 @@ describe('<chatbot-admin> conversations export', () => {
     const { panel } = await mountConversations(client, bot);
     const date = (name: string, value: string) =>
       pickDate(deep<HTMLInputElement>(panel, `input[name=${name}]`)!, value);
-    date('from', '2030-11-28');
-    date('to', '2030-11-29');
-    await until(() => deepText(panel).includes('No conversation matches the filters.'));
+    // Yesterday and today, as the browser's clock counts them: the seeded conversations are in.
+    const now = new Date();
+    const day = (offset: number) =>
+      new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset);
+    const ymd = (d: Date) =>
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    date('from', ymd(day(-1)));
+    date('to', ymd(day(0)));
+    await until(() => deepText(panel).includes('3 shown'));
     button(panel, 'Export JSON')!.click();
-    await until(() => deepText(panel).includes('Rows exported: 0.'));
+    await until(() => deepText(panel).includes('Rows exported:'));
     const request = new URL(urls.find((url) => url.includes('/messages/export'))!);
-    // As the browser's clock counts days, wherever it is: an instant, not a UTC date.
-    const midnight = (y: number, m: number, d: number) =>
-      new Date(y, m - 1, d).toISOString().replace('.000Z', 'Z');
-    expect(request.searchParams.get('from')).to.equal(midnight(2030, 11, 28));
-    expect(request.searchParams.get('to')).to.equal(midnight(2030, 11, 30));
+    // An instant, not a UTC date: the first day's midnight and the one after the last.
+    const instant = (d: Date) => d.toISOString().replace('.000Z', 'Z');
+    expect(request.searchParams.get('from')).to.equal(instant(day(-1)));
+    expect(request.searchParams.get('to')).to.equal(instant(day(1)));
+  });
+
+  it('should offer no export of a list that is empty, and forget the last export when the filters change', async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    const rating = await until(() => deep<HTMLSelectElement>(panel, 'select[name=rating]'));
+    button(panel, 'Export CSV')!.click();
+    await until(() => deepText(panel).includes('Rows exported:'));
+    // Another filter: the outcome of an export of other rows goes.
+    rating.value = 'up';
+    rating.dispatchEvent(new Event('change'));
+    await until(() => !deepText(panel).includes('Rows exported:'));
+    pickDate(deep<HTMLInputElement>(panel, 'input[name=from]')!, '2030-11-28');
+    await until(() => deepText(panel).includes('No conversation matches the filters.'));
+    await until(() => button(panel, 'Export CSV')!.getAttribute('aria-disabled') === 'true');
+    expect(button(panel, 'Export JSON')!.getAttribute('aria-disabled')).to.equal('true');
+    const exports = urls.filter((url) => url.includes('/messages/export')).length;
+    button(panel, 'Export JSON')!.click();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(urls.filter((url) => url.includes('/messages/export')).length).to.equal(exports);
   });
 
   it('should cancel an export under way, downloading nothing', async () => {
