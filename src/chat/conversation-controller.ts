@@ -477,7 +477,11 @@ export class ConversationController implements ReactiveController {
       this.save();
       this.host.requestUpdate();
       const text = excerpt(view?.plainText ?? outcome.text);
-      this.options.notices.announce(fill(this.options.strings().answerReady, { text }));
+      const t = this.options.strings();
+      // A stopped answer is said to be one: the log shows "Stopped" under it.
+      this.options.notices.announce(
+        fill(t.answerReady, { text }) + (stopped ? ` ${t.stopped}` : ''),
+      );
     }
     emit(this.host, 'chatbot-answer-finished', {
       query: exchange.query,

@@ -203,6 +203,13 @@ describe('<chatbot-chat>', () => {
     expect(event.detail.response).to.equal('Partial answer');
     expect(answers(el)[0]!.textContent).to.contain('Partial answer');
     expect(answers(el)[0]!.textContent).to.contain('Stopped');
+    // Said to be stopped where it is announced too, not as a whole answer.
+    await until(
+      () =>
+        shadow(el).querySelector('[aria-live="polite"]')?.textContent?.trim() ===
+        'Answer: Partial answer Stopped',
+      'the announcement',
+    );
     expect(button(el, 'Send')).to.exist;
     hold.release();
     await expect(el).to.be.accessible();
