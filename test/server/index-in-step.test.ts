@@ -6,29 +6,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { Knowledge } from '../../src/server/knowledge/knowledge.js';
 import { openPostgresStore } from '../../src/server/store/postgres.js';
 import type { ChunkRow, Store } from '../../src/server/store/types.js';
-import { freshDatabase, postgresOnly, storeChatbot, type TestDatabase } from './stores.js';
-
-async function until(check: () => Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function query(url: string, text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+import {
+  freshDatabase,
+  postgresOnly,
+  queryRows as query,
+  storeChatbot,
+  type TestDatabase,
+  until,
+} from './stores.js';
 
 /** `promise`, or a failure naming `what` after 20 s (which only a defect takes). */
 async function bounded<T>(promise: Promise<T>, what: string): Promise<T> {

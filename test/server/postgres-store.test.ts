@@ -8,7 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS, openPostgresStore } from '../../src/server/store/postgres.js';
 import type { Store, StoreChange } from '../../src/server/store/types.js';
-import { freshDatabase, storeChatbot, type TestDatabase } from './stores.js';
+import {
+  freshDatabase,
+  queryRows as query,
+  storeChatbot,
+  type TestDatabase,
+  until,
+} from './stores.js';
 
 const skip = !process.env.CHATBOT_TEST_DATABASE_URL
   ? 'needs PostgreSQL: CHATBOT_TEST_DATABASE_URL is unset (test/run-node-tests.mjs sets it)'
@@ -17,25 +23,6 @@ const skip = !process.env.CHATBOT_TEST_DATABASE_URL
     : false;
 
 const at = (s: number) => `2026-11-24T10:00:${String(s).padStart(2, '0')}Z`;
-
-/** Answers once `check` holds, polling; fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function query(url: string, text: string, params: unknown[] = []) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Every change a store hears, in order. */
 function recorder(store: Store) {

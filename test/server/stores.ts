@@ -303,3 +303,24 @@ export async function storeChatbot(store: Store, name: string): Promise<string> 
   });
   return uuid;
 }
+
+/** The rows of one statement on the database at `url`, on a connection of its own. */
+export function queryRows(url: string, text: string, params: unknown[] = []) {
+  return withClient(url, async (client) => (await client.query(text, params)).rows);
+}
+
+/**
+ * Answers once `check` holds, polling every 20 ms; fails naming `what` after `ms`, which bounds
+ * a failure only (a change between instances is promised within 1 s; no test asserts a clock).
+ */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  ms = 20_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
