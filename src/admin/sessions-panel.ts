@@ -317,12 +317,8 @@ export class AdminSessionsPanel extends AdminPanel {
       ${
         pages.loading
           ? s.refreshing
-          : count === 0
-            ? // Said where it is announced too; the list shows it where the rows would be.
-              html`<span class="visually-hidden">
-                ${this.review && isFiltered(this.draft) ? s.noConversationMatches : s.noSessions}
-              </span>`
-            : fill(pages.hasMore ? s.conversationsMore : s.conversationsShown, { count })
+          : // "0 shown" too: a search that finds nothing is announced (the list says why).
+            fill(pages.hasMore ? s.conversationsMore : s.conversationsShown, { count })
       }
     </p>`;
   }
