@@ -29,18 +29,24 @@ export interface BarLineChartOptions {
   readonly tableShown: boolean;
   readonly toggleLabel: string;
   readonly onToggle: () => void;
+  /**
+   * The width the drawing is shown at, in CSS pixels, when known: it is drawn at that width, so
+   * its text keeps its size in a narrow column instead of shrinking with the whole drawing.
+   */
+  readonly width?: number;
 }
 
+/** The drawing's width until the one it is shown at is known, and the least it is drawn at. */
 const WIDTH = 640;
+const MIN_WIDTH = 200;
 const HEIGHT = 200;
 const LEFT = 36;
 const RIGHT = 8;
 const TOP = 10;
 const BOTTOM = 22;
-const PLOT_W = WIDTH - LEFT - RIGHT;
 const PLOT_H = HEIGHT - TOP - BOTTOM;
-/** Most labels under the x axis; the others are left out so they never overlap. */
-const X_LABELS = 8;
+/** Room for one label under the x axis; the others are left out so they never overlap. */
+const X_LABEL_WIDTH = 72;
 
 /** A round step (1, 2 or 5 times a power of ten) that splits `max` into about four. */
 export function niceStep(max: number): number {
@@ -75,7 +81,7 @@ export function barLineChart(options: BarLineChartOptions) {
         ${options.toggleLabel}
       </button>
     </div>
-    ${tableShown ? null : drawing(labels, bars, line)}
+    ${tableShown ? null : drawing(labels, bars, line, options.width)}
     <!-- Scrolls when shown: focusable, so a keyboard can scroll it too. -->
     <div
       id="${id}-table"
@@ -106,28 +112,30 @@ export function barLineChart(options: BarLineChartOptions) {
   </figure>`;
 }
 
-function drawing(labels: readonly string[], bars: Series, line: Series) {
+function drawing(labels: readonly string[], bars: Series, line: Series, shownWidth?: number) {
+  const width = Math.max(MIN_WIDTH, Math.round(shownWidth ?? WIDTH));
+  const plotWidth = width - LEFT - RIGHT;
   const count = Math.max(labels.length, 1);
   const step = niceStep(Math.max(1, ...bars.values, ...line.values));
   const top = step * Math.max(1, Math.ceil(Math.max(1, ...bars.values, ...line.values) / step));
   const y = (value: number) => TOP + PLOT_H - (value / top) * PLOT_H;
-  const band = PLOT_W / count;
+  const band = plotWidth / count;
   const x = (i: number) => LEFT + band * (i + 0.5);
   const barWidth = Math.min(band * 0.7, 28);
-  const every = Math.ceil(count / X_LABELS);
+  const every = Math.ceil(count / Math.max(2, Math.floor(plotWidth / X_LABEL_WIDTH)));
   const ticks = Array.from({ length: top / step + 1 }, (_, k) => k * step);
   const points = line.values.map((value, i) => `${x(i)},${y(value)}`).join(' ');
   const dot = count > 31 ? 1.5 : 3;
   return html`<svg
     class="plot"
-    viewBox="0 0 ${WIDTH} ${HEIGHT}"
+    viewBox="0 0 ${width} ${HEIGHT}"
     aria-hidden="true"
     focusable="false"
   >
     ${ticks.map(
       (
         tick,
-      ) => svg`<line class="grid" x1=${LEFT} x2=${WIDTH - RIGHT} y1=${y(tick)} y2=${y(tick)}></line>
+      ) => svg`<line class="grid" x1=${LEFT} x2=${width - RIGHT} y1=${y(tick)} y2=${y(tick)}></line>
         <text class="tick" x=${LEFT - 6} y=${y(tick) + 4} text-anchor="end">${tick}</text>`,
     )}
     ${bars.values.map(
@@ -142,7 +150,10 @@ function drawing(labels: readonly string[], bars: Series, line: Series) {
     ${labels.map((label, i) =>
       // Counted back from the last point, so the newest day always has its label.
       (count - 1 - i) % every === 0
-        ? svg`<text class="tick" x=${x(i)} y=${HEIGHT - 6} text-anchor="middle">${label}</text>`
+        ? i === count - 1
+          ? // The last ends at the drawing's edge rather than past it.
+            svg`<text class="tick" x=${Math.min(width - 1, x(i) + band / 2)} y=${HEIGHT - 6} text-anchor="end">${label}</text>`
+          : svg`<text class="tick" x=${x(i)} y=${HEIGHT - 6} text-anchor="middle">${label}</text>`
         : null,
     )}
   </svg>`;

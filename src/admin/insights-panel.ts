@@ -59,6 +59,13 @@ export class AdminInsightsPanel extends AdminPanel {
   /** The last answer, kept on screen while another period loads. */
   @state() private insights?: Insights;
   @state() private tableShown = false;
+  /** The chart's width on screen, which it is drawn at (see `barLineChart`). */
+  @state() private chartWidth?: number;
+  private readonly chartResize = new ResizeObserver(([entry]) => {
+    const width = Math.round(entry?.contentRect.width ?? 0);
+    if (width > 0 && width !== this.chartWidth) this.chartWidth = width;
+  });
+  private chartObserved?: Element;
   /** Gap questions turned into Q&A sources here (the gaps themselves are history). */
   @state() private answered: ReadonlySet<string> = new Set();
   /** The server counts UTC days only: it refused `tz`. */
@@ -100,6 +107,23 @@ export class AdminInsightsPanel extends AdminPanel {
         this.answered = new Set(this.answered).add(gap);
       }
     });
+  }
+
+  override updated(): void {
+    // The chart comes and goes with the numbers: watch the one there is, by its tools' row, as
+    // wide as the drawing and as tall whatever it is drawn at (the figure's height follows the
+    // drawing, which would report a resize while drawing for the last one).
+    const figure = this.renderRoot.querySelector('figure.chart .chart-tools') ?? undefined;
+    if (figure === this.chartObserved) return;
+    if (this.chartObserved) this.chartResize.unobserve(this.chartObserved);
+    if (figure) this.chartResize.observe(figure);
+    this.chartObserved = figure;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.chartResize.disconnect();
+    this.chartObserved = undefined;
   }
 
   /** Asks again; "the last N days" move on with the clock. */
@@ -267,6 +291,7 @@ export class AdminInsightsPanel extends AdminPanel {
           bars: { name: s.conversations, values: days.map((d) => d.conversations) },
           line: { name: s.insightsMessages, values: days.map((d) => d.messages) },
           tableShown: this.tableShown,
+          width: this.chartWidth,
           toggleLabel: s.insightsShowTable,
           onToggle: () => {
             this.tableShown = !this.tableShown;

@@ -289,6 +289,13 @@ describe('<chatbot-admin> insights', () => {
         expect(add.getBoundingClientRect().right, add.textContent!).to.be.at.most(box.right);
       }
     }
+    // The chart is drawn at the width it has: its numbers and days keep their size (11 px).
+    const tick = () => deep(panel, 'svg.plot text.tick')!.getBoundingClientRect().height;
+    await until(() => tick() >= 11);
+    const plot = deep(panel, 'svg.plot')!;
+    expect(plot.getBoundingClientRect().right).to.be.at.most(
+      plot.closest('section.card')!.getBoundingClientRect().right,
+    );
     el.style.width = '';
   });
 
