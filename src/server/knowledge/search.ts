@@ -106,31 +106,28 @@ export class SearchIndex {
   ): void {
     // Without an index, nothing: it is built from the store when first searched.
     const fresh = chunks.map((c) => ({ ...c, sourceUuid }));
-    for (const index of this.targets(chatbotUuid)) {
-      const changes = this.loading.get(index);
-      if (changes) {
-        for (const id of oldIds) changes.removed.add(id);
-        const gone = new Set(oldIds);
-        changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...fresh];
-        continue;
-      }
-      this.edited(index);
-      unindexChunks(index, oldIds);
-      indexChunks(index, fresh);
-    }
+    for (const index of this.targets(chatbotUuid)) this.change(index, oldIds, fresh);
   }
 
   removeChunks(chatbotUuid: string, ids: number[]): void {
-    for (const index of this.targets(chatbotUuid)) {
-      const changes = this.loading.get(index);
-      if (changes) {
-        for (const id of ids) changes.removed.add(id);
-        const gone = new Set(ids);
-        changes.added = changes.added.filter((c) => !gone.has(c.id));
-      }
-      this.edited(index);
-      unindexChunks(index, ids);
+    for (const index of this.targets(chatbotUuid)) this.change(index, ids, []);
+  }
+
+  /**
+   * This process's change to one index: taken in at once, or, while its chunks are still being
+   * read, noted to apply to what the read returns.
+   */
+  private change(index: ChatbotIndex, removed: number[], added: IndexedChunk[]): void {
+    this.edits.set(index, (this.edits.get(index) ?? 0) + 1);
+    const changes = this.loading.get(index);
+    if (changes) {
+      for (const id of removed) changes.removed.add(id);
+      const gone = new Set(removed);
+      changes.added = [...changes.added.filter((c) => !gone.has(c.id)), ...added];
+      return;
     }
+    unindexChunks(index, removed);
+    indexChunks(index, added);
   }
 
   /**
@@ -163,10 +160,6 @@ export class SearchIndex {
   /** Rebuilds every index, one chatbot after another (see `rebuild`), in the background. */
   async rebuildAll(): Promise<void> {
     for (const uuid of [...this.indexes.keys()]) await this.rebuild(uuid);
-  }
-
-  private edited(index: ChatbotIndex): void {
-    this.edits.set(index, (this.edits.get(index) ?? 0) + 1);
   }
 
   /**

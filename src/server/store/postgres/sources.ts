@@ -120,7 +120,9 @@ export function sourceQueries(sql: Sql): SourceQueries {
         const byChatbot = new Map<string, string[]>();
         for (const r of deleted) {
           const chatbotUuid = String(r.chatbot_uuid);
-          byChatbot.set(chatbotUuid, [...(byChatbot.get(chatbotUuid) ?? []), String(r.uuid)]);
+          const sources = byChatbot.get(chatbotUuid) ?? [];
+          sources.push(String(r.uuid));
+          byChatbot.set(chatbotUuid, sources);
         }
         if (byChatbot.size === 0) return;
         await dropSourcesFromAgents(t, [...byChatbot.keys()], new Set(uuids), now);
