@@ -227,6 +227,16 @@ const ROW_CONTROLS = 'input, select, textarea, button';
 export const ariaDisabled = (unavailable: boolean) => (unavailable ? 'true' : 'false');
 
 /**
+ * Takes an Escape for the closest thing it closes: true, and taken (so an enclosing one stays
+ * open), unless it ends an input method's composition or something inside took it first.
+ */
+export function takeEscape(event: KeyboardEvent): boolean {
+  if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return false;
+  event.preventDefault();
+  return true;
+}
+
+/**
  * Stops every activation of a control of `host` marked `aria-disabled="true"`: a click, Space or
  * Enter on it, and Enter in a field of its form (which clicks the form's submit button). Caught
  * on the host, before any handler inside it, so each handler needs no check of its own.

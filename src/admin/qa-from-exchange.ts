@@ -6,7 +6,7 @@ import { emit } from '../ui/events.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
 import { errorText } from './format.js';
-import { ariaDisabled } from './panel.js';
+import { ariaDisabled, takeEscape } from './panel.js';
 import { textField } from './text-field.js';
 
 /** What the form needs of the panel it is drawn in: every AdminPanel has these. */
@@ -192,9 +192,7 @@ export class QaFormController implements ReactiveController {
 
   /** Escape leaves the form as Cancel does, as the chat's feedback form does. */
   private handleKeydown(event: KeyboardEvent): void {
-    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
-    event.preventDefault();
-    this.close();
+    if (takeEscape(event)) this.close();
   }
 
   private field(name: string) {

@@ -26,7 +26,7 @@ import { CursorPagesController } from './conversation-pages.js';
 import { styles } from './conversation-panel.styles.js';
 import { ExportController } from './export-controller.js';
 import { formatDate } from './format.js';
-import { AdminPanel, ariaDisabled } from './panel.js';
+import { AdminPanel, ariaDisabled, takeEscape } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
 
 /** The pause in typing after which a search is sent. */
@@ -343,9 +343,7 @@ export class AdminSessionsPanel extends AdminPanel {
 
   /** Escape closes the transcript, unless something inside it took the key (the Q&A form). */
   private handleDetailKeydown(event: KeyboardEvent): void {
-    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
-    event.preventDefault();
-    this.closeDetail();
+    if (takeEscape(event)) this.closeDetail();
   }
 
   private renderDetail() {
