@@ -7,7 +7,7 @@
  */
 import cluster from 'node:cluster';
 import { createKey, hashKey } from './auth.js';
-import { wholeNumber } from './env.js';
+import { digits, wholeNumber } from './env.js';
 import { DEFAULT_DB, startServer } from './main.js';
 import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
       `${workers} workers need PostgreSQL: set DATABASE_URL=postgres://… (one SQLite file serves one process)`,
     );
   }
-  const port = env.PORT ? (/^\d+$/.test(env.PORT.trim()) ? Number(env.PORT) : Number.NaN) : 8787;
+  const port = env.PORT ? digits(env.PORT) : 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT ${env.PORT} is not a port number (0 to 65535; 0 picks a free one)`);
   const host = env.HOST || '127.0.0.1';

@@ -13,6 +13,12 @@ export function envCount(
 }
 
 /**
+ * A setting's text as a whole number: digits only, else NaN. Number() would read "1e3" and
+ * "0x10" as numbers nobody meant to write.
+ */
+export const digits = (value: string): number => (/^\d+$/.test(value.trim()) ? Number(value) : NaN);
+
+/**
  * `value` (a setting named `name`, from the environment or the command line) as a whole number
  * of at least `min`, or `fallback` when it is not given; anything else throws, naming it.
  */
@@ -24,8 +30,7 @@ export function wholeNumber(
 ): number {
   const value = raw?.trim();
   if (!value) return fallback;
-  // Digits only: Number() would read "1e3" and "0x10" as numbers nobody meant to write.
-  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  const n = digits(value);
   if (!Number.isSafeInteger(n) || n < min) {
     const what = min === 1 ? 'a positive whole number' : 'a whole number, 0 or more';
     throw new Error(`${name} must be ${what}, not "${value.slice(0, 40)}"`);
