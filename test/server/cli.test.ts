@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/server/store/sqlite.js';
-import { CLI, freePort, startCli } from './spawn-server.js';
+import { freePort, runCli, startCli } from './spawn-server.js';
 import { sqliteOnly } from './stores.js';
 
 const SQLITE_ONLY = sqliteOnly('the CLI on SQLite (PostgreSQL: multi-instance.test.ts)');
@@ -40,10 +39,7 @@ describe('the command line', SQLITE_ONLY, () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      const result = spawnSync(process.execPath, CLI, {
-        env: { ...process.env, PORT: String(port), CHATBOT_DB: ':memory:' },
-        encoding: 'utf8',
-      });
+      const result = runCli([], { PORT: String(port), CHATBOT_DB: ':memory:' });
       assert.equal(result.status, 1);
       assert.equal(result.stderr.trim().split('\n').length, 1);
       assert.match(result.stderr, /port \d+ is already in use/);
@@ -56,10 +52,7 @@ describe('the command line', SQLITE_ONLY, () => {
     // A path under a regular file can never be created, whoever runs the test.
     const blocker = join(dir, 'not-a-directory');
     writeFileSync(blocker, '');
-    const result = spawnSync(process.execPath, CLI, {
-      env: { ...process.env, PORT: '0', CHATBOT_DB: join(blocker, 'chatbot.sqlite') },
-      encoding: 'utf8',
-    });
+    const result = runCli([], { PORT: '0', CHATBOT_DB: join(blocker, 'chatbot.sqlite') });
     assert.equal(result.status, 1);
     assert.equal(result.stderr.trim().split('\n').length, 1);
     assert.match(result.stderr, /chatbot server: /);
@@ -71,9 +64,11 @@ describe('the command line', SQLITE_ONLY, () => {
       [['--workers', '2'], {}],
       [[], { CHATBOT_WORKERS: '3' }],
     ] as const) {
-      const result = spawnSync(process.execPath, [...CLI, ...args], {
-        env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:', DATABASE_URL: '', ...extra },
-        encoding: 'utf8',
+      const result = runCli(args, {
+        PORT: '0',
+        CHATBOT_DB: ':memory:',
+        DATABASE_URL: '',
+        ...extra,
       });
       assert.equal(result.status, 1);
       assert.equal(result.stderr.trim().split('\n').length, 1);
@@ -137,11 +132,7 @@ describe('the command line', SQLITE_ONLY, () => {
         /cannot open the database .* set CHATBOT_DB/,
       ],
     ] as const) {
-      const result = spawnSync(process.execPath, CLI, {
-        env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:', [name]: value },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const result = runCli([], { PORT: '0', CHATBOT_DB: ':memory:', [name]: value });
       assert.equal(result.status, 1, `${name}=${value} stops the start`);
       assert.equal(result.stderr.trim().split('\n').length, 1);
       assert.match(result.stderr, says);
@@ -151,21 +142,13 @@ describe('the command line', SQLITE_ONLY, () => {
   });
 
   it('reads --workers=N as --workers N', () => {
-    const result = spawnSync(process.execPath, [...CLI, '--workers=2'], {
-      env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = runCli(['--workers=2'], { PORT: '0', CHATBOT_DB: ':memory:' });
     assert.equal(result.status, 1);
     assert.match(result.stderr, /2 workers need PostgreSQL/);
   });
 
   it('prints its usage for --help, and starts nothing', () => {
-    const result = spawnSync(process.execPath, [...CLI, '--help'], {
-      env: { ...process.env, PORT: '0', CHATBOT_DB: ':memory:' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = runCli(['--help'], { PORT: '0', CHATBOT_DB: ':memory:' });
     assert.equal(result.status, 0);
     assert.match(result.stdout, /^usage: npm run server/);
     assert.doesNotMatch(result.stdout, /listening/);
@@ -174,10 +157,7 @@ describe('the command line', SQLITE_ONLY, () => {
 
   it('create-key prints a key that then authenticates, and --chat-only confines it', async () => {
     const db = join(dir, 'keys.sqlite');
-    const made = spawnSync(process.execPath, [...CLI, 'create-key', 'carol'], {
-      env: { ...process.env, CHATBOT_DB: db },
-      encoding: 'utf8',
-    });
+    const made = runCli(['create-key', 'carol'], { CHATBOT_DB: db });
     assert.equal(made.status, 0, made.stderr);
     const key = made.stdout.trim();
     assert.match(key, /^cbk_[\w-]{20,}$/);
@@ -198,19 +178,13 @@ describe('the command line', SQLITE_ONLY, () => {
       await new Promise((resolve) => child.once('exit', resolve));
     }
 
-    const chatOnly = spawnSync(
-      process.execPath,
-      [...CLI, 'create-key', 'carol', '--chat-only', chatbotUuid],
-      { env: { ...process.env, CHATBOT_DB: db }, encoding: 'utf8' },
-    );
+    const chatOnly = runCli(['create-key', 'carol', '--chat-only', chatbotUuid], {
+      CHATBOT_DB: db,
+    });
     assert.equal(chatOnly.status, 0, chatOnly.stderr);
     const chatKey = chatOnly.stdout.trim();
 
-    const refused = spawnSync(
-      process.execPath,
-      [...CLI, 'create-key', 'dave', '--chat-only', chatbotUuid],
-      { env: { ...process.env, CHATBOT_DB: db }, encoding: 'utf8' },
-    );
+    const refused = runCli(['create-key', 'dave', '--chat-only', chatbotUuid], { CHATBOT_DB: db });
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /user dave has no chatbot/);
 
@@ -235,10 +209,7 @@ describe('the command line', SQLITE_ONLY, () => {
   it('revoke-key makes a running server refuse the key, and says when there is no such key', async (t) => {
     const db = join(dir, 'revoke.sqlite');
     const run = (...args: string[]) =>
-      spawnSync(process.execPath, [...CLI, ...args], {
-        env: { ...process.env, CHATBOT_DB: db, CHATBOT_API_KEYS: 'erin:erin-listed-key' },
-        encoding: 'utf8',
-      });
+      runCli(args, { CHATBOT_DB: db, CHATBOT_API_KEYS: 'erin:erin-listed-key' });
     const made = run('create-key', 'erin');
     assert.equal(made.status, 0, made.stderr);
     const key = made.stdout.trim();
@@ -291,11 +262,7 @@ describe('the command line', SQLITE_ONLY, () => {
     const first = await startCli({ PORT: String(await freePort()), CHATBOT_DB: db });
     const firstExit = new Promise((resolve) => first.child.once('exit', resolve));
     try {
-      const second = spawnSync(process.execPath, CLI, {
-        env: { ...process.env, PORT: String(await freePort()), CHATBOT_DB: db },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const second = runCli([], { PORT: String(await freePort()), CHATBOT_DB: db });
       assert.equal(second.status, 1);
       assert.equal(second.stderr.trim().split('\n').length, 1);
       assert.match(
@@ -303,10 +270,7 @@ describe('the command line', SQLITE_ONLY, () => {
         new RegExp(`another server \\(process ${first.child.pid}\\) is using the database`),
       );
       // A command still opens the file beside the running server.
-      const made = spawnSync(process.execPath, [...CLI, 'create-key', 'frank'], {
-        env: { ...process.env, CHATBOT_DB: db },
-        encoding: 'utf8',
-      });
+      const made = runCli(['create-key', 'frank'], { CHATBOT_DB: db });
       assert.equal(made.status, 0, made.stderr);
     } finally {
       first.child.kill('SIGKILL');
@@ -327,11 +291,7 @@ describe('the command line', SQLITE_ONLY, () => {
     const raw = new Database(db);
     raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     raw.close();
-    const result = spawnSync(process.execPath, CLI, {
-      env: { ...process.env, PORT: '0', CHATBOT_DB: db },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const result = runCli([], { PORT: '0', CHATBOT_DB: db });
     assert.equal(result.status, 1);
     assert.equal(
       result.stderr.trim(),

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer, get, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { MIGRATIONS } from '../../src/server/store/postgres.js';
 import { askWith, file } from './documents-helpers.js';
 import { ADMIN_KEY, ask } from './helpers.js';
-import { CLI, freePort, startCli } from './spawn-server.js';
+import { freePort, runCli, startCli } from './spawn-server.js';
 import { freshDatabase, postgresOnly, type TestDatabase } from './stores.js';
 
 interface Instance {
@@ -249,11 +249,7 @@ describe(
       });
 
       it('should refuse on A and B a key revoked from the command line', async (t) => {
-        const cli = (...args: string[]) =>
-          spawnSync(process.execPath, [...CLI, ...args], {
-            env: { ...process.env, DATABASE_URL: database.url },
-            encoding: 'utf8',
-          });
+        const cli = (...args: string[]) => runCli(args, { DATABASE_URL: database.url });
         const made = cli('create-key', 'grace');
         assert.equal(made.status, 0, made.stderr);
         const key = made.stdout.trim();
@@ -276,14 +272,9 @@ describe(
       it("should count one visitor's sessions and messages through A and B in one window", async () => {
         // rate_limit [1, 60] and the default five sessions' worth: five requests an address.
         const bot = await a.api.chatbots.create({ name: 'Visited', rate_limit: [1, 60] });
-        const made = spawnSync(
-          process.execPath,
-          [...CLI, 'create-key', 'alice', '--chat-only', bot.uuid],
-          {
-            env: { ...process.env, DATABASE_URL: database.url },
-            encoding: 'utf8',
-          },
-        );
+        const made = runCli(['create-key', 'alice', '--chat-only', bot.uuid], {
+          DATABASE_URL: database.url,
+        });
         assert.equal(made.status, 0, made.stderr);
         const key = made.stdout.trim();
         const call = (on: Instance, path: string, body?: object) =>

@@ -1,8 +1,20 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** How the tests start the real server: `npm run server`'s command. */
 export const CLI = ['--import', 'tsx', 'src/server/cli.ts'];
+
+/**
+ * The CLI run to its end with `args` on this process's environment and `env`: its exit status and
+ * output (30 s at most, which bounds a failure only).
+ */
+export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}) {
+  return spawnSync(process.execPath, [...CLI, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
