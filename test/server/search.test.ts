@@ -220,6 +220,41 @@ describe('the search index', () => {
       );
     }
   });
+  it('when re-reading changed sources fails, stops quoting them at once and reads only them again', async () => {
+    let rows: ChunkRow[] = [
+      { id: 1, sourceUuid: 'rewritten', text: 'Otters sleep holding hands.' },
+      { id: 2, sourceUuid: 'kept', text: 'Otters eat clams.' },
+    ];
+    let wholeReads = 0;
+    let failures = 1;
+    const index = new SearchIndex({
+      listChunks: () => {
+        wholeReads++;
+        return rows;
+      },
+      listSourceChunks: async (sourceUuid: string) => {
+        if (failures-- > 0) throw new Error('connection terminated');
+        return rows.filter((r) => r.sourceUuid === sourceUuid);
+      },
+    } as unknown as Store);
+    await index.ready('bot');
+    const ids = async () => (await index.search('bot', 'otters')).hits.map((h) => h.chunkId);
+    // Another instance rewrote a source; this instance's read of it fails.
+    rows = [rows[1]!, { id: 3, sourceUuid: 'rewritten', text: 'Otters juggle pebbles.' }];
+    await index.refreshSources('bot', ['rewritten']);
+    // The next question is answered at once from the chatbot's other sources, not after reading
+    // every chunk again (seconds on a large chatbot), and never from the old text.
+    assert.deepEqual(await ids(), [2]);
+    assert.equal(wholeReads, 1);
+    // A second later the source is read again, on its own.
+    const deadline = Date.now() + 20_000;
+    while (!(await ids()).includes(3) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual((await ids()).sort(), [2, 3]);
+    assert.equal(wholeReads, 1);
+    index.close();
+  });
 });
 
 /**

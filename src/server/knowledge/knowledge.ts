@@ -129,6 +129,7 @@ export class Knowledge {
     this.closed = true;
     clearInterval(this.poller);
     this.stopListening();
+    this.index.close();
     this.controller.abort();
     await this.running?.catch(() => {});
   }

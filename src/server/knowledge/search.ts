@@ -12,6 +12,12 @@ export type { Hit, SearchResult } from './ranking.js';
 
 /** Chunks indexed per turn of the event loop while an index is built in the background. */
 const BUILD_BATCH = 200;
+/**
+ * A re-read of another instance's changed sources that failed (the database briefly out of
+ * reach) is tried again after this long, twice as long each time after, up to RETRY_MAX_MS.
+ */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
 
 /**
  * What happened to an index's chatbot while its chunks were being read: the read may have been
@@ -39,6 +45,8 @@ export class SearchIndex {
   private readonly refreshing = new Map<string, Promise<void>>();
   /** Per chatbot: an index being built from the store to take over from the one answering. */
   private readonly replacements = new Map<string, ChatbotIndex>();
+  /** Re-reads waiting to be tried again (`refresh`), cleared by `close`. */
+  private readonly retries = new Set<NodeJS.Timeout>();
 
   constructor(private readonly store: Store) {}
 
@@ -168,11 +176,15 @@ export class SearchIndex {
    * few hundred thousand chunks, answering from nothing or from stale chunks meanwhile.
    */
   refreshSources(chatbotUuid: string, sourceUuids: string[]): Promise<void> {
+    return this.queueRefresh(chatbotUuid, sourceUuids, 0);
+  }
+
+  private queueRefresh(chatbotUuid: string, sourceUuids: string[], attempt: number): Promise<void> {
     if (!this.indexes.has(chatbotUuid)) return Promise.resolve(); // built from the store when used
     // A replacement may have read the sources before the change: it reads them again.
     if (this.replacements.has(chatbotUuid)) void this.rebuild(chatbotUuid);
     const next = (this.refreshing.get(chatbotUuid) ?? Promise.resolve()).then(() =>
-      this.refresh(chatbotUuid, sourceUuids),
+      this.refresh(chatbotUuid, sourceUuids, attempt),
     );
     this.refreshing.set(chatbotUuid, next);
     const settled = () => {
@@ -182,7 +194,11 @@ export class SearchIndex {
     return next;
   }
 
-  private async refresh(chatbotUuid: string, sourceUuids: string[]): Promise<void> {
+  private async refresh(
+    chatbotUuid: string,
+    sourceUuids: string[],
+    attempt: number,
+  ): Promise<void> {
     const index = this.indexes.get(chatbotUuid);
     if (!index) return;
     // A build under way may have read the sources before the change: take them in after it.
@@ -194,25 +210,39 @@ export class SearchIndex {
       try {
         read = await Promise.all(sourceUuids.map((uuid) => this.store.listSourceChunks(uuid)));
       } catch {
-        // Unreadable now: the whole index is read again when next used.
-        if (this.indexes.get(chatbotUuid) === index) this.indexes.delete(chatbotUuid);
+        if (this.indexes.get(chatbotUuid) !== index) return; // dropped meanwhile: rebuilt when used
+        // Unreadable now. What the index holds of these sources may be a deleted source's text:
+        // out of the answers at once, while the rest of the chatbot keeps answering (dropping the
+        // whole index made the next question wait for every chunk to be read again), and the
+        // sources are read again shortly.
+        this.change(index, chunkIdsOf(index, sourceUuids), []);
+        const timer = setTimeout(
+          () => {
+            this.retries.delete(timer);
+            this.queueRefresh(chatbotUuid, sourceUuids, attempt + 1).catch(() => {});
+          },
+          Math.min(RETRY_FIRST_MS * 2 ** attempt, RETRY_MAX_MS),
+        );
+        timer.unref();
+        this.retries.add(timer);
         return;
       }
       if (this.indexes.get(chatbotUuid) !== index) return; // dropped meanwhile: rebuilt when used
       // This process changed the index while the read was out, perhaps after the read: again.
     } while ((this.edits.get(index) ?? 0) !== seen);
-    const stale = new Set(sourceUuids);
-    const oldIds: number[] = [];
-    for (const entry of index.chunks.values()) {
-      if (stale.has(entry.sourceUuid)) oldIds.push(entry.id);
-    }
-    unindexChunks(index, oldIds);
+    unindexChunks(index, chunkIdsOf(index, sourceUuids));
     indexChunks(index, read.flat());
   }
 
   dropChatbot(chatbotUuid: string): void {
     this.replacements.delete(chatbotUuid);
     this.indexes.delete(chatbotUuid);
+  }
+
+  /** Stops the re-reads waiting to be tried again: the store is closing. */
+  close(): void {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
   }
 
   /**
@@ -228,4 +258,12 @@ export class SearchIndex {
     await index.built;
     return rank(index, query, opts);
   }
+}
+
+/** The ids of the chunks an index holds of these sources. */
+function chunkIdsOf(index: ChatbotIndex, sourceUuids: string[]): number[] {
+  const wanted = new Set(sourceUuids);
+  const ids: number[] = [];
+  for (const entry of index.chunks.values()) if (wanted.has(entry.sourceUuid)) ids.push(entry.id);
+  return ids;
 }
