@@ -17,16 +17,26 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { createServerApp } from '../../src/server/main.js';
 import { agentDefaults } from '../../src/server/routes/agents.js';
+import { openPostgresStore } from '../../src/server/store/postgres.js';
 import { accountQueries } from '../../src/server/store/sqlite/accounts.js';
 import { chatbotQueries } from '../../src/server/store/sqlite/chatbots.js';
 import { preparedSql } from '../../src/server/store/sqlite/db.js';
 import { migrate } from '../../src/server/store/sqlite/schema.js';
 import { sessionQueries } from '../../src/server/store/sqlite/sessions.js';
 import { sourceQueries } from '../../src/server/store/sqlite/sources.js';
+import type {
+  AgentRow,
+  ChatbotRow,
+  MessageRow,
+  SessionRow,
+  SourceRow,
+} from '../../src/server/store/types.js';
 import { mulberry32 } from '../random.js';
 import { mb, median, ms } from './figures.js';
+import { freshPostgres } from './postgres.js';
 
 export const SESSIONS = 10_000;
 export const MESSAGES = 100_000;
@@ -36,7 +46,8 @@ const RUNS = 25;
 const KEY = 'bench-review-key';
 const CHATBOT = '00000000-0000-4000-8000-00000000b0b0';
 
-const random = mulberry32(14);
+/** Reset by `seedRows`, so each store is seeded with the same rows. */
+let random = mulberry32(14);
 const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 
 const WORDS = `the a to of and in is it you that for on with as be at this have from or by not
@@ -78,33 +89,31 @@ const sentence = () => {
 
 const ts = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** What a seeded store holds, in the order it is written: through either store's own inserts. */
+interface Seed {
+  user: string;
+  chatbot: (userId: number) => ChatbotRow;
+  agent: AgentRow;
+  sources: SourceRow[];
+  sessions: Array<{ session: SessionRow; messages: MessageRow[] }>;
+}
+
 /**
- * Seeds the SQLite store at `path` in one transaction through the store's own insert: one
- * chatbot of `user` (the one whose API key will read it) with SOURCES Q&A sources, SESSIONS
+ * One chatbot of `user` (the one whose API key will read it) with SOURCES Q&A sources, SESSIONS
  * sessions over DAYS days and MESSAGES messages among them, some rated, cited, escalated or
- * failed.
+ * failed. Drawn from the fixed seed, so both stores hold the same rows.
  */
-export function seed(
-  path: string,
-  { user: owner = 'bench', chatbot = CHATBOT } = {},
-): { seconds: number } {
-  const t0 = performance.now();
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
-  const sql = preparedSql(db);
-  const accounts = accountQueries(sql);
-  const chatbots = chatbotQueries(sql);
-  const sources = sourceQueries(sql, chatbots);
-  const sessions = sessionQueries(sql);
+function seedRows({ user = 'bench', chatbot = CHATBOT } = {}): Seed {
+  random = mulberry32(15);
   const start = Date.now() - DAYS * 86_400_000;
-  db.transaction(() => {
-    const user = accounts.ensureUser(owner);
-    const t = ts(start);
-    chatbots.createChatbot({
+  const t = ts(start);
+  const sourceUuids = Array.from({ length: SOURCES }, () => crypto.randomUUID());
+  const perSession = MESSAGES / SESSIONS;
+  return {
+    user,
+    chatbot: (userId) => ({
       uuid: chatbot,
-      userId: user.id,
+      userId,
       name: 'Reviewed at scale',
       rate_limit: [20, 240],
       rate_limit_message: '',
@@ -112,45 +121,33 @@ export function seed(
       visibility: 'private',
       created_at: t,
       modified_at: t,
-    });
+    }),
     // As every chatbot starts: insights judge each gap through it (answered_now).
-    chatbots.createAgent({
-      ...agentDefaults(chatbot, 'user-facing', t),
-      name: 'Assistant',
-      enabled: true,
-    });
-    const sourceUuids = Array.from({ length: SOURCES }, (_, i) => {
-      const uuid = crypto.randomUUID();
-      sources.createSource(
-        {
-          uuid,
-          chatbotUuid: chatbot,
-          title: `Help article ${i + 1}`,
-          type: 'qa',
-          status: 'success',
-          file_name: '',
-          file_size: 0,
-          tokens: 0,
-          meta: {},
-          created_at: t,
-          modified_at: t,
-        },
-        null,
-      );
-      return uuid;
-    });
-    const perSession = MESSAGES / SESSIONS;
-    for (let s = 0; s < SESSIONS; s++) {
+    agent: { ...agentDefaults(chatbot, 'user-facing', t), name: 'Assistant', enabled: true },
+    sources: sourceUuids.map((uuid, i) => ({
+      uuid,
+      chatbotUuid: chatbot,
+      title: `Help article ${i + 1}`,
+      type: 'qa',
+      status: 'success',
+      file_name: '',
+      file_size: 0,
+      tokens: 0,
+      meta: {},
+      created_at: t,
+      modified_at: t,
+    })),
+    sessions: Array.from({ length: SESSIONS }, (_, s) => {
       const sessionUuid = crypto.randomUUID();
       let at = start + Math.floor((s / SESSIONS) * DAYS * 86_400_000);
-      sessions.createSession({
+      const session = {
         uuid: sessionUuid,
         chatbotUuid: chatbot,
         meta: null,
         created_at: ts(at),
         modified_at: ts(at),
-      });
-      for (let m = 0; m < perSession; m++) {
+      };
+      const messages = Array.from({ length: perSession }, (): MessageRow => {
         at += 5_000 + Math.floor(random() * 60_000);
         const covered = random() < 0.7;
         const cited = covered
@@ -165,7 +162,7 @@ export function seed(
         const r = random();
         const rating = r < 0.05 ? 'up' : r < 0.08 ? 'down' : null;
         const escalated = random() < 0.01;
-        sessions.createMessage({
+        return {
           uuid: crypto.randomUUID(),
           sessionUuid,
           query: question(),
@@ -183,8 +180,39 @@ export function seed(
             : null,
           created_at: ts(at),
           modified_at: ts(at),
-        });
-      }
+        };
+      });
+      return { session, messages };
+    }),
+  };
+}
+
+/**
+ * Seeds the SQLite store at `path` in one transaction through the store's own insert (see
+ * `seedRows`).
+ */
+export function seed(
+  path: string,
+  options: { user?: string; chatbot?: string } = {},
+): { seconds: number } {
+  const t0 = performance.now();
+  const rows = seedRows(options);
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  const sql = preparedSql(db);
+  const accounts = accountQueries(sql);
+  const chatbots = chatbotQueries(sql);
+  const sources = sourceQueries(sql, chatbots);
+  const sessions = sessionQueries(sql);
+  db.transaction(() => {
+    chatbots.createChatbot(rows.chatbot(accounts.ensureUser(rows.user).id));
+    chatbots.createAgent(rows.agent);
+    for (const source of rows.sources) sources.createSource(source, null);
+    for (const { session, messages } of rows.sessions) {
+      sessions.createSession(session);
+      for (const message of messages) sessions.createMessage(message);
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');
@@ -193,141 +221,213 @@ export function seed(
   return { seconds: (performance.now() - t0) / 1000 };
 }
 
+/**
+ * Seeds a PostgreSQL database through the store's own inserts, as many sessions at once as its
+ * pool takes (their messages in order), then ANALYZE, as the SQLite seed ends.
+ */
+export async function seedPostgres(url: string): Promise<{ seconds: number }> {
+  const t0 = performance.now();
+  const rows = seedRows();
+  const store = await openPostgresStore(url);
+  try {
+    await store.createChatbot(rows.chatbot((await store.ensureUser(rows.user)).id));
+    await store.createAgent(rows.agent);
+    for (const source of rows.sources) await store.createSource(source, null);
+    const queue = [...rows.sessions];
+    const writer = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        await store.createSession(next.session);
+        for (const message of next.messages) await store.createMessage(message);
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, writer));
+  } finally {
+    await store.close();
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('ANALYZE');
+  await client.end();
+  return { seconds: (performance.now() - t0) / 1000 };
+}
+
 const max = (values: number[]) => Math.max(...values);
 function row(label: string, value: string, budget = '') {
   console.log(`  ${label.padEnd(44)} ${value.padStart(22)}   ${budget}`);
 }
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-review-'));
-  const path = join(dir, 'review.sqlite');
-  try {
-    console.log(
-      `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions…`,
-    );
-    const seeded = seed(path);
-    console.log(
-      `  seeded in ${seeded.seconds.toFixed(1)} s (one transaction, the store's own insert)\n`,
-    );
-
-    const server = await createServerApp({ db: path, apiKeys: `bench:${KEY}`, log: false });
-    const headers = { Authorization: `Bearer ${KEY}` };
-    const base = `/api/v1/chatbot/${CHATBOT}`;
-    const request = async (path: string) => {
-      const response = await server.app.request(path, { headers });
-      if (response.status !== 200)
-        throw new Error(`${path}: ${response.status} ${await response.text()}`);
-      return response;
-    };
-    /** Server time of a JSON answer, read whole; two warm-up runs first. */
-    const time = async (path: string, runs = RUNS) => {
-      const times: number[] = [];
-      for (let i = 0; i < runs + 2; i++) {
-        const t0 = performance.now();
-        await (await request(path)).text();
-        if (i >= 2) times.push(performance.now() - t0);
-      }
-      return times;
-    };
-    const figure = (label: string, times: number[], budget: string) =>
-      row(label, `${ms(median(times))} (max ${ms(max(times))})`, budget);
-
-    const reader = new Database(path, { readonly: true });
-    const bare = reader.prepare('SELECT count(*) AS n FROM messages');
-    const countTimes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
+/** The review routes' figures on a seeded store: `open` starts the server on it. */
+async function measure(
+  label: string,
+  server: Awaited<ReturnType<typeof createServerApp>>,
+  bareCount: () => Promise<unknown> | unknown,
+) {
+  const headers = { Authorization: `Bearer ${KEY}` };
+  const base = `/api/v1/chatbot/${CHATBOT}`;
+  const request = async (path: string) => {
+    const response = await server.app.request(path, { headers });
+    if (response.status !== 200)
+      throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  /** Server time of a JSON answer, read whole; two warm-up runs first. */
+  const time = async (path: string, runs = RUNS) => {
+    const times: number[] = [];
+    for (let i = 0; i < runs + 2; i++) {
       const t0 = performance.now();
-      bare.get();
-      countTimes.push(performance.now() - t0);
+      await (await request(path)).text();
+      if (i >= 2) times.push(performance.now() - t0);
     }
-    reader.close();
+    return times;
+  };
+  const figure = (label: string, times: number[], budget: string) =>
+    row(label, `${ms(median(times))} (max ${ms(max(times))})`, budget);
 
-    console.log(`Server time, median of ${RUNS} runs (max beside it):`);
-    figure('floor: GET /chatbot/{uuid} (no work)', await time(base), '');
-    figure('floor: bare SELECT count(*) FROM messages', countTimes, '');
-    figure('conversations, first page (50)', await time(`${base}/conversations`), 'budget ≤ 50 ms');
-    figure('messages, first page (50)', await time(`${base}/messages`), 'budget ≤ 50 ms');
-    figure(
-      'conversations, not helpful, first page',
-      await time(`${base}/conversations?rating=down`),
-      'budget ≤ 50 ms',
-    );
-    figure(
-      'search "refund" (common word), messages',
-      await time(`${base}/messages?q=refund`),
-      'budget ≤ 50 ms',
-    );
-    figure(
-      'search "refund", conversations',
-      await time(`${base}/conversations?q=refund`),
-      'budget ≤ 50 ms',
-    );
-    figure(
-      'search "damaged parcel" (two words)',
-      await time(`${base}/messages?q=damaged%20parcel`),
-      'budget ≤ 50 ms',
-    );
-    figure('insights, last 30 days', await time(`${base}/insights`, 10), 'budget ≤ 250 ms');
-    figure(
-      'insights, 60 days (every message)',
-      await time(`${base}/insights?from=${ts(Date.now() - 61 * 86_400_000)}`, 10),
-      'budget ≤ 250 ms',
-    );
-    figure(
-      'insights, 60 days, days of Europe/Berlin (tz)',
-      await time(`${base}/insights?from=${ts(Date.now() - 61 * 86_400_000)}&tz=Europe/Berlin`, 10),
-      'budget ≤ 250 ms',
-    );
-
-    console.log(
-      '\nFull export of every message, CSV then JSON (memory: this process, sampled at each chunk):',
-    );
-    for (const format of ['csv', 'json'] as const) {
-      globalThis.gc?.();
-      const before = process.memoryUsage();
-      let peakRss = before.rss;
-      let peakHeap = before.heapUsed;
-      const t0 = performance.now();
-      const response = await request(`${base}/messages/export?format=${format}`);
-      const total = Number(response.headers.get('x-total-count'));
-      let bytes = 0;
-      let newlines = 0;
-      const body = response.body!.getReader();
-      for (;;) {
-        const { done, value } = await body.read();
-        if (done) break;
-        bytes += value.byteLength;
-        if (format === 'csv') for (const b of value) if (b === 10) newlines++;
-        const now = process.memoryUsage();
-        peakRss = Math.max(peakRss, now.rss);
-        peakHeap = Math.max(peakHeap, now.heapUsed);
-      }
-      const seconds = (performance.now() - t0) / 1000;
-      if (format === 'csv' && newlines < total) {
-        throw new Error(`the CSV export has ${newlines} line ends for ${total} rows`);
-      }
-      row(
-        `${format.toUpperCase()} export: ${total.toLocaleString('en')} rows, ${mb(bytes)}`,
-        `${Math.round(total / seconds).toLocaleString('en')} rows/s`,
-        'budget ≥ 50,000 rows/s',
-      );
-      row(
-        `  in ${seconds.toFixed(2)} s; RSS growth (peak − before)`,
-        mb(peakRss - before.rss),
-        'budget < 50 MB',
-      );
-      row('  heap growth (peak − before)', mb(peakHeap - before.heapUsed), '');
-    }
-    const load = loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ');
-    console.log(
-      `\nLoad average during the run: ${load} (the machine is shared; compare with the floors).`,
-    );
-    await server.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const countTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await bareCount();
+    countTimes.push(performance.now() - t0);
   }
+
+  console.log(`${label}: server time, median of ${RUNS} runs (max beside it):`);
+  figure('floor: GET /chatbot/{uuid} (no work)', await time(base), '');
+  figure('floor: bare SELECT count(*) FROM messages', countTimes, '');
+  figure('conversations, first page (50)', await time(`${base}/conversations`), 'budget ≤ 50 ms');
+  figure('messages, first page (50)', await time(`${base}/messages`), 'budget ≤ 50 ms');
+  figure(
+    'conversations, not helpful, first page',
+    await time(`${base}/conversations?rating=down`),
+    'budget ≤ 50 ms',
+  );
+  figure(
+    'search "refund" (common word), messages',
+    await time(`${base}/messages?q=refund`),
+    'budget ≤ 50 ms',
+  );
+  figure(
+    'search "refund", conversations',
+    await time(`${base}/conversations?q=refund`),
+    'budget ≤ 50 ms',
+  );
+  figure(
+    'search "damaged parcel" (two words)',
+    await time(`${base}/messages?q=damaged%20parcel`),
+    'budget ≤ 50 ms',
+  );
+  figure('insights, last 30 days', await time(`${base}/insights`, 10), 'budget ≤ 250 ms');
+  figure(
+    'insights, 60 days (every message)',
+    await time(`${base}/insights?from=${ts(Date.now() - 61 * 86_400_000)}`, 10),
+    'budget ≤ 250 ms',
+  );
+  figure(
+    'insights, 60 days, days of Europe/Berlin (tz)',
+    await time(`${base}/insights?from=${ts(Date.now() - 61 * 86_400_000)}&tz=Europe/Berlin`, 10),
+    'budget ≤ 250 ms',
+  );
+
+  console.log(
+    '\nFull export of every message, CSV then JSON (memory: this process, sampled at each chunk):',
+  );
+  for (const format of ['csv', 'json'] as const) {
+    globalThis.gc?.();
+    const before = process.memoryUsage();
+    let peakRss = before.rss;
+    let peakHeap = before.heapUsed;
+    const t0 = performance.now();
+    const response = await request(`${base}/messages/export?format=${format}`);
+    const total = Number(response.headers.get('x-total-count'));
+    let bytes = 0;
+    let newlines = 0;
+    const body = response.body!.getReader();
+    for (;;) {
+      const { done, value } = await body.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (format === 'csv') for (const b of value) if (b === 10) newlines++;
+      const now = process.memoryUsage();
+      peakRss = Math.max(peakRss, now.rss);
+      peakHeap = Math.max(peakHeap, now.heapUsed);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    if (format === 'csv' && newlines < total) {
+      throw new Error(`the CSV export has ${newlines} line ends for ${total} rows`);
+    }
+    row(
+      `${format.toUpperCase()} export: ${total.toLocaleString('en')} rows, ${mb(bytes)}`,
+      `${Math.round(total / seconds).toLocaleString('en')} rows/s`,
+      'budget ≥ 50,000 rows/s',
+    );
+    row(
+      `  in ${seconds.toFixed(2)} s; RSS growth (peak − before)`,
+      mb(peakRss - before.rss),
+      'budget < 50 MB',
+    );
+    row('  heap growth (peak − before)', mb(peakHeap - before.heapUsed), '');
+  }
+}
+
+async function main() {
+  const stores = process.env.BENCH_REVIEW_STORES ?? 'sqlite,postgres';
+  console.log(
+    `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions…`,
+  );
+  if (stores.includes('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-review-'));
+    const path = join(dir, 'review.sqlite');
+    try {
+      const seeded = seed(path);
+      console.log(
+        `  SQLite: seeded in ${seeded.seconds.toFixed(1)} s (one transaction, the store's own insert)\n`,
+      );
+      const reader = new Database(path, { readonly: true });
+      const bare = reader.prepare('SELECT count(*) AS n FROM messages');
+      const server = await createServerApp({ db: path, apiKeys: `bench:${KEY}`, log: false });
+      try {
+        await measure('SQLite', server, () => bare.get());
+      } finally {
+        reader.close();
+        await server.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (stores.includes('postgres')) {
+    const database = await freshPostgres();
+    if (typeof database === 'string') {
+      console.log(`\nPostgreSQL: skipped (${database})`);
+    } else {
+      try {
+        const seeded = await seedPostgres(database.url);
+        console.log(
+          `\n  PostgreSQL: seeded in ${seeded.seconds.toFixed(1)} s (the store's own inserts, 20 sessions at a time)\n`,
+        );
+        const reader = new pg.Client({ connectionString: database.url });
+        await reader.connect();
+        const server = await createServerApp({
+          databaseUrl: database.url,
+          apiKeys: `bench:${KEY}`,
+          log: false,
+        });
+        try {
+          await measure('PostgreSQL', server, () => reader.query('SELECT count(*) FROM messages'));
+        } finally {
+          await reader.end();
+          await server.close();
+        }
+      } finally {
+        await database.drop();
+      }
+    }
+  }
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `\nLoad average during the run: ${load} (the machine is shared; compare with the floors).`,
+  );
 }
 
 // Run when started, not when imported for its seeder.

@@ -22,15 +22,13 @@
  * process but the workers. Budgets are printed beside the
  * figures; nothing here fails a build.
  */
-import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import pg from 'pg';
 import { createClient } from '../../src/api/client.js';
-import * as clusters from '../postgres-cluster.mjs';
 import { ms, percentile } from './figures.js';
+import { freshPostgres } from './postgres.js';
 import {
   type Child,
   CONCURRENCY,
@@ -49,14 +47,6 @@ const WINDOW = { rampS: 1, settleS: 1, measureS: 4 };
 const WORKERS = 2;
 const FIRST_BYTE_MS = 100;
 
-interface Cluster {
-  url: string;
-}
-const { startCluster, stopCluster } = clusters as {
-  startCluster(): Promise<Cluster>;
-  stopCluster(cluster: Cluster): void;
-};
-
 const row = (label: string, cells: string[], budget = '') =>
   console.log(`  ${label.padEnd(30)}${cells.map((c) => c.padStart(16)).join('')}   ${budget}`);
 
@@ -69,30 +59,6 @@ const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
-
-/** A fresh database on a throwaway cluster, or why there is none. */
-async function postgres(): Promise<{ url: string; drop(): Promise<void> } | string> {
-  let cluster: Cluster;
-  try {
-    cluster = await startCluster();
-  } catch (error) {
-    return (error as Error).message.split('\n')[0]!;
-  }
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(cluster.url);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await admin.end();
-      stopCluster(cluster);
-    },
-  };
-}
 
 const asker = (url: string, sessions: string[]) => (i: number) => ({
   url: `${url}/api/v1/session/${sessions[i]}/message/stream`,
@@ -126,8 +92,8 @@ async function main() {
   const sqlite = await spawnChild('serve', { retrieval: true });
   await serving('SQLite', sqlite);
   const ingestion: Array<[string, Child]> = [['SQLite', sqlite]];
-  let database: Awaited<ReturnType<typeof postgres>> = 'BENCH_SERVER_STORES leaves it out';
-  if (stores.includes('postgres')) database = await postgres();
+  let database: Awaited<ReturnType<typeof freshPostgres>> = 'BENCH_SERVER_STORES leaves it out';
+  if (stores.includes('postgres')) database = await freshPostgres();
   const onPostgres =
     process.env.BENCH_SERVER_AB_STORE === 'postgres' && typeof database !== 'string';
   for (const other of (process.env.BENCH_SERVER_AB ?? '').split(',').filter(Boolean)) {
