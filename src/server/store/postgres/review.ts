@@ -191,26 +191,33 @@ export function reviewQueries(sql: Sql): ReviewQueries {
     async insights(chatbotUuid, periodDays, top): Promise<InsightsRows> {
       const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
       const [dayRows, t, cited, topQuestions, gaps] = await Promise.all([
-        // Each day's own stretch of the index; its bounds compare as created_at does, byte by byte.
+        // Each day's own stretch of the index, read one day after another (an index-only range
+        // scan each). Joined to the list of days instead, the planner read every message of the
+        // chatbot once per day (a nested loop: 6 million comparisons for 100,000 messages over 60
+        // days, 0.2 to 1 s); its bounds compare as created_at does, byte by byte.
         sql.all(
-          `SELECT d.date, count(DISTINCT m.session_uuid) AS conversations, count(*) AS messages,
-              count(*) FILTER (WHERE NOT m.covered) AS not_covered,
-              count(*) FILTER (WHERE m.rating = 'up') AS up,
-              count(*) FILTER (WHERE m.rating = 'down') AS down
-            FROM unnest($2::text[], $3::text[], $4::text[]) AS d(date, since, until)
-            JOIN messages m ON m.chatbot_uuid = $1 AND m.created_at >= d.since COLLATE "C"
-              AND m.created_at < d.until COLLATE "C"
-            GROUP BY d.date ORDER BY d.date`,
+          `SELECT d.date, x.* FROM unnest($2::text[], $3::text[], $4::text[]) AS d(date, since, until)
+            CROSS JOIN LATERAL (
+              SELECT count(DISTINCT m.session_uuid) AS conversations, count(*) AS messages,
+                  count(*) FILTER (WHERE NOT m.covered) AS not_covered,
+                  count(*) FILTER (WHERE m.rating = 'up') AS up,
+                  count(*) FILTER (WHERE m.rating = 'down') AS down,
+                  count(*) FILTER (WHERE m.escalated) AS escalated,
+                  count(*) FILTER (WHERE m.failed) AS errors
+                FROM messages m WHERE m.chatbot_uuid = $1 AND m.created_at >= d.since COLLATE "C"
+                  AND m.created_at < d.until COLLATE "C"
+            ) x
+            ORDER BY d.date`,
           chatbotUuid,
           periodDays.map((d) => d.date),
           periodDays.map((d) => d.from),
           periodDays.map((d) => d.to),
         ),
+        // A conversation is counted once however many days it spans. Grouped, not
+        // count(DISTINCT …), which sorts: hashing 100,000 sessions' uuids took half as long.
         sql.one(
-          `SELECT count(DISTINCT m.session_uuid) AS conversations,
-              count(*) FILTER (WHERE m.escalated) AS escalated,
-              count(*) FILTER (WHERE m.failed) AS errors
-            FROM messages m WHERE ${inPeriod}`,
+          `SELECT count(*) AS conversations FROM
+            (SELECT m.session_uuid FROM messages m WHERE ${inPeriod} GROUP BY 1) s`,
           ...period,
         ) as Promise<Row>,
         sql.all(
@@ -229,19 +236,21 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         not_covered: num(r.not_covered),
         up: num(r.up),
         down: num(r.down),
+        escalated: num(r.escalated),
+        errors: num(r.errors),
       }));
-      const sum = (key: 'messages' | 'not_covered' | 'up' | 'down') =>
+      const sum = (key: 'messages' | 'not_covered' | 'up' | 'down' | 'escalated' | 'errors') =>
         days.reduce((n, d) => n + d[key], 0);
       return {
-        days,
+        days: days.map(({ escalated, errors, ...day }) => day),
         totals: {
           conversations: num(t.conversations),
           messages: sum('messages'),
           not_covered: sum('not_covered'),
           up: sum('up'),
           down: sum('down'),
-          escalated: num(t.escalated),
-          errors: num(t.errors),
+          escalated: sum('escalated'),
+          errors: sum('errors'),
         },
         topQuestions: topQuestions.map(({ question, count, covered, not_covered }) => ({
           question,
