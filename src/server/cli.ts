@@ -12,16 +12,17 @@ import { DEFAULT_DB, startServer } from './main.js';
 import { parseOrigin } from './origins.js';
 import { openStore } from './store/open.js';
 import type { Store } from './store/types.js';
-import { reportListening, runPrimary, STOP_GRACE_MS } from './workers.js';
+import { reportListening, runPrimary, STOP_GRACE_MS, startLine } from './workers.js';
 
 const env = process.env;
 
 const USAGE =
   'usage: npm run server [-- --workers <n>] | npm run server -- create-key <user> [--chat-only <chatbot-uuid>] | npm run server -- revoke-key <key>';
 
-function hintKeys(): void {
-  if (env.CHATBOT_API_KEYS) return;
-  console.log('no CHATBOT_API_KEYS set: create a key with "npm run server -- create-key <user>"');
+/** How to make a first key, for a store that holds none: every request would answer 401. */
+async function keysHint(server: { hasKeys(): Promise<boolean> }): Promise<string | null> {
+  if (await server.hasKeys().catch(() => true)) return null;
+  return 'no API keys yet: create one with "npm run server -- create-key <user>" (or set CHATBOT_API_KEYS)';
 }
 
 function fail(message: string): never {
@@ -241,7 +242,6 @@ async function main(): Promise<void> {
   );
   if (workers > 1 && cluster.isPrimary) {
     runPrimary(workers, `${workers} workers, PostgreSQL`);
-    hintKeys();
     return;
   }
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -281,13 +281,12 @@ async function main(): Promise<void> {
     // The primary says it once for all, and stops the workers itself (a terminal's Ctrl-C
     // reaches every process of the group: the primary's SIGTERM follows).
     process.once('SIGINT', () => {});
-    reportListening(server.url);
+    reportListening(server.url, await keysHint(server));
     return;
   }
   process.once('SIGINT', shutdown);
   // SQLite, the default, keeps the line as it always was.
-  console.log(`listening on ${server.url}${store.databaseUrl ? ' (PostgreSQL)' : ''}`);
-  hintKeys();
+  console.log(startLine(server.url, await keysHint(server), store.databaseUrl ? 'PostgreSQL' : ''));
 }
 
 void main();

@@ -68,6 +68,8 @@ export interface RunningServer {
   createKey(user: string, opts?: { chatOnly?: string }): Promise<string>;
   /** Resolves when background ingestion has nothing left to do. */
   idle(): Promise<void>;
+  /** Whether the store holds any API key. */
+  hasKeys(): Promise<boolean>;
 }
 
 export { DEFAULT_DB };
@@ -157,6 +159,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     createKey: built.createKey,
     idle: () => built.ctx.knowledge.idle(),
+    hasKeys: () => built.ctx.store.hasKeys(),
     close({ graceMs = 0 } = {}) {
       // Asked again without a grace (a second Ctrl-C): the wait ends now.
       if (closing) {

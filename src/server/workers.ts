@@ -10,6 +10,8 @@ import cluster, { type Worker } from 'node:cluster';
 interface Listening {
   type: 'listening';
   url: string;
+  /** What the start says after its line: how to make a key, when the store has none. */
+  hint: string | null;
 }
 
 const isListening = (message: unknown): message is Listening =>
@@ -22,8 +24,16 @@ const isListening = (message: unknown): message is Listening =>
 export const STOP_GRACE_MS = 8_000;
 
 /** In a worker: tells the primary this worker listens at `url`. */
-export function reportListening(url: string): void {
-  process.send?.({ type: 'listening', url } satisfies Listening);
+export function reportListening(url: string, hint: string | null): void {
+  process.send?.({ type: 'listening', url, hint } satisfies Listening);
+}
+
+/**
+ * The line a start ends with, and the hint after it in the same write, so whoever reads the
+ * output line by line finds both once it listens.
+ */
+export function startLine(url: string, hint: string | null, describe = ''): string {
+  return `listening on ${url}${describe ? ` (${describe})` : ''}${hint ? `\n${hint}` : ''}`;
 }
 
 /**
@@ -43,7 +53,7 @@ export function runPrimary(count: number, describe: string): void {
       listening.add(worker);
       if (!started && listening.size === count) {
         started = true;
-        console.log(`listening on ${message.url} (${describe})`);
+        console.log(startLine(message.url, message.hint, describe));
       }
     });
   };

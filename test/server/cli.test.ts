@@ -206,6 +206,23 @@ describe('the command line', SQLITE_ONLY, () => {
     }
   });
 
+  it('says how to make a first key while the store holds none, and not once it holds one', async () => {
+    const db = join(dir, 'first-key.sqlite');
+    const start = async () => {
+      const started = await startCli({
+        PORT: String(await freePort()),
+        CHATBOT_DB: db,
+        CHATBOT_API_KEYS: '',
+      });
+      started.child.kill();
+      await new Promise((resolve) => started.child.once('exit', resolve));
+      return started.out;
+    };
+    assert.match(await start(), /no API keys yet: create one with "npm run server -- create-key/);
+    assert.equal(runCli(['create-key', 'erin'], { CHATBOT_DB: db }).status, 0);
+    assert.doesNotMatch(await start(), /API keys/);
+  });
+
   it('revoke-key makes a running server refuse the key, and says when there is no such key', async (t) => {
     const db = join(dir, 'revoke.sqlite');
     const run = (...args: string[]) =>

@@ -27,10 +27,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the CLI and resolves with its first stdout line containing "listening on". */
+/**
+ * Starts the CLI and resolves with its first stdout line containing "listening on", and the
+ * output up to it and what was written with it.
+ */
 export function startCli(
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; line: string }> {
+): Promise<{ child: ChildProcess; line: string; out: string }> {
   const child = spawn(process.execPath, CLI, {
     env: { ...process.env, CHATBOT_LOG: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +47,7 @@ export function startCli(
     child.stdout!.on('data', (d) => {
       out += d;
       const line = out.split('\n').find((l) => l.includes('listening on'));
-      if (line) resolve({ child, line });
+      if (line) resolve({ child, line, out });
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${err}`)));
   });

@@ -124,6 +124,21 @@ for (const factory of storeFactories()) {
       assert.equal(store.shared, factory.shared);
     });
 
+    it('should say whether it holds any key, as keys are added and deleted', async () => {
+      // A fresh database: the start tells the operator how to make a first key.
+      const fresh = await factory.open();
+      try {
+        assert.equal(await fresh.store.hasKeys(), false);
+        const user = await fresh.store.ensureUser('keyholder');
+        await fresh.store.addKey({ hash: 'first-key-hash', userId: user.id, chatOnly: null });
+        assert.equal(await fresh.store.hasKeys(), true);
+        await fresh.store.deleteKey('first-key-hash');
+        assert.equal(await fresh.store.hasKeys(), false);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     describe('the ingestion queue', () => {
       beforeEach(() => drain(store));
 

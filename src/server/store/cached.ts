@@ -106,6 +106,7 @@ export function cachedStore(store: Store): Store {
     'takeVisitorLimit',
     'findUser',
     'findKey',
+    'hasKeys',
     'getChatbot',
     'listChatbots',
     'listedOrigins',

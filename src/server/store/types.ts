@@ -280,6 +280,8 @@ export interface Store {
   findKey(hash: string): Promise<KeyRow | undefined>;
   /** Deletes a key; answers whether there was one. */
   deleteKey(hash: string): Promise<boolean>;
+  /** Whether any key is stored (the start says how to make one when none is). */
+  hasKeys(): Promise<boolean>;
 
   createChatbot(row: ChatbotRow): Promise<void>;
   getChatbot(uuid: string): Promise<ChatbotRow | undefined>;

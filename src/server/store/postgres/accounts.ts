@@ -3,7 +3,7 @@ import { num, ROWS, type Sql } from './db.js';
 
 export type AccountQueries = Pick<
   Store,
-  'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey'
+  'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey' | 'hasKeys'
 >;
 
 /** Users and their API keys. */
@@ -31,6 +31,9 @@ export function accountQueries(sql: Sql): AccountQueries {
     },
     async deleteKey(hash) {
       return (await sql.write(ROWS, 'DELETE FROM api_keys WHERE hash = $1', hash)) > 0;
+    },
+    async hasKeys() {
+      return (await sql.one('SELECT 1 AS found FROM api_keys LIMIT 1')) !== undefined;
     },
     async findKey(hash) {
       const r = await sql.one(

@@ -2,7 +2,7 @@ import type { KeyRow, Store, UserRow } from '../types.js';
 import type { Immediate, Sql } from './db.js';
 
 export type AccountQueries = Immediate<
-  Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey'>
+  Pick<Store, 'ensureUser' | 'findUser' | 'addKey' | 'findKey' | 'deleteKey' | 'hasKeys'>
 >;
 
 /** Users and their API keys. */
@@ -27,6 +27,9 @@ export function accountQueries(sql: Sql): AccountQueries {
     },
     deleteKey(hash) {
       return run('DELETE FROM api_keys WHERE hash = ?', hash).changes > 0;
+    },
+    hasKeys() {
+      return one('SELECT 1 AS found FROM api_keys LIMIT 1') !== undefined;
     },
     findKey(hash) {
       const r = one('SELECT hash, user_id, chat_only FROM api_keys WHERE hash = ?', hash);
