@@ -55,6 +55,12 @@ const besideBundle: Record<string, { importer: string; file: string; mode: strin
     file: './chatbot-markdown.js',
     mode: 'markdown',
   },
+  // The admin's transcripts draw answers with the chat's renderer: the same file, not a copy.
+  '../chat/answer-chunk.js': {
+    importer: '/src/admin/transcript-markdown.ts',
+    file: './chatbot-markdown.js',
+    mode: 'markdown',
+  },
   './attachments-chunk.js': {
     importer: '/src/chat/answer-extras.ts',
     file: './chatbot-attachments.js',

@@ -21,6 +21,8 @@ export interface ExchangeContext {
   readonly strings: AdminStrings;
   readonly lang: string;
   readonly qa: QaFormController;
+  /** The answer as the visitor saw it: rendered, or its raw text. */
+  readonly answer: (message: Message) => unknown;
   readonly delete: (message: Message) => void;
 }
 
@@ -43,7 +45,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
     <p class="speaker">${s.you} · ${formatDate(message.created_at, ctx.lang)}</p>
     <p class="bubble user-text" part="message user-message" dir="auto">${message.query}</p>
     <p class="speaker">${s.bot}</p>
-    <p class="bubble user-text" part="message assistant-message" dir="auto">${message.response}</p>
+    <div class="bubble user-text answer" part="message assistant-message" dir="auto">${ctx.answer(message)}</div>
     ${message.finish_reason === 'length' ? html`<p class="muted">${s.cutShort}</p>` : nothing}
     ${message.error_message ? html`<p class="error user-text">${message.error_message}</p>` : nothing}
     <ul class="plain facts">
@@ -63,7 +65,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
             <p class="speaker">${s.citations}</p>
             <ol class="citations">
               ${cites.map(
-                ([n, c]) => html`<li value=${Number(n) || nothing}>
+                ([n, c]) => html`<li value=${Number(n) || nothing} tabindex="-1">
                   <span class="user-text" dir="auto">${c.title || c.file_name}</span>
                   ${c.text ? html`<details><summary>${s.quotedPassage}</summary><p class="user-text" dir="auto">${c.text}</p></details>` : nothing}
                 </li>`,

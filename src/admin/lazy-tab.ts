@@ -1,7 +1,8 @@
 /**
- * What defines a tab's element, fetched the first time the tab opens (a chunk of its own in
- * `dist/`, beside the bundle) and once only, so the admin's first load carries none of it. A
- * module that cannot be fetched is reported once; the admin then hides the tab.
+ * What defines a tab's element, or draws a part of one, fetched the first time it is shown (a
+ * chunk of its own in `dist/`, beside the bundle) and once only, so the admin's first load
+ * carries none of it. A module that cannot be fetched is reported once; the admin then hides the
+ * tab, or the part shows without it.
  */
 export function lazyTab(what: string, load: () => Promise<unknown>): () => Promise<void> {
   let loading: Promise<void> | undefined;

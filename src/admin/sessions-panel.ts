@@ -28,6 +28,7 @@ import { ExportController } from './export-controller.js';
 import { formatDate } from './format.js';
 import { AdminPanel, ariaDisabled, takeEscape } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
+import { TranscriptAnswers } from './transcript-answers.js';
 
 /** The pause in typing after which a search is sent. */
 const SEARCH_DELAY_MS = 300;
@@ -74,6 +75,7 @@ export class AdminSessionsPanel extends AdminPanel {
   });
 
   private readonly qa = new QaFormController(this);
+  private readonly answers = new TranscriptAnswers(this);
   private readonly exporter = new ExportController(this, () => this.applied);
 
   private readonly detailTask = new Task(this, {
@@ -380,6 +382,7 @@ export class AdminSessionsPanel extends AdminPanel {
       strings: s,
       lang: this.lang,
       qa: this.qa,
+      answer: (message: Message) => this.answers.render(message),
       delete: (message: Message) => void this.handleDeleteMessage(message),
     };
     return html`

@@ -383,4 +383,74 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     await broken.other.context().close();
     await h.client.chatbots.delete(bot.uuid);
   });
+
+  it('should draw answers with the chat’s renderer once a transcript opens, and as raw text without it', async () => {
+    const bot = await h.client.chatbots.create({ name: 'Markdown harbour' });
+    const question = 'How do I reset the kiosk?';
+    const answer =
+      '**Hold** the button <img src=x onerror="window.__pwned=1">:\n\n- unplug it\n- plug it back in';
+    await h.client.sources.createQa(bot.uuid, { question, answer });
+    const session = await h.client.sessions.create(bot.uuid);
+    await h.client.messages.send(session.uuid, question);
+    const open = async (name: string, missing: boolean) => {
+      const other = await h.newPage({ viewport: { width: 1280, height: 900 } });
+      other.setDefaultTimeout(TIMEOUT);
+      const fetched: string[] = [];
+      other.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+      const warnings: string[] = [];
+      other.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+      if (missing) await other.route('**/chatbot-markdown.js', (route) => route.abort());
+      const url = h.page(
+        name,
+        testPage(
+          h.url,
+          `<main><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
+          '<script type="module" src="/dist/chatbot-admin.js"></script>',
+        ),
+      );
+      await other.goto(`${url}#chatbot=${bot.uuid}&tab=sessions`);
+      const open = other.getByRole('button', { name: `Open session: ${question}` });
+      await open.waitFor();
+      await other.waitForLoadState('networkidle');
+      assert.ok(!fetched.some((path) => path.endsWith('markdown.js')), fetched.join(' '));
+      await open.click();
+      return { other, fetched, warnings, shown: other.locator('[part~=assistant-message]') };
+    };
+    const drawn = await open('admin-markdown.html', false);
+    await drawn.shown.locator('strong', { hasText: 'Hold' }).waitFor();
+    assert.equal(await drawn.shown.locator('li').count(), 2);
+    // The sanitizer's file loads for the raw HTML, which it drops.
+    await drawn.other.waitForFunction(() => {
+      const shown = document
+        .querySelector('chatbot-admin')
+        ?.shadowRoot?.querySelector('chatbot-admin-sessions')
+        ?.shadowRoot?.querySelector('[part~=assistant-message]');
+      return shown && !shown.textContent?.includes('<img');
+    });
+    assert.equal(await drawn.shown.locator('img').count(), 0);
+    for (const file of ['chatbot-admin-transcript-markdown.js', 'chatbot-markdown.js']) {
+      assert.ok(drawn.fetched.includes(`/dist/${file}`), drawn.fetched.join(' '));
+    }
+    assert.equal(
+      await drawn.other.evaluate(() => (window as unknown as { __pwned: number }).__pwned),
+      0,
+    );
+    assert.deepEqual(
+      await drawn.other.evaluate(
+        () => (window as unknown as { __violations: string[] }).__violations,
+      ),
+      [],
+    );
+    await drawn.other.context().close();
+
+    const broken = await open('admin-no-markdown.html', true);
+    await eventually(async () => broken.warnings.length > 0);
+    assert.equal(broken.warnings.length, 1);
+    assert.match(broken.warnings[0]!, /the transcript's markdown .* did not load/);
+    assert.equal(await broken.shown.innerText(), answer);
+    assert.equal(await broken.shown.locator('*').count(), 0);
+    assert.deepEqual(h.errors, []);
+    await broken.other.context().close();
+    await h.client.chatbots.delete(bot.uuid);
+  });
 });

@@ -55,6 +55,7 @@ describe('the npm package', () => {
       'package/dist/chatbot-admin-de.js',
       'package/dist/chatbot-admin-insights-panel.js',
       'package/dist/chatbot-admin-try-chat.js',
+      'package/dist/chatbot-admin-transcript-markdown.js',
       'package/dist/node/chatbot-chat.js',
       'package/dist/node/chatbot-admin.js',
       'package/dist/custom-elements.json',
