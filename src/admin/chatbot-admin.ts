@@ -11,11 +11,13 @@ import { fill } from '../ui/i18n.js';
 import { type AdminStrings, adminLanguages, adminStrings } from '../ui/strings/admin.js';
 import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
+import { NO_FILTERS } from './conversation-filters.js';
 import { CreateChatbotController } from './create-chatbot.js';
 import {
   ADMIN_TABS,
   type AdminAskAgainEvent,
   type AdminChangeEvent,
+  type AdminConversationFilterEvent,
   type AdminNavigateDetail,
   type AdminShowTagEvent,
   type AdminTab,
@@ -128,7 +130,7 @@ export class ChatbotAdmin extends LitElement {
   /** `light` or `dark` forces a colour scheme; otherwise the system's preference applies. */
   @property({ reflect: true }) theme?: 'light' | 'dark';
 
-  /** When set, the selection and tab are not kept in `location.hash`. */
+  /** When set, the selection, tab and list filters are not kept in `location.hash`. */
   @property({ type: Boolean, attribute: 'no-hash' }) noHash = false;
 
   /**
@@ -184,7 +186,21 @@ export class ChatbotAdmin extends LitElement {
    * event itself.
    */
   show(chatbotUuid: string | null, tab: AdminTab = 'agents'): void {
-    this.route.go({ chatbotUuid, tab: ADMIN_TABS.includes(tab) ? tab : 'agents', tagFilter: '' });
+    this.route.go({
+      chatbotUuid,
+      tab: ADMIN_TABS.includes(tab) ? tab : 'agents',
+      tagFilter: '',
+      conversationFilters: this.filtersFor(chatbotUuid),
+    });
+  }
+
+  /**
+   * The Conversations filters in effect for `chatbotUuid`: kept while its panel is (across its
+   * tabs); another chatbot's list starts unfiltered.
+   */
+  private filtersFor(chatbotUuid: string | null) {
+    const { chatbotUuid: shown, conversationFilters } = this.route.value;
+    return chatbotUuid === shown ? conversationFilters : NO_FILTERS;
   }
 
   /** One strings object per language and overrides: panels re-render only when it changes. */
@@ -233,7 +249,12 @@ export class ChatbotAdmin extends LitElement {
     if (shown.chatbotUuid === chatbotUuid && shown.tab === tab && shown.tagFilter === tagFilter) {
       return;
     }
-    this.route.go({ chatbotUuid, tab, tagFilter });
+    this.route.go({
+      chatbotUuid,
+      tab,
+      tagFilter,
+      conversationFilters: this.filtersFor(chatbotUuid),
+    });
     emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab });
   }
 
@@ -260,6 +281,11 @@ export class ChatbotAdmin extends LitElement {
   /** The source table's own filter: kept in the hash, but no navigation. */
   private handleTagFilter(event: AdminTagFilterEvent): void {
     this.route.go({ ...this.route.value, tagFilter: event.detail });
+  }
+
+  /** The Conversations tab's search and filters, once applied: kept in the hash, no navigation. */
+  private handleConversationFilter(event: AdminConversationFilterEvent): void {
+    this.route.go({ ...this.route.value, conversationFilters: event.detail });
   }
 
   private handleShowTag(event: AdminShowTagEvent): void {
@@ -307,6 +333,7 @@ export class ChatbotAdmin extends LitElement {
       aria-label=${t.adminLabel}
       @chatbot-admin-change=${this.handleChange}
       @admin-tag-filter=${this.handleTagFilter}
+      @admin-conversation-filter=${this.handleConversationFilter}
       @admin-show-tag=${this.handleShowTag}
       @admin-ask-again=${this.handleAskAgain}
       @admin-tab-unavailable=${(event: AdminTabUnavailableEvent) => this.hideTab(event.detail)}
@@ -416,7 +443,7 @@ export class ChatbotAdmin extends LitElement {
   }
 
   private renderPanel(tab: AdminTab, chatbot: Chatbot) {
-    const { tab: shown, tagFilter } = this.route.value;
+    const { tab: shown, tagFilter, conversationFilters } = this.route.value;
     return renderTabPanel(tab, {
       client: this.api,
       chatbot,
@@ -425,6 +452,7 @@ export class ChatbotAdmin extends LitElement {
       theme: this.theme,
       shown,
       tagFilter,
+      conversationFilters,
       unavailable: (unavailable) => this.hideTab(unavailable),
     });
   }

@@ -31,16 +31,22 @@ export const NO_FILTERS: FilterDraft = {
   error: false,
 };
 
+/** Whether two drafts set every control alike. */
+export const sameFilters = (a: FilterDraft, b: FilterDraft): boolean =>
+  (Object.keys(NO_FILTERS) as (keyof FilterDraft)[]).every((key) => a[key] === b[key]);
+
 /** The dates are in order (or one is missing). */
 export const datesInOrder = ({ from, to }: FilterDraft): boolean => !from || !to || from <= to;
 
+/** The server searches letters and digits: "%%" has nothing to look for. */
+const hasWord = (q: string) => /[\p{L}\p{N}]/u.test(q);
+
 /**
- * What the server would refuse in the search: no word to look for (it searches letters and
- * digits: "%%" finds nothing), or more than it takes.
+ * What the server would refuse in the search: no word to look for, or more than it takes.
  */
 export function searchProblem(draft: FilterDraft, s: AdminStrings, lang: string) {
   const q = draft.q.trim();
-  if (q && !/[\p{L}\p{N}]/u.test(q)) return s.searchNeedsWord;
+  if (q && !hasWord(q)) return s.searchNeedsWord;
   return tooLong(q, SEARCH_MAX, s, lang);
 }
 
@@ -73,22 +79,79 @@ const RATINGS: { value: FilterDraft['rating']; label: keyof AdminStrings }[] = [
   { value: 'none', label: 'ratingNone' },
 ];
 
-const FLAGS: { key: 'notCovered' | 'escalated' | 'error'; label: keyof AdminStrings }[] = [
-  { key: 'notCovered', label: 'filterNotCovered' },
-  { key: 'escalated', label: 'filterEscalated' },
-  { key: 'error', label: 'filterError' },
+type FlagKey = 'notCovered' | 'escalated' | 'error';
+
+/** Each box, with its name in the hash. */
+const FLAGS: { key: FlagKey; label: keyof AdminStrings; member: string }[] = [
+  { key: 'notCovered', label: 'filterNotCovered', member: 'not-covered' },
+  { key: 'escalated', label: 'filterEscalated', member: 'escalated' },
+  { key: 'error', label: 'filterError', member: 'error' },
 ];
+
+/** The members of the admin's hash the filters are kept in (see hash-route-controller.ts). */
+export const FILTER_MEMBERS = ['search', 'from', 'to', 'rating', 'flags'];
+
+/** The hash members of `draft`: only those set, each as the control holds it. */
+export function filtersToHash(draft: FilterDraft): [string, string][] {
+  const flags = FLAGS.filter((f) => draft[f.key]).map((f) => f.member);
+  return (
+    [
+      ['search', draft.q.trim()],
+      ['from', draft.from],
+      ['to', draft.to],
+      ['rating', draft.rating],
+      ['flags', flags.join(',')],
+    ] as [string, string][]
+  ).filter(([, value]) => value);
+}
+
+/**
+ * The filters the hash's members describe. What no control could hold (a date that does not
+ * exist, a rating or box the list does not have), dates out of order and a search the server
+ * would refuse are left out: a link edited by hand, or written by another version, still opens
+ * the list, filtered by what it does say.
+ */
+export function filtersFromHash(params: URLSearchParams): FilterDraft {
+  let from = calendarDate(params.get('from'));
+  let to = calendarDate(params.get('to'));
+  if (from > to && to) from = to = '';
+  const q = params.get('search')?.trim() ?? '';
+  const rating = RATINGS.find((r) => r.value === params.get('rating'))?.value ?? '';
+  const named = new Set(params.get('flags')?.split(','));
+  const on = (key: FlagKey) => FLAGS.some((f) => f.key === key && named.has(f.member));
+  return {
+    q: hasWord(q) && q.length <= SEARCH_MAX ? q : '',
+    from,
+    to,
+    rating,
+    notCovered: on('notCovered'),
+    escalated: on('escalated'),
+    error: on('error'),
+  };
+}
+
+/** `value` if it is a day of the calendar written as a date input holds it (`YYYY-MM-DD`). */
+function calendarDate(value: string | null): string {
+  const [, y, m, d] = value?.match(/^(\d{4})-(\d{2})-(\d{2})$/) ?? [];
+  if (!y) return '';
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(m) - 1, Number(d));
+  const exists =
+    Number(y) >= 1 && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+  return exists ? value! : '';
+}
 
 /**
  * The search box and filter controls. Every change is reported with `change` (the search text
  * on each keystroke: the panel waits for a pause before asking); `dateError` is shown beside
- * the date inputs, which it marks invalid.
+ * the date inputs, which it marks invalid. While any control is set, Clear filters calls `clear`.
  */
 export function renderFilters(
   strings: AdminStrings,
   draft: FilterDraft,
   problems: { dates?: string; search?: string },
   change: (patch: Partial<FilterDraft>) => void,
+  clear: () => void,
 ) {
   const dateError = problems.dates;
   const s = strings;
@@ -110,6 +173,7 @@ export function renderFilters(
         >${s.filterRating}<select
           part="input"
           name="rating"
+          .value=${draft.rating}
           @change=${(e: Event) => change({ rating: value(e) as FilterDraft['rating'] })}
         >
           ${RATINGS.map(
@@ -132,5 +196,10 @@ export function renderFilters(
           />${s[f.label]}</label
         >`,
       )}
+      ${
+        sameFilters(draft, NO_FILTERS)
+          ? nothing
+          : html`<button type="button" part="button" @click=${clear}>${s.clearFilters}</button>`
+      }
     </div>`;
 }

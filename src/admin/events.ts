@@ -1,4 +1,5 @@
 import type { DataSource } from '../api/types.js';
+import type { FilterDraft } from './conversation-filters.js';
 
 /** What changed on the server, as reported by `chatbot-admin-change`. */
 export interface AdminChangeDetail {
@@ -40,6 +41,11 @@ export type AdminNavigateEvent = CustomEvent<AdminNavigateDetail>;
 
 /** (internal) The source table's tag filter changed; `detail` is the tag's uuid, or '' for all. */
 export type AdminTagFilterEvent = CustomEvent<string>;
+/**
+ * (internal) The Conversations tab asked for a list under other filters; `detail` is its
+ * controls as set.
+ */
+export type AdminConversationFilterEvent = CustomEvent<FilterDraft>;
 /** (internal) Show the sources of a tag; `detail` is its uuid. */
 export type AdminShowTagEvent = CustomEvent<string>;
 /** (internal) Sources were created; `detail` is the created records. */
@@ -68,6 +74,7 @@ declare global {
   interface HTMLElementEventMap extends AdminEventMap {
     // The panels' own events: they bubble to <chatbot-admin> but never leave its shadow root.
     'admin-tag-filter': AdminTagFilterEvent;
+    'admin-conversation-filter': AdminConversationFilterEvent;
     'admin-show-tag': AdminShowTagEvent;
     'admin-sources-added': AdminSourcesAddedEvent;
     'admin-tab-unavailable': AdminTabUnavailableEvent;

@@ -1,12 +1,24 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import {
+  FILTER_MEMBERS,
+  type FilterDraft,
+  filtersFromHash,
+  filtersToHash,
+  NO_FILTERS,
+  sameFilters,
+} from './conversation-filters.js';
 import { ADMIN_TABS, type AdminTab } from './events.js';
 
-/** Where the admin is: the selected chatbot, its tab, and the source table's tag filter. */
+/**
+ * Where the admin is: the selected chatbot, its tab, the source table's tag filter, and the
+ * search and filters of its Conversations.
+ */
 export interface AdminRoute {
   readonly chatbotUuid: string | null;
   readonly tab: AdminTab;
   /** Uuid of the tag the source table is filtered by, or '' for all. */
   readonly tagFilter: string;
+  readonly conversationFilters: FilterDraft;
 }
 
 /** An element that may opt out of the hash (`no-hash`). */
@@ -15,13 +27,18 @@ export interface HashRouteHost extends ReactiveControllerHost {
 }
 
 /** The hash members the admin writes. */
-const OURS = ['chatbot', 'tab', 'tag'];
+const OURS = ['chatbot', 'tab', 'tag', ...FILTER_MEMBERS];
 
-const START: AdminRoute = { chatbotUuid: null, tab: 'agents', tagFilter: '' };
+const START: AdminRoute = {
+  chatbotUuid: null,
+  tab: 'agents',
+  tagFilter: '',
+  conversationFilters: NO_FILTERS,
+};
 
 /**
- * The admin's route, kept in `location.hash` (`chatbot=…&tab=…&tag=…`) so a reload or a shared
- * link opens the same place: read on connection and on every `hashchange` (Back, a link), written
+ * The admin's route, kept in `location.hash` (`chatbot=…&tab=…&tag=…&search=…&rating=…`) so a
+ * reload, Back or a shared link opens the same place, its list filtered as it was: read on connection and on every `hashchange` (Back, a link), written
  * on navigation with `replaceState`, so moving between tabs adds no history entries. The host
  * page's own hash members are left as they are. With `noHash` the route lives only in memory.
  */
@@ -70,12 +87,18 @@ export class HashRouteController implements ReactiveController {
       chatbotUuid: params.get('chatbot') || null,
       tab: tab && ADMIN_TABS.includes(tab) ? tab : 'agents',
       tagFilter: params.get('tag') ?? '',
+      conversationFilters: filtersFromHash(params),
     });
   }
 
   private set(route: AdminRoute): void {
-    const { chatbotUuid, tab, tagFilter } = this.route;
-    if (route.chatbotUuid === chatbotUuid && route.tab === tab && route.tagFilter === tagFilter) {
+    const { chatbotUuid, tab, tagFilter, conversationFilters } = this.route;
+    if (
+      route.chatbotUuid === chatbotUuid &&
+      route.tab === tab &&
+      route.tagFilter === tagFilter &&
+      sameFilters(route.conversationFilters, conversationFilters)
+    ) {
       return;
     }
     this.route = route;
@@ -84,7 +107,7 @@ export class HashRouteController implements ReactiveController {
 
   private write(): void {
     if (this.host.noHash) return;
-    const { chatbotUuid, tab, tagFilter } = this.route;
+    const { chatbotUuid, tab, tagFilter, conversationFilters } = this.route;
     // The page's own parts of the hash stay as written, byte for byte: an anchor (`#faq`) or a
     // hash router's path (`#!/bots?x=1`) read back through URLSearchParams would be re-encoded.
     const parts = location.hash
@@ -96,6 +119,8 @@ export class HashRouteController implements ReactiveController {
       // Without a chatbot there is no tab, and the tag filter belongs to that chatbot's tags.
       ['tab', chatbotUuid ? tab : null],
       ['tag', chatbotUuid && tagFilter ? tagFilter : null],
+      // Filters belong to that chatbot's conversations too.
+      ...(chatbotUuid ? filtersToHash(conversationFilters) : []),
     ] as const) {
       if (value) parts.push(`${name}=${encodeURIComponent(value)}`);
     }

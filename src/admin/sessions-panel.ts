@@ -1,6 +1,6 @@
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
-import { state } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { isMissingRoute } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
@@ -14,6 +14,7 @@ import {
   messageFilters,
   NO_FILTERS,
   renderFilters,
+  sameFilters,
   searchProblem,
 } from './conversation-filters.js';
 import {
@@ -42,12 +43,18 @@ const SEARCH_DELAY_MS = 300;
  * Against a server without the review routes (the hosted service), the first 404 or 405 turns
  * it into the session list it was, for the panel's life: every session by date, no search,
  * filters or export; and the Insights tab goes, as it would when opened.
+ *
+ * @fires admin-conversation-filter - (internal) The list is asked for under other filters;
+ *   `detail` is the controls as set.
  */
 export class AdminSessionsPanel extends AdminPanel {
   static override styles = styles;
 
   /** How many conversations one request asks for (1–200). */
   pageSize = 50;
+
+  /** Filters to show the list under (from the hash: a reload, Back, a link). */
+  @property({ attribute: false }) filters: FilterDraft = NO_FILTERS;
 
   /** The filter controls as set. */
   @state() private draft: FilterDraft = NO_FILTERS;
@@ -60,6 +67,8 @@ export class AdminSessionsPanel extends AdminPanel {
 
   /** The filters of the list on screen: the draft's, once its search has paused. */
   private applied: MessageFilters = {};
+  /** The draft last reported with `admin-conversation-filter`, which comes back as `filters`. */
+  private reported?: FilterDraft;
   private searchTimer?: ReturnType<typeof setTimeout>;
 
   private readonly pages = new CursorPagesController<ConversationItem>(this, {
@@ -103,7 +112,32 @@ export class AdminSessionsPanel extends AdminPanel {
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid;
     if (chatbotChanged) this.openUuid = null;
     if (changed.has('client')) this.review = undefined;
-    if (chatbotChanged || changed.has('client')) void this.pages.reset();
+    // Before the list is asked for: its first request is already filtered.
+    const filtered = changed.has('filters') && this.takeFilters();
+    if (filtered || chatbotChanged || changed.has('client')) void this.pages.reset();
+  }
+
+  /**
+   * Puts the controls as `filters` says, and the list under them; whether the list's filters
+   * changed. The hash's values were checked as it was read (filtersFromHash), so no control has
+   * a problem to show.
+   */
+  private takeFilters(): boolean {
+    // Its own report coming back: the controls may have moved on since.
+    if (this.filters === this.reported || sameFilters(this.filters, this.draft)) return false;
+    clearTimeout(this.searchTimer);
+    this.draft = this.filters;
+    this.clearError('search');
+    this.clearError('dates');
+    return this.apply(messageFilters(this.draft));
+  }
+
+  /** Sets the filters the list is asked with; whether they changed. */
+  private apply(next: MessageFilters): boolean {
+    if (JSON.stringify(next) === JSON.stringify(this.applied)) return false;
+    this.applied = next;
+    this.exporter.forget();
+    return true;
   }
 
   override disconnectedCallback(): void {
@@ -168,11 +202,19 @@ export class AdminSessionsPanel extends AdminPanel {
     if (!datesInOrder(this.draft)) this.invalid('dates', this.strings.dateRangeInvalid);
     else this.clearError('dates');
     if (search || this.errors.dates) return;
-    const next = messageFilters(this.draft);
-    if (JSON.stringify(next) === JSON.stringify(this.applied)) return;
-    this.applied = next;
-    this.exporter.forget();
+    if (!this.apply(messageFilters(this.draft))) return;
+    this.reported = this.draft;
+    emit(this, 'admin-conversation-filter', this.draft, { composed: false });
     void this.pages.reset();
+  }
+
+  /** Clear filters: the whole list, and focus on the search box, where a new search starts. */
+  private handleClearFilters(): void {
+    this.draft = NO_FILTERS;
+    this.applyFilters();
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>('input[type=search]')?.focus(),
+    );
   }
 
   private handleOpen(item: ConversationItem): void {
@@ -268,8 +310,12 @@ export class AdminSessionsPanel extends AdminPanel {
         <h2 id="sessions-heading" tabindex="-1">${s.conversations}</h2>
         ${
           this.review
-            ? html`${renderFilters(s, this.draft, this.errors, (patch) =>
-                this.handleFilterChange(patch),
+            ? html`${renderFilters(
+                s,
+                this.draft,
+                this.errors,
+                (patch) => this.handleFilterChange(patch),
+                () => this.handleClearFilters(),
               )}
               ${this.exporter.render(
                 Boolean(this.errors.dates || this.errors.search) || this.nothingToExport(),

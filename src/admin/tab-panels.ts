@@ -3,6 +3,7 @@ import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.j
 import type { ChatbotClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
+import type { FilterDraft } from './conversation-filters.js';
 import type { AdminTab } from './events.js';
 import { visibilityLabel } from './format.js';
 import { loadChat, loadInsights } from './lazy-tab.js';
@@ -41,6 +42,8 @@ export interface TabContext {
   readonly shown: AdminTab;
   /** The source table's tag filter, from the hash. */
   readonly tagFilter: string;
+  /** The Conversations tab's search and filters, from the hash. */
+  readonly conversationFilters: FilterDraft;
   /** Called when a tab's code does not arrive: the tab goes, not the admin. */
   readonly unavailable: (tab: AdminTab) => void;
 }
@@ -70,7 +73,8 @@ export function renderTabPanel(tab: AdminTab, context: TabContext) {
   // A module that does not arrive (not deployed beside the bundle) costs its tab, not the admin.
   load?.().catch(() => context.unavailable(tab));
   if (!panel) return renderTry(context);
-  // Only the source table takes a tag filter; `nothing` leaves the others' property unset.
+  // Only the source table takes a tag filter, and only Conversations its filters; `nothing`
+  // leaves the others' property unset.
   return staticHtml`<${panel}
     exportparts=${PANEL_PARTS}
     .client=${context.client}
@@ -78,6 +82,7 @@ export function renderTabPanel(tab: AdminTab, context: TabContext) {
     .strings=${context.strings}
     .active=${tab === context.shown}
     .tagFilter=${tab === 'sources' ? context.tagFilter : nothing}
+    .filters=${tab === 'sessions' ? context.conversationFilters : nothing}
     lang=${context.language}
   ></${panel}>`;
 }

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { NO_FILTERS } from '../../src/admin/conversation-filters.js';
 import { HashRouteController } from '../../src/admin/hash-route-controller.js';
 import { BareHost } from './bare-host.js';
 
@@ -21,14 +22,24 @@ describe('HashRouteController', () => {
 
   it('should start on the agents tab of no chatbot', () => {
     const { route } = routed();
-    expect(route.value).to.deep.equal({ chatbotUuid: null, tab: 'agents', tagFilter: '' });
+    expect(route.value).to.deep.equal({
+      chatbotUuid: null,
+      tab: 'agents',
+      tagFilter: '',
+      conversationFilters: NO_FILTERS,
+    });
   });
 
   it('should read the route from the hash when the host connects', () => {
     setHash('#chatbot=c1&tab=sources&tag=t1');
     const { host, route } = routed();
     host.connect();
-    expect(route.value).to.deep.equal({ chatbotUuid: 'c1', tab: 'sources', tagFilter: 't1' });
+    expect(route.value).to.deep.equal({
+      chatbotUuid: 'c1',
+      tab: 'sources',
+      tagFilter: 't1',
+      conversationFilters: NO_FILTERS,
+    });
     expect(host.updates).to.equal(1);
     host.disconnect();
   });
@@ -61,7 +72,7 @@ describe('HashRouteController', () => {
     // The host page changing its own hash members is not a navigation of ours.
     setHash('#chatbot=c1&tab=tags&page=2');
     window.dispatchEvent(new HashChangeEvent('hashchange'));
-    route.go({ chatbotUuid: 'c1', tab: 'tags', tagFilter: '' });
+    route.go({ chatbotUuid: 'c1', tab: 'tags', tagFilter: '', conversationFilters: NO_FILTERS });
     expect(host.updates).to.equal(before);
     host.disconnect();
   });
@@ -71,7 +82,12 @@ describe('HashRouteController', () => {
     const { host, route } = routed();
     host.connect();
     const entries = history.length;
-    route.go({ chatbotUuid: 'c1', tab: 'sources', tagFilter: 't9' });
+    route.go({
+      chatbotUuid: 'c1',
+      tab: 'sources',
+      tagFilter: 't9',
+      conversationFilters: NO_FILTERS,
+    });
     const params = new URLSearchParams(location.hash.slice(1));
     expect(Object.fromEntries(params)).to.deep.equal({
       page: '2',
@@ -80,7 +96,12 @@ describe('HashRouteController', () => {
       tag: 't9',
     });
     expect(history.length).to.equal(entries);
-    route.go({ chatbotUuid: null, tab: 'agents', tagFilter: 't9' });
+    route.go({
+      chatbotUuid: null,
+      tab: 'agents',
+      tagFilter: 't9',
+      conversationFilters: NO_FILTERS,
+    });
     expect(location.hash).to.equal('#page=2');
     host.disconnect();
   });
@@ -90,12 +111,46 @@ describe('HashRouteController', () => {
       setHash(`#${own}`);
       const { host, route } = routed();
       host.connect();
-      route.go({ chatbotUuid: 'c1', tab: 'sources', tagFilter: '' });
+      route.go({
+        chatbotUuid: 'c1',
+        tab: 'sources',
+        tagFilter: '',
+        conversationFilters: NO_FILTERS,
+      });
       expect(location.hash).to.equal(`#${own}&chatbot=c1&tab=sources`);
-      route.go({ chatbotUuid: null, tab: 'agents', tagFilter: '' });
+      route.go({
+        chatbotUuid: null,
+        tab: 'agents',
+        tagFilter: '',
+        conversationFilters: NO_FILTERS,
+      });
       expect(location.hash).to.equal(`#${own}`);
       host.disconnect();
     }
+  });
+
+  it('should read and write the Conversations filters as members of their own', () => {
+    setHash('#chatbot=c1&tab=sessions&search=late%20ferry&rating=none&flags=error,not-covered');
+    const { host, route } = routed();
+    host.connect();
+    expect(route.value.conversationFilters).to.deep.equal({
+      ...NO_FILTERS,
+      q: 'late ferry',
+      rating: 'none',
+      notCovered: true,
+      error: true,
+    });
+    route.go({
+      ...route.value,
+      conversationFilters: { ...NO_FILTERS, q: ' a&b=c ', from: '2026-11-01', escalated: true },
+    });
+    expect(location.hash).to.equal(
+      '#chatbot=c1&tab=sessions&search=a%26b%3Dc&from=2026-11-01&flags=escalated',
+    );
+    // Without a chatbot there is no list to filter.
+    route.go({ ...route.value, chatbotUuid: null });
+    expect(location.hash).to.equal('');
+    host.disconnect();
   });
 
   it('should keep the route in memory only when the host has no-hash', () => {
@@ -103,7 +158,12 @@ describe('HashRouteController', () => {
     const { host, route } = routed(true);
     host.connect();
     expect(route.value.chatbotUuid).to.equal(null);
-    route.go({ chatbotUuid: 'c5', tab: 'settings', tagFilter: '' });
+    route.go({
+      chatbotUuid: 'c5',
+      tab: 'settings',
+      tagFilter: '',
+      conversationFilters: NO_FILTERS,
+    });
     expect(route.value).to.include({ chatbotUuid: 'c5', tab: 'settings' });
     expect(location.hash).to.equal('#chatbot=c1&tab=tags');
     host.disconnect();

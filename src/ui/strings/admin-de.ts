@@ -217,6 +217,7 @@ export const adminDe: AdminStrings = {
   filterNotCovered: 'Nicht durch Quellen abgedeckt',
   filterEscalated: 'An einen Menschen übergeben',
   filterError: 'Mit Fehler',
+  clearFilters: 'Filter zurücksetzen',
   firstQuestion: 'Erste Frage',
   exchanges: 'Austausche',
   lastActivity: 'Letzte Aktivität',

@@ -228,6 +228,7 @@ const en = {
   filterNotCovered: 'Not covered by sources',
   filterEscalated: 'Escalated to a human',
   filterError: 'With an error',
+  clearFilters: 'Clear filters',
   firstQuestion: 'First question',
   exchanges: 'Exchanges',
   lastActivity: 'Last activity',
