@@ -104,6 +104,52 @@ export function rowCounter(format: ExportFormat): (chunk: Uint8Array) => number 
   };
 }
 
+/** The reader's days an export spans: `YYYY-MM-DD`, or '' where the filter sets no bound. */
+export interface ExportDays {
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * A chatbot's name in a file name: at most this many characters, 4 bytes of UTF-8 each at most,
+ * so the whole name stays within the 255 bytes file systems take.
+ */
+const NAME_MAX = 50;
+
+/**
+ * The export's file name says what it holds: `conversations-demo-bot-2026-11-01-to-2026-11-27.csv`;
+ * one day alone, `…-2026-11-27`; no first day, `…-to-2026-11-27`; no last day, up to `today`.
+ * Of the chatbot's name only letters and digits stay, in any script, lower-cased; every run of
+ * anything else (slashes, quotes, dots, spaces, control characters) becomes one hyphen, so the
+ * name is a file name on every system; a long one is cut (NAME_MAX). A name with nothing left
+ * names no chatbot.
+ */
+export function exportFileName(
+  chatbot: string,
+  { from, to }: ExportDays,
+  format: ExportFormat,
+  today = new Date(),
+): string {
+  const name = Array.from(
+    chatbot
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-'),
+  )
+    .slice(0, NAME_MAX)
+    .join('')
+    .replace(/^-+|-+$/g, '');
+  const last = to || localDate(today);
+  const days = !from ? `to-${last}` : from === last ? from : `${from}-to-${last}`;
+  return `${['conversations', name, days].filter(Boolean).join('-')}.${format}`;
+}
+
+/** `date`'s day on the reader's clock, as a date input writes it. */
+function localDate(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
 /** The browser would not show the save picker here, which is no choice of the user's. */
 const isPickerRefused = (error: unknown) =>
   error instanceof DOMException &&
@@ -129,6 +175,8 @@ export class ExportController implements ReactiveController {
   constructor(
     private readonly host: ExportHost,
     private readonly filters: () => MessageFilters,
+    /** The days of `filters`, which name the file. */
+    private readonly days: () => ExportDays,
   ) {
     host.addController(this);
   }
@@ -157,7 +205,7 @@ export class ExportController implements ReactiveController {
   async start(format: ExportFormat): Promise<void> {
     const { client, chatbot } = this.host;
     if (!client || !chatbot || this.running) return;
-    const name = `conversations-${new Date().toISOString().slice(0, 10)}.${format}`;
+    const name = exportFileName(chatbot.name, this.days(), format);
     const filters = this.filters();
     const controller = new AbortController();
     this.controller = controller;

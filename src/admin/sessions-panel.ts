@@ -67,6 +67,8 @@ export class AdminSessionsPanel extends AdminPanel {
 
   /** The filters of the list on screen: the draft's, once its search has paused. */
   private applied: MessageFilters = {};
+  /** Their days as the reader picked them (`applied` holds the instants they start at). */
+  private appliedDays = { from: '', to: '' };
   /** The draft last reported with `admin-conversation-filter`, which comes back as `filters`. */
   private reported?: FilterDraft;
   private searchTimer?: ReturnType<typeof setTimeout>;
@@ -85,7 +87,11 @@ export class AdminSessionsPanel extends AdminPanel {
 
   private readonly qa = new QaFormController(this);
   private readonly answers = new TranscriptAnswers(this);
-  private readonly exporter = new ExportController(this, () => this.applied);
+  private readonly exporter = new ExportController(
+    this,
+    () => this.applied,
+    () => this.appliedDays,
+  );
 
   private readonly detailTask = new Task(this, {
     task: async ([client, uuid], { signal }) => {
@@ -129,13 +135,15 @@ export class AdminSessionsPanel extends AdminPanel {
     this.draft = this.filters;
     this.clearError('search');
     this.clearError('dates');
-    return this.apply(messageFilters(this.draft));
+    return this.apply(this.draft);
   }
 
-  /** Sets the filters the list is asked with; whether they changed. */
-  private apply(next: MessageFilters): boolean {
+  /** Asks for the list under `draft` from now on; whether that changes what is asked. */
+  private apply(draft: FilterDraft): boolean {
+    const next = messageFilters(draft);
     if (JSON.stringify(next) === JSON.stringify(this.applied)) return false;
     this.applied = next;
+    this.appliedDays = { from: draft.from, to: draft.to };
     this.exporter.forget();
     return true;
   }
@@ -202,7 +210,7 @@ export class AdminSessionsPanel extends AdminPanel {
     if (!datesInOrder(this.draft)) this.invalid('dates', this.strings.dateRangeInvalid);
     else this.clearError('dates');
     if (search || this.errors.dates) return;
-    if (!this.apply(messageFilters(this.draft))) return;
+    if (!this.apply(this.draft)) return;
     this.reported = this.draft;
     emit(this, 'admin-conversation-filter', this.draft, { composed: false });
     void this.pages.reset();

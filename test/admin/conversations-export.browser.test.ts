@@ -1,11 +1,12 @@
 import { expect } from '@open-wc/testing';
+import { exportFileName } from '../../src/admin/export-controller.js';
 import {
   mountConversations,
   QUESTIONS,
   recordingClient,
   seedConversations,
 } from './conversations-helpers.js';
-import { button, deep, deepText, pickDate, until } from './helpers.js';
+import { apiClient, button, deep, deepText, pickDate, until } from './helpers.js';
 
 /** The export's body held back until `open()`, as over a slow network, its headers at once. */
 function gated() {
@@ -79,7 +80,7 @@ describe('<chatbot-admin> conversations export', () => {
     await until(() => deepText(panel).includes('Rows exported: 3.'));
     expect(deep(panel, 'progress')).to.equal(null);
     expect(downloads).to.have.length(1);
-    expect(downloads[0]).to.match(/^conversations-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(downloads[0]).to.match(/^conversations-review-bot-[\w-]+-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     expect([...bytes.slice(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes.slice(3));
@@ -90,6 +91,69 @@ describe('<chatbot-admin> conversations export', () => {
     expect(rows).to.have.length(3);
     expect(text).to.contain('"We do sell umbrellas, at the kiosk."');
     expect(blobs[0]!.type).to.equal('text/csv');
+  });
+
+  it('should name the file after the chatbot and the days it holds, safe on every system', async () => {
+    const client = await apiClient();
+    const stamp = Date.now().toString(36);
+    const bot = await client.chatbots.create({
+      name: ` Ops/Support: "Late" ferries\u0007 <Bäckerei> ${stamp}`,
+    });
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, QUESTIONS.uncovered);
+    const { panel } = await mountConversations(client, bot);
+    const slug = `ops-support-late-ferries-bäckerei-${stamp}`;
+    const ymd = (offset: number) => {
+      const t = new Date();
+      t.setDate(t.getDate() + offset);
+      return t.toLocaleDateString('en-CA');
+    };
+    const exported = async (format: 'CSV' | 'JSON') => {
+      const before = downloads.length;
+      (await until(() => button(panel, `Export ${format}`))).click();
+      return until(() => downloads[before]);
+    };
+    // No days chosen: everything up to today.
+    expect(await exported('CSV')).to.equal(`conversations-${slug}-to-${ymd(0)}.csv`);
+    pickDate(deep<HTMLInputElement>(panel, 'input[name=from]')!, ymd(-3));
+    pickDate(deep<HTMLInputElement>(panel, 'input[name=to]')!, ymd(0));
+    await until(() => deepText(panel).includes('1 shown'));
+    expect(await exported('JSON')).to.equal(`conversations-${slug}-${ymd(-3)}-to-${ymd(0)}.json`);
+  });
+
+  it('should write a file name no system refuses, whatever the chatbot is called', () => {
+    const days = { from: '2026-11-01', to: '2026-11-27' };
+    expect(exportFileName('Demo bot', days, 'csv')).to.equal(
+      'conversations-demo-bot-2026-11-01-to-2026-11-27.csv',
+    );
+    expect(exportFileName('../..\\etc/passwd', days, 'json')).to.equal(
+      'conversations-etc-passwd-2026-11-01-to-2026-11-27.json',
+    );
+    // Nothing of the name is left: what the file holds, and its days.
+    for (const name of ['', '  ', '"/\\?*:|<>', '\u0000\u001f\u007f', '🙂🙂', '.']) {
+      expect(exportFileName(name, days, 'csv'), JSON.stringify(name)).to.equal(
+        'conversations-2026-11-01-to-2026-11-27.csv',
+      );
+    }
+    expect(exportFileName('مساعد الميناء', days, 'csv')).to.equal(
+      'conversations-مساعد-الميناء-2026-11-01-to-2026-11-27.csv',
+    );
+    // One day, the first day only (up to today), the last day only.
+    const today = new Date(2026, 10, 27, 23, 30);
+    expect(exportFileName('Bot', { from: '2026-11-27', to: '2026-11-27' }, 'csv')).to.equal(
+      'conversations-bot-2026-11-27.csv',
+    );
+    expect(exportFileName('Bot', { from: '2026-11-01', to: '' }, 'csv', today)).to.equal(
+      'conversations-bot-2026-11-01-to-2026-11-27.csv',
+    );
+    expect(exportFileName('Bot', { from: '', to: '2026-11-20' }, 'csv', today)).to.equal(
+      'conversations-bot-to-2026-11-20.csv',
+    );
+    // A long name is cut, never inside a character, and the whole stays within 255 bytes.
+    const long = exportFileName('𠀀'.repeat(300), days, 'json');
+    expect(new TextEncoder().encode(long).length).to.be.at.most(255);
+    expect(() => encodeURIComponent(long), 'a lone surrogate').to.not.throw();
+    expect(long.endsWith('-2026-11-01-to-2026-11-27.json')).to.equal(true);
   });
 
   it('should export only the filtered exchanges as JSON', async () => {
