@@ -159,9 +159,10 @@ export default defineConfig(({ mode }) => {
       minify: true,
       // Library ES output keeps whitespace unless the output minifier is asked for explicitly.
       rolldownOptions: {
-        // The admin's one lazy tab (Insights) becomes a file of its own; without this the code it
-        // shares with the entry is split into a third file, so chatbot-admin.js is no longer the
-        // whole first load. A fixed name, like chatbot-markdown.js, so a rebuild replaces it.
+        // The admin's lazy pieces (Insights, Try it's chat, the transcript's renderer) become files
+        // of their own; without this the code they share with the entry is split into another
+        // file, so chatbot-admin.js is no longer the whole first load. Fixed names, like
+        // chatbot-markdown.js, so a rebuild replaces them.
         ...(mode === 'admin' ? { preserveEntrySignatures: 'allow-extension' as const } : {}),
         output: {
           minify: true,
