@@ -1,6 +1,12 @@
 import type { ReactiveController, TemplateResult } from 'lit';
-import { type ChatStrings, type SentStrings, sentStrings } from '../ui/strings/chat.js';
-import { StringsController } from '../ui/strings-controller.js';
+import {
+  type ChatStrings,
+  type OfferStrings,
+  offerStrings,
+  type SentStrings,
+  sentStrings,
+} from '../ui/strings/chat.js';
+import { StringsController, type StringsHost } from '../ui/strings-controller.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import {
@@ -16,6 +22,7 @@ import {
 import { html, nothing } from './lazy-lit.js';
 import { renderSent } from './sent-documents.js';
 import { renderSources } from './sources.js';
+import { hideOfferedList, renderSuggestions } from './suggestions.js';
 import type { Exchange } from './transcript-store.js';
 
 export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions {
@@ -50,8 +57,9 @@ function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
 
 /**
  * What an element shows around finished answers once the renderer's chunk has loaded: the
- * sources an answer cites, the rating controls, the copy buttons of code blocks and the links
- * of citation markers (both drawn by the markdown view), and the stylesheet of all these.
+ * sources an answer cites, the rating controls, a refusal's topics as buttons, the copy buttons
+ * of code blocks and the links of citation markers (both drawn by the markdown view), and the
+ * stylesheet of all these.
  * They come with the chunk because none can show before an answer exists; one is made per
  * element, by the element, when `answerExtras()` (renderer.ts) has it. If the chunk cannot be
  * loaded, answers show as plain text without any of them: no sources list and no ratings.
@@ -65,14 +73,19 @@ export class AnswerExtras implements ReactiveController {
   attachments?: AttachmentsController;
   private attachmentsAsked = false;
   private readonly sentI18n: StringsController<SentStrings>;
+  private readonly offerI18n: StringsController<OfferStrings>;
 
   constructor(
-    private readonly host: FeedbackHost & FullScreenHost & AttachmentsHost,
+    private readonly host: FeedbackHost &
+      FullScreenHost &
+      AttachmentsHost &
+      StringsHost<OfferStrings>,
     private readonly options: AnswerExtrasOptions,
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
     this.sentI18n = new StringsController(host, sentStrings);
+    this.offerI18n = new StringsController(host, offerStrings);
     new FullScreenController(host, options);
     host.addController(this);
   }
@@ -95,6 +108,22 @@ export class AnswerExtras implements ReactiveController {
   /** Under the text of a finished answer: the sources it cites. */
   sources(exchange: Exchange, strings: ChatStrings): TemplateResult | typeof nothing {
     return renderSources(exchange, strings);
+  }
+
+  /**
+   * Under a finished refusal: the topics it offers, as buttons that ask them (as suggested
+   * actions are in Bot Framework Web Chat or Intercom), and its text's own list of them hidden
+   * in `answer`, its rendered text, so that each is read once.
+   */
+  offer(
+    exchange: Exchange,
+    answer: HTMLElement | undefined,
+    onAsk: (question: string) => void,
+  ): TemplateResult | typeof nothing {
+    const topics = exchange.suggestions;
+    if (!topics?.length) return nothing;
+    if (answer) hideOfferedList(answer, topics);
+    return renderSuggestions(html, topics, this.offerI18n.value.askInstead, onAsk);
   }
 
   /** Among a finished exchange's actions: its rating controls. */

@@ -384,7 +384,7 @@ export class ChatbotChat extends LitElement {
             (exchange) => exchange.id,
             (exchange) => this.renderExchange(exchange, strings),
           )}
-          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? renderSuggestions(this.suggestions, strings.suggestions, this.handleSuggestionClick) : nothing}
+          ${this.conversation.exchanges.length === 0 && this.suggestions.length ? renderSuggestions(html, this.suggestions, strings.suggestions, this.handleSuggestionClick) : nothing}
         </div>
         ${
           this.follow.behind
@@ -437,9 +437,7 @@ export class ChatbotChat extends LitElement {
       }
       ${
         // A refusal's offered topics: a click asks one, as a starter suggestion does.
-        final && exchange.suggestions?.length
-          ? renderSuggestions(exchange.suggestions, strings.askInstead, this.handleSuggestionClick)
-          : nothing
+        final ? this.extras?.offer(exchange, view?.root, this.handleSuggestionClick) : nothing
       }
       ${
         // A failure the alert is not about (an earlier one, or one from before a reload) gets its

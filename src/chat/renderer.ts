@@ -58,7 +58,8 @@ export function loadRendererFrom(url: string): void {
  * that shows only once an answer exists (answer-chunk.ts). Loaded once per page. If it cannot
  * be loaded (the file was not deployed beside the element, or a cross-origin host does not
  * allow it), answers show as plain text: readable, and still never HTML, but without their
- * sources list, rating controls or copy buttons for code.
+ * sources list, rating controls, copy buttons for code or a refusal's topics as buttons (its
+ * text lists them).
  */
 export function loadRenderer(): Promise<CreateView> {
   loading ??= load().then((create) => {

@@ -9,7 +9,7 @@ import { answers, button, fakeService, shadow, until } from './helpers.js';
 loadRendererFrom(new URL('/missing/chatbot-markdown.js', location.href).href);
 
 describe('<chatbot-chat> without the renderer chunk', () => {
-  it('should show answers as plain text with their actions and offered topics, but no sources or ratings', async () => {
+  it('should show answers as plain text with their actions, the offered topics in the text only, no sources or ratings', async () => {
     const warned: unknown[][] = [];
     const warn = console.warn;
     console.warn = (...args: unknown[]) => warned.push(args);
@@ -37,8 +37,8 @@ describe('<chatbot-chat> without the renderer chunk', () => {
       expect(button(el, 'Delete this exchange')).to.not.equal(undefined);
       expect(shadow(el).querySelector('[part="sources"]')).to.equal(null);
       expect(shadow(el).querySelector('[part="feedback"]')).to.equal(null);
-      const offered = [...shadow(el).querySelectorAll('.exchange [part="suggestion"]')];
-      expect(offered.map((b) => b.textContent)).to.deep.equal(['Opening hours']);
+      // Read once, in the text: buttons come with the chunk, which hides the list they repeat.
+      expect(shadow(el).querySelector('.exchange [part="suggestion"]')).to.equal(null);
       expect(
         warned.filter(([text]) => String(text).includes('chatbot-markdown.js')),
       ).to.have.length(1);

@@ -44,5 +44,4 @@ export const chatDe: Partial<ChatStrings> = {
   rateLimitReady: 'Sie können jetzt wieder senden.',
   errorConfig: 'Dieser Chat ist nicht richtig eingerichtet: {detail}.',
   errorUnknown: 'Etwas ist schiefgelaufen. Sie können es erneut versuchen.',
-  askInstead: 'Stattdessen fragen',
 };

@@ -42,7 +42,6 @@ export interface ChatStrings extends Record<string, string> {
   errorConfig: string;
   errorUnknown: string;
   poweredBy: string;
-  askInstead: string;
 }
 
 const en: ChatStrings = {
@@ -86,7 +85,6 @@ const en: ChatStrings = {
   errorConfig: 'This chat is not set up correctly: {detail}.',
   errorUnknown: 'Something went wrong. You can retry.',
   poweredBy: '',
-  askInstead: 'Ask instead',
 };
 
 export const chatStrings: Tables<ChatStrings> = { en };
@@ -179,6 +177,19 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
   },
 };
 
+/**
+ * The name of the topics a refusal offers to ask instead: drawn only under a finished answer, by
+ * the lazily loaded chunk, so the first load does not carry it (see `FeedbackStrings`).
+ */
+export interface OfferStrings extends Record<string, string> {
+  askInstead: string;
+}
+
+export const offerStrings: Tables<OfferStrings> = {
+  en: { askInstead: 'Ask instead' },
+  de: { askInstead: 'Stattdessen fragen' },
+};
+
 /** The label of the files sent with a question: drawn with the answers, attachments on or off. */
 export interface SentStrings extends Record<string, string> {
   attachments: string;
@@ -234,5 +245,7 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
   },
 };
 
-/** What the chat's `strings` property overrides: any of its three tables' strings. */
-export type ChatStringOverrides = Partial<ChatStrings & FeedbackStrings & AttachmentStrings>;
+/** What the chat's `strings` property overrides: any of its tables' strings. */
+export type ChatStringOverrides = Partial<
+  ChatStrings & FeedbackStrings & OfferStrings & AttachmentStrings
+>;
