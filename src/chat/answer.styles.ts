@@ -161,10 +161,14 @@ const styles = css`
     border-color: currentColor;
     font-weight: 600;
   }
-  .feedback-error {
+  .feedback-error,
+  .feedback-thanks {
     align-self: center;
     font-size: 0.8em;
     color: var(--_danger);
+  }
+  .feedback-thanks {
+    color: var(--_muted);
   }
   /* On its own line under the buttons. */
   .feedback-form {

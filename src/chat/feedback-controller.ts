@@ -50,6 +50,13 @@ export class FeedbackController {
   private asking?: string;
   /** The exchange whose last rating could not be saved. */
   private failed?: string;
+  /**
+   * Exchanges thanked for their rating, beside its buttons for the rest of the page's life (a
+   * reader who looks back sees it was taken); not after a reload, as the reason form is not.
+   */
+  private readonly thanked = new Set<string>();
+  /** Exchanges to thank once the service has accepted their rating. */
+  private readonly thanking = new Set<string>();
   /** The rating to send next, per exchange. */
   private readonly queued = new Map<string, FeedbackInput>();
   /** The last rating the service accepted, per exchange with a request in flight. */
@@ -82,6 +89,7 @@ export class FeedbackController {
       rating: exchange.feedback?.rating,
       asking: this.asking === exchange.id,
       failed: this.failed === exchange.id,
+      thanked: this.thanked.has(exchange.id),
       onRate: (rating) => this.toggle(exchange, rating),
       onSubmit: (event) => this.handleReasonSubmit(exchange, event),
       onClose: () => this.close(exchange),
@@ -92,6 +100,10 @@ export class FeedbackController {
   private toggle(exchange: Exchange, rating: Rating): void {
     const release = exchange.feedback?.rating === rating;
     this.asking = !release && rating === 'down' ? exchange.id : undefined;
+    this.thanked.delete(exchange.id);
+    // "Not helpful" is thanked once its form is sent; a withdrawal never.
+    if (!release && rating === 'up') this.thanking.add(exchange.id);
+    else this.thanking.delete(exchange.id);
     this.rate(exchange, { rating: release ? null : rating });
     if (this.asking) this.focus(exchange, 'form input');
   }
@@ -102,6 +114,7 @@ export class FeedbackController {
     const reason = data.get('reason') as FeedbackReason | null;
     const comment = String(data.get('comment') ?? '').trim();
     this.close(exchange);
+    this.thanking.add(exchange.id);
     // "Not helpful" itself is saved already: only a reason or a comment adds to it.
     if (reason || comment) {
       this.rate(exchange, {
@@ -109,7 +122,17 @@ export class FeedbackController {
         ...(reason ? { reason } : {}),
         ...(comment ? { comment } : {}),
       });
+    } else if (!this.settled.has(exchange.id) && exchange.feedback) {
+      this.thank(exchange);
     }
+  }
+
+  /** Thanks the reader beside the buttons; the status region says it, once. */
+  private thank(exchange: Exchange): void {
+    this.thanking.delete(exchange.id);
+    this.thanked.add(exchange.id);
+    this.options.notices.flash(this.i18n.value.feedbackThanks);
+    this.host.requestUpdate();
   }
 
   /** Closes the reason form, back to the button that opened it. */
@@ -150,6 +173,7 @@ export class FeedbackController {
           await client.messages.feedback(messageUuid, input);
         } catch (error) {
           this.queued.delete(id);
+          this.thanking.delete(id);
           exchange.feedback = this.settled.get(id);
           if (isMissingRoute(error) && !supported.has(client.baseUrl)) {
             unsupported.add(client.baseUrl);
@@ -164,7 +188,8 @@ export class FeedbackController {
         }
         supported.add(client.baseUrl);
         this.settled.set(id, given(input));
-        if (input.rating) this.options.notices.flash(this.i18n.value.feedbackThanks);
+        // For the last rating asked for, not one a later change has superseded.
+        if (input.rating && !this.queued.has(id) && this.thanking.has(id)) this.thank(exchange);
         emit(this.host, 'chatbot-feedback', { messageUuid, ...input });
       }
     } finally {

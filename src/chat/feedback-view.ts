@@ -11,6 +11,8 @@ export interface FeedbackViewOptions {
   asking: boolean;
   /** The last rating could not be saved. */
   failed: boolean;
+  /** The service took the rating: the reader is thanked. */
+  thanked: boolean;
   onRate: (rating: Rating) => void;
   onSubmit: (event: SubmitEvent) => void;
   onClose: () => void;
@@ -36,6 +38,14 @@ export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
       ${toggle('up', strings.helpful)}${toggle('down', strings.notHelpful)}
       ${options.failed ? html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackFailed}</span>` : nothing}
     </div>
+    ${
+      // Beside the group, not in it: a line too short for it wraps the words alone, and the
+      // buttons stay where the reader's finger is. No live region of its own: the chat's status
+      // region says it (FeedbackController).
+      options.thanked
+        ? html`<span class="feedback-thanks" part="feedback-thanks">${strings.feedbackThanks}</span>`
+        : nothing
+    }
     ${
       options.asking
         ? html`<form

@@ -214,6 +214,89 @@ describe('<chatbot-chat> feedback', () => {
     expect(shadow(el).activeElement).to.equal(button(el, 'Not helpful'));
   });
 
+  /** What the chat's status region says, each time it changes to something (not to empty). */
+  function announcements(el: ChatbotChat): string[] {
+    const region = shadow(el).querySelector('[role="status"]')!;
+    const said: string[] = [];
+    new MutationObserver(() => {
+      const text = region.textContent?.trim();
+      if (text) said.push(text);
+    }).observe(region, { childList: true, subtree: true, characterData: true });
+    return said;
+  }
+  const thanks = (el: ChatbotChat) =>
+    [...shadow(el).querySelectorAll<HTMLElement>('.exchange *')]
+      .filter((node) => node.childElementCount === 0 && node.checkVisibility())
+      .map((node) => node.textContent?.trim())
+      .filter((text) => text === 'Thanks for your feedback');
+
+  it('should thank the reader for "Helpful" visibly and once aloud, buttons in place, not for a withdrawal', async () => {
+    const el = await answered(await realChatbot());
+    await until(() => controls(el) > 0, 'the rating controls');
+    const said = announcements(el);
+    // Where the buttons are in their exchange (the log may scroll to follow what grows).
+    const place = () => {
+      const top = shadow(el).querySelector('.exchange')!.getBoundingClientRect().top;
+      return ['Helpful', 'Not helpful'].map((name) => {
+        const box = button(el, name)!.getBoundingClientRect();
+        return { name, top: box.top - top, left: box.left };
+      });
+    };
+    // A finished block takes its size once it has been seen on screen (content-visibility).
+    await frames(2);
+    const before = place();
+    button(el, 'Helpful')!.click();
+    await oneEvent(el, 'chatbot-feedback');
+    await el.updateComplete;
+    expect(thanks(el)).to.deep.equal(['Thanks for your feedback']);
+    // Said by the status region; the visible words are no live region of their own.
+    expect(said).to.deep.equal(['Thanks for your feedback']);
+    const shown = shadow(el).querySelector('[part="feedback-thanks"]')!;
+    const live = shown.closest(
+      '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]',
+    );
+    expect(live === null, 'not inside a live region').to.equal(true);
+    // In place: only "Not helpful" moves aside, as the pressed one is bold.
+    const after = place();
+    expect(after.map((b) => b.top)).to.deep.equal(before.map((b) => b.top));
+    expect(after[0]!.left).to.equal(before[0]!.left);
+    await expect(el).to.be.accessible();
+
+    const withdrawn = oneEvent(el, 'chatbot-feedback');
+    button(el, 'Helpful')!.click();
+    expect((await withdrawn).detail.rating).to.equal(null);
+    await el.updateComplete;
+    expect(thanks(el)).to.deep.equal([]);
+    expect(said).to.deep.equal(['Thanks for your feedback']);
+  });
+
+  it('should thank for "Not helpful" once its reason is sent, not when it is pressed or withdrawn', async () => {
+    const el = await answered(await realChatbot());
+    await until(() => controls(el) > 0, 'the rating controls');
+    const said = announcements(el);
+    button(el, 'Not helpful')!.click();
+    await oneEvent(el, 'chatbot-feedback');
+    await el.updateComplete;
+    expect(thanks(el), 'not while the form asks why').to.deep.equal([]);
+    button(el, 'Not helpful')!.click(); // withdrawn before a reason
+    await oneEvent(el, 'chatbot-feedback');
+    await el.updateComplete;
+    expect(thanks(el)).to.deep.equal([]);
+    expect(said).to.deep.equal([]);
+
+    button(el, 'Not helpful')!.click();
+    await oneEvent(el, 'chatbot-feedback');
+    await el.updateComplete;
+    form(el)!.querySelector<HTMLInputElement>('input[value="wrong"]')!.click();
+    const explained = oneEvent(el, 'chatbot-feedback');
+    button(el, 'Send feedback')!.click();
+    expect((await explained).detail.reason).to.equal('wrong');
+    await el.updateComplete;
+    expect(thanks(el)).to.deep.equal(['Thanks for your feedback']);
+    expect(said).to.deep.equal(['Thanks for your feedback']);
+    await expect(el).to.be.accessible();
+  });
+
   it('should give its controls hit targets of at least 24px', async () => {
     const el = await answered(await realChatbot());
     button(el, 'Not helpful')!.click();
@@ -429,5 +512,13 @@ describe('<chatbot-chat> feedback', () => {
     expect(form(el)!.querySelector('legend')!.textContent).to.equal('Was war falsch? (optional)');
     expect(button(el, 'Feedback senden')).to.not.equal(undefined);
     await expect(el).to.be.accessible();
+    // Sent empty: "Nicht hilfreich" alone is the rating, thanked once the server has it.
+    button(el, 'Feedback senden')!.click();
+    await until(
+      () =>
+        shadow(el).querySelector('[part="feedback-thanks"]')?.textContent ===
+        'Danke für Ihr Feedback',
+      'the thanks in German',
+    );
   });
 });

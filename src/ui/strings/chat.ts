@@ -157,7 +157,7 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
     feedbackComment: 'Comment (optional)',
     feedbackSend: 'Send feedback',
     feedbackClose: 'Close',
-    feedbackThanks: 'Thank you for your feedback',
+    feedbackThanks: 'Thanks for your feedback',
     feedbackFailed: 'Your rating could not be saved. Please try again.',
   },
   de: {
