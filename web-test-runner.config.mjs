@@ -74,6 +74,33 @@ function referenceServerPlugin() {
   };
 }
 
+/**
+ * `executeServerCommand('emulate-touch', { enabled })`: Chromium's touch emulation for the test's
+ * page, as on a phone (a coarse pointer and no fine one, no hover), without the reload
+ * `setViewport({ hasTouch })` would cost. The override lasts as long as its DevTools session,
+ * so one is kept per page.
+ */
+function touchEmulationPlugin() {
+  const sessions = new Map();
+  return {
+    name: 'emulate-touch',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'emulate-touch') return undefined;
+      const page = session.browser.getPage(session.id);
+      let cdp = sessions.get(page);
+      if (!cdp) {
+        cdp = await page.createCDPSession();
+        sessions.set(page, cdp);
+      }
+      await cdp.send('Emulation.setTouchEmulationEnabled', {
+        enabled: Boolean(payload?.enabled),
+        maxTouchPoints: 5,
+      });
+      return true;
+    },
+  };
+}
+
 export default {
   files: ['test/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
@@ -93,6 +120,7 @@ export default {
   ],
   plugins: [
     referenceServerPlugin(),
+    touchEmulationPlugin(),
     esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }),
   ],
   browsers: [

@@ -140,12 +140,55 @@ const styles = css`
     font-weight: 600;
   }
 
-  /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
+  /*
+   * On a touch screen every control under and inside an answer takes a finger: at least
+   * --_target (44px) each way. A mouse keeps the compact layout.
+   */
   @media (pointer: coarse) {
     :host {
       --_target: var(--chatbot-target-size, 44px);
     }
+    .copy-code,
+    .sources a,
+    .actions .text-button,
+    .feedback-form button,
+    .danger-button,
+    .suggestion {
+      min-width: var(--_target);
+      min-height: var(--_target);
+    }
+    /* The code starts below its copy button. */
+    .markdown pre {
+      padding-top: calc(var(--_target) + 8px);
+    }
+    .sources {
+      /* Clear of the hit area of a marker on the answer's last line. */
+      margin-top: calc(var(--_target) / 4);
+    }
+    .sources a {
+      display: inline-flex;
+      align-items: center;
+    }
+    /* A marker is a word of the text: its hit area grows around it, the line does not. */
+    .citation {
+      position: relative;
+    }
+    .citation::after {
+      content: '';
+      position: absolute;
+      inset: 50% auto auto 50%;
+      width: var(--_target);
+      height: var(--_target);
+      transform: translate(-50%, -50%);
+    }
+    /* A block's containment would clip that hit area at the block's edges. (Chromium refuses a
+       calc() here, so the margin is the whole target rather than its half.) */
+    .markdown > .block {
+      overflow-clip-margin: var(--_target);
+    }
   }
+
+  /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
   .feedback {
     display: flex;
     gap: 4px;

@@ -120,7 +120,7 @@ import type { Exchange } from './transcript-store.js';
  * @cssproperty --chatbot-offset - Distance of the launcher from the viewport's corner.
  * @cssproperty --chatbot-z-index - Stacking order of the launcher and its panel.
  * @cssproperty --chatbot-feedback-pressed - Color of a pressed rating button.
- * @cssproperty --chatbot-target-size - Least height of the rating controls (24px; 44px on touch screens).
+ * @cssproperty --chatbot-target-size - Least height of the rating controls (24px); on touch screens, least width and height of every control under and inside answers (44px).
  */
 export class ChatbotChat extends LitElement {
   static override styles = styles;

@@ -1,0 +1,173 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { createClient } from '../../src/api/client.js';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { button, frames, realChatbot, shadow, until } from './helpers.js';
+
+type Bot = Awaited<ReturnType<typeof realChatbot>>;
+
+/** The least target a finger gets (WCAG 2.5.5, and Apple's and Google's guidelines). */
+const TOUCH = 44;
+
+/** A source with code and a page of its own, so its answer has Copy code and linked markers. */
+const ORDERING = `# Ordering a cake
+
+To order a cake, e-mail the order line below to the bakery; it answers within a day.
+
+\`\`\`
+ORDER CAKE chocolate 12
+\`\`\`
+`;
+
+/** A bot that answers "How do I order a cake?" from ORDERING, cited with a link to its page. */
+async function orderingBot(): Promise<Bot> {
+  const bot = await realChatbot();
+  const file = new File([ORDERING], 'ordering.md', { type: 'text/markdown' });
+  const created = await bot.client.sources.upload(bot.chatbotUuid, file, {
+    referenceSourceLink: 'https://bakery.example/ordering',
+  });
+  let status = created.status;
+  const end = performance.now() + 20_000;
+  while (status !== 'success' && status !== 'error') {
+    if (performance.now() > end) throw new Error(`the document still ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sources = await bot.client.sources.list(bot.chatbotUuid);
+    status = sources.find((s) => s.uuid === created.uuid)?.status ?? 'gone';
+  }
+  expect(status).to.equal('success');
+  return bot;
+}
+
+/**
+ * Whether a finger on any point of the `size`×`size` square around `target`'s centre lands on
+ * it: its box or an enlarged hit area, and nothing in front of it.
+ */
+function hitArea(el: ChatbotChat, target: HTMLElement, size = TOUCH): string[] {
+  target.scrollIntoView({ block: 'center', inline: 'nearest' });
+  const box = target.getBoundingClientRect();
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  const reach = size / 2 - 1;
+  const missed: string[] = [];
+  for (const [dx, dy] of [
+    [-reach, -reach],
+    [reach, -reach],
+    [-reach, reach],
+    [reach, reach],
+    [0, -reach],
+    [0, reach],
+    [-reach, 0],
+    [reach, 0],
+  ] as const) {
+    const hit = shadow(el).elementFromPoint(x + dx, y + dy);
+    if (!hit || !(hit === target || target.contains(hit))) {
+      missed.push(`${dx},${dy}: ${hit?.outerHTML.slice(0, 60) ?? 'nothing'}`);
+    }
+  }
+  return missed;
+}
+
+describe('<chatbot-chat> on a touch screen', () => {
+  afterEach(async () => {
+    localStorage.clear();
+    await executeServerCommand('emulate-touch', { enabled: false });
+  });
+
+  async function mount(bot: Bot, client = bot.client) {
+    return fixture<ChatbotChat>(html`<chatbot-chat
+      style="--chatbot-height: 560px"
+      chatbot-uuid=${bot.chatbotUuid}
+      .client=${client}
+    ></chatbot-chat>`);
+  }
+
+  it('should give every control under and inside an answer a target of at least 44×44 px', async () => {
+    const bot = await orderingBot();
+    await executeServerCommand('emulate-touch', { enabled: true });
+    expect(matchMedia('(pointer: coarse)').matches, 'touch emulated').to.equal(true);
+    const el = await mount(bot);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('How do I order a cake?');
+    expect((await finished).detail.response).to.contain('ORDER CAKE');
+    await until(() => shadow(el).querySelector('.copy-code'), 'the rendered answer');
+    await until(() => button(el, 'Helpful'), 'the rating controls');
+    // A refusal offers topics to ask instead.
+    const refused = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('What does it cost?');
+    await refused;
+    await until(() => shadow(el).querySelector('[part="suggestion"]'), 'the offered topics');
+    await frames(2);
+
+    const targets: Array<[string, HTMLElement | null | undefined]> = [
+      ['Copy code', shadow(el).querySelector<HTMLElement>('.copy-code')],
+      ['citation marker', shadow(el).querySelector<HTMLElement>('a.citation')],
+      ['source link', shadow(el).querySelector<HTMLElement>('.sources a')],
+      ['Copy answer', button(el, 'Copy answer')],
+      ['Delete', button(el, 'Delete this exchange')],
+      ['Helpful', button(el, 'Helpful')],
+      ['Not helpful', button(el, 'Not helpful')],
+      ['offered topic', shadow(el).querySelector<HTMLElement>('[part="suggestion"]')],
+    ];
+    const missed: Record<string, string[]> = {};
+    for (const [name, target] of targets) {
+      expect(target, name).to.be.an.instanceOf(HTMLElement);
+      const misses = hitArea(el, target!);
+      if (misses.length) missed[name] = misses;
+    }
+    expect(missed).to.deep.equal({});
+    await expect(el).to.be.accessible();
+  });
+
+  it('should give Retry, in the alert and under an earlier failed question, 44×44 px', async () => {
+    const bot = await realChatbot();
+    await executeServerCommand('emulate-touch', { enabled: true });
+    // The first answer's stream is lost on the way, as on a dropped connection.
+    let drop = true;
+    const through: typeof fetch = async (input, init) => {
+      const url = new URL(String(input));
+      if (drop && url.pathname.endsWith('/message/stream')) {
+        drop = false;
+        throw new TypeError('Failed to fetch');
+      }
+      return fetch(`${bot.baseUrl}${url.pathname}${url.search}`, init);
+    };
+    const client = createClient({
+      baseUrl: `https://touch-${Math.random().toString(36).slice(2)}.test`,
+      apiKey: bot.apiKey,
+      fetch: through,
+      retry: false,
+    });
+    const el = await mount(bot, client);
+    const errored = oneEvent(el, 'chatbot-error');
+    void el.send('When is the bakery open?');
+    await errored;
+    await until(() => button(el, 'Retry'), 'Retry in the alert');
+    expect(hitArea(el, button(el, 'Retry')!), 'the alert').to.deep.equal([]);
+    // Another question answered: the failed one keeps a Retry of its own.
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('Is the bakery open on Monday?');
+    await finished;
+    const own = () => shadow(el).querySelector<HTMLElement>('.exchange [part="retry-button"]');
+    await until(own, 'Retry under the failed question');
+    expect(hitArea(el, own()!), 'under the question').to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('should keep the compact controls for a mouse', async () => {
+    const bot = await orderingBot();
+    expect(matchMedia('(pointer: coarse)').matches).to.equal(false);
+    const el = await mount(bot);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('How do I order a cake?');
+    await finished;
+    await until(() => shadow(el).querySelector('.copy-code'), 'the rendered answer');
+    await until(() => button(el, 'Helpful'), 'the rating controls');
+    const height = (node: Element | null | undefined) => node!.getBoundingClientRect().height;
+    expect(height(shadow(el).querySelector('.copy-code'))).to.be.below(TOUCH / 2 + 4);
+    expect(height(button(el, 'Copy answer'))).to.be.below(TOUCH - 10);
+    expect(height(shadow(el).querySelector('.sources a'))).to.be.below(TOUCH / 2);
+    // The rating buttons keep their own 24px floor.
+    expect(height(button(el, 'Helpful'))).to.be.below(TOUCH - 10);
+  });
+});
