@@ -47,6 +47,24 @@ interface Attachment {
 
 const uploading = (item: Attachment) => !item.document && !item.error;
 
+/**
+ * Why an upload failed, in the chat's words and language: by its cause, with the server's own
+ * words only where they tell what ours cannot (a file it could not read, a limit on uploads).
+ */
+export function refusal(error: unknown, strings: AttachmentStrings): string {
+  if (!isApiError(error)) return strings.attachLost;
+  const { status, serverMessage } = error;
+  if (isMissingRoute(error)) return strings.attachUnavailable;
+  if (status === 415) {
+    // The reference server lists the extensions it takes, which need no translating.
+    const types = /\(allowed: ([^)]+)\)/.exec(serverMessage)?.[1];
+    return types ? fill(strings.attachType, { types }) : strings.attachTypeRefused;
+  }
+  if (status === 413) return strings.attachTooLarge;
+  if (status === 408 || status >= 500) return fill(strings.attachServer, { status });
+  return fill(strings.attachFailed, { detail: serverMessage });
+}
+
 /** Once the service has answered an upload 404 or 405, attachments stay off for the page's life. */
 let unavailable = false;
 let counter = 0;
@@ -176,15 +194,8 @@ export class AttachmentsController implements ReactiveController {
       });
     } catch (error) {
       if (item.abort.signal.aborted) return;
-      const strings = this.i18n.value;
-      if (isMissingRoute(error)) {
-        unavailable = true;
-        item.error = strings.attachUnavailable;
-      } else {
-        // The server's reason names what it refused; anything else is the connection.
-        const detail = isApiError(error) ? error.serverMessage : strings.attachLost;
-        item.error = fill(strings.attachFailed, { detail });
-      }
+      if (isMissingRoute(error)) unavailable = true;
+      item.error = refusal(error, this.i18n.value);
     }
     host.requestUpdate();
     this.settled();

@@ -176,18 +176,60 @@ describe('<chatbot-chat attachments="on">', () => {
     expect(shadow(el).activeElement).to.equal(input(el));
   });
 
-  it('should show the server refusing a file on its chip', async () => {
+  it("should say in the chat's own words why the server refused a file, with its detail where it adds some", async () => {
     const bot = await realChatbot();
     const el = await mount(bot);
-    el.accept = '.bin';
+    el.accept = '.bin,.pdf';
+    // The server takes no .bin: its words list what it takes, and only that list is kept.
     pick(el, new File(['\u0000\u0001'], 'data.bin', { type: 'application/octet-stream' }));
-    await until(() => chipErrors(el).length === 1, 'the refusal');
-    expect(chipErrors(el)[0]).to.match(/^This file could not be uploaded: .*file type not allowed/);
-    // A refused file is not sent and does not hold the question back.
-    await el.send('When is the bakery open?');
-    expect(userMessages(el)).to.deep.equal(['When is the bakery open?']);
-    expect(sentChips(el)).to.deep.equal([]);
+    await until(() => chipErrors(el).length === 1, 'the type refused');
+    expect(chipErrors(el)[0]).to.match(
+      /^This type of file cannot be attached \(allowed: \.txt, [.a-z, ]+\)\.$/,
+    );
+    // A file the server cannot read: its reason is the detail only it knows.
+    pick(el, new File(['hello'], 'scan.pdf', { type: 'application/pdf' }));
+    await until(() => chipErrors(el).length === 2, 'the unreadable file refused');
+    expect(chipErrors(el)[1]).to.match(
+      /^This file could not be uploaded: scan\.pdf could not be read/,
+    );
+    await expect(el).to.be.accessible();
   });
+
+  for (const [status, serverMessage, english, german] of [
+    [
+      413,
+      'the file is larger than 1048576 bytes',
+      'This file is too large for the chat service.',
+      'Diese Datei ist zu groß für den Chat-Dienst.',
+    ],
+    [
+      503,
+      'upstream unavailable',
+      'The chat service had a problem with this file (503). Remove it and try again later.',
+      'Der Chat-Dienst hatte ein Problem mit dieser Datei (503). Entfernen Sie sie und versuchen Sie es später erneut.',
+    ],
+  ] as const) {
+    it(`should word a ${status} from the upload as the chat's own, in English and German`, async () => {
+      const bot = await realChatbot();
+      const el = await mount(bot);
+      const full = createClient({ baseUrl: bot.baseUrl, apiKey: bot.apiKey });
+      full.sessions.uploadDocument = async () => {
+        throw new ApiError({
+          request: { method: 'POST', path: '/api/v1/session-document/upload' },
+          status,
+          serverMessage,
+        });
+      };
+      el.client = full;
+      pick(el, notes());
+      await until(() => chipErrors(el).length === 1, 'the refusal');
+      expect(chipErrors(el)).to.deep.equal([english]);
+      el.lang = 'de';
+      pick(el, notes());
+      await until(() => chipErrors(el).length === 2, 'the refusal in German');
+      expect(chipErrors(el)[1]).to.equal(german);
+    });
+  }
 
   it('should hold the question back while a file uploads, say so beside the textbox, and send it once uploaded', async () => {
     const bot = await realChatbot();
@@ -259,7 +301,7 @@ describe('<chatbot-chat attachments="on">', () => {
     fail();
     await until(() => chipErrors(el).length === 1, 'the failure on its chip');
     expect(chipErrors(el)).to.deep.equal([
-      'Diese Datei konnte nicht hochgeladen werden: die Verbindung wurde unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
+      'Die Verbindung wurde beim Hochladen dieser Datei unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
     ]);
     expect(userMessages(el)).to.deep.equal([]);
     expect(input(el).value).to.equal('Was ist das geheime Wort?');

@@ -209,7 +209,10 @@ export interface AttachmentStrings extends SentStrings {
   removeAttachment: string;
   uploading: string;
   attachType: string;
+  attachTypeRefused: string;
   attachSize: string;
+  attachTooLarge: string;
+  attachServer: string;
   attachFailed: string;
   attachLost: string;
   attachUnavailable: string;
@@ -224,10 +227,14 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     removeAttachment: 'Remove {name}',
     uploading: 'Uploading {name}',
     attachType: 'This type of file cannot be attached (allowed: {types}).',
+    attachTypeRefused: 'This type of file cannot be attached.',
     attachSize: 'This file is larger than {max}.',
+    attachTooLarge: 'This file is too large for the chat service.',
+    attachServer:
+      'The chat service had a problem with this file ({status}). Remove it and try again later.',
     attachFailed: 'This file could not be uploaded: {detail}',
     attachUnavailable: 'Attachments are not available here.',
-    attachLost: 'the connection was lost. Remove it and attach it again.',
+    attachLost: 'The connection was lost while this file uploaded. Remove it and attach it again.',
     attachWait: 'Your question will be sent once the files are uploaded.',
   },
   de: {
@@ -236,11 +243,15 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     removeAttachment: '{name} entfernen',
     uploading: '{name} wird hochgeladen',
     attachType: 'Dieser Dateityp kann nicht angehängt werden (erlaubt: {types}).',
+    attachTypeRefused: 'Dieser Dateityp kann nicht angehängt werden.',
     attachSize: 'Diese Datei ist größer als {max}.',
+    attachTooLarge: 'Diese Datei ist zu groß für den Chat-Dienst.',
+    attachServer:
+      'Der Chat-Dienst hatte ein Problem mit dieser Datei ({status}). Entfernen Sie sie und versuchen Sie es später erneut.',
     attachFailed: 'Diese Datei konnte nicht hochgeladen werden: {detail}',
     attachUnavailable: 'Anhänge sind hier nicht verfügbar.',
     attachLost:
-      'die Verbindung wurde unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
+      'Die Verbindung wurde beim Hochladen dieser Datei unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
     attachWait: 'Ihre Frage wird gesendet, sobald die Dateien hochgeladen sind.',
   },
 };
