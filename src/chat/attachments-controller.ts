@@ -99,6 +99,11 @@ export class AttachmentsController implements ReactiveController {
   private sent: Attachment[] = [];
   /** A question was sent while files uploaded: it goes out once they are in (see `settled`). */
   private waiting = false;
+  /**
+   * The failed files the reader was told would not go with the question: sent again, it goes
+   * without them. A file that fails later is told of in its turn.
+   */
+  private told: Attachment[] = [];
   private readonly i18n: StringsController<AttachmentStrings>;
 
   constructor(private readonly host: AttachmentsHost) {
@@ -126,7 +131,9 @@ export class AttachmentsController implements ReactiveController {
 
   /**
    * What goes with the next question: the uploaded documents (undefined when none), or `null`
-   * while an upload is still running (the question waits, and the reader is told so).
+   * to hold it back (the textbox keeps it): while an upload is still running (it goes by itself
+   * once they are in), or when a file failed that the reader has not been told would stay
+   * behind (a second Send sends without it).
    */
   documents(): SentDocument[] | null | undefined {
     if (!this.enabled) return undefined;
@@ -135,14 +142,28 @@ export class AttachmentsController implements ReactiveController {
       this.host.requestUpdate();
       return null;
     }
+    if (this.tell()) return null;
     const sent = this.items.flatMap(({ document }) =>
       document ? [{ uuid: document.uuid, filename: document.filename, size: document.size }] : [],
     );
     return sent.length ? sent : undefined;
   }
 
+  /**
+   * Says which failed files would not go with the question, unless the reader has heard it
+   * about each already; whether it had to.
+   */
+  private tell(): boolean {
+    const failed = this.items.filter((item) => item.error);
+    if (failed.every((item) => this.told.includes(item))) return false;
+    this.told = failed;
+    this.host.requestUpdate();
+    return true;
+  }
+
   /** The question went out: its chips move to the message. */
   clear(): void {
+    this.told = [];
     if (!this.items.length) return;
     this.sent = this.items;
     this.items = [];
@@ -151,6 +172,7 @@ export class AttachmentsController implements ReactiveController {
 
   /** The service refused the question they went with: its chips come back, unless new ones came. */
   restore(): void {
+    this.told = [];
     if (this.items.length || !this.sent.length) return;
     this.items = this.sent;
     this.sent = [];
@@ -203,13 +225,13 @@ export class AttachmentsController implements ReactiveController {
 
   /**
    * A question waiting for uploads goes out once none is left, through the composer, so it is
-   * what the textbox holds then; not when one failed: the reader decides without that file.
+   * what the textbox holds then; not when one failed: the reader is told, and decides.
    */
   private settled(): void {
     if (!this.waiting || this.items.some(uploading)) return;
     this.waiting = false;
     this.host.requestUpdate();
-    if (!this.items.some((item) => item.error)) {
+    if (!this.tell()) {
       this.host.renderRoot.querySelector<HTMLFormElement>('form[part="composer"]')?.requestSubmit();
     }
   }
@@ -217,6 +239,7 @@ export class AttachmentsController implements ReactiveController {
   private remove(item: Attachment): void {
     item.abort.abort();
     this.items = this.items.filter((other) => other !== item);
+    this.told = this.told.filter((other) => other !== item);
     this.host.requestUpdate();
     this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
     this.settled();
@@ -232,7 +255,10 @@ export class AttachmentsController implements ReactiveController {
     return html`${
       this.waiting
         ? html`<p class="attach-wait" part="attachments-wait" role="status">${strings.attachWait}</p>`
-        : nothing
+        : this.told.length
+          ? // An alert: the Send the reader pressed did not send, and this says why.
+            html`<p class="attach-wait" part="attachments-wait" role="alert">${fill(strings.attachUnsent, { names: this.told.map((item) => item.file.name).join(', ') })}</p>`
+          : nothing
     }${
       this.items.length
         ? html`<ul class="chips" part="attachments" aria-label=${strings.attachments}>

@@ -231,6 +231,58 @@ describe('<chatbot-chat attachments="on">', () => {
     });
   }
 
+  const note = (el: ChatbotChat) =>
+    shadow(el).querySelector<HTMLElement>('[part="attachments-wait"]')?.textContent?.trim();
+  const sendButton = (el: ChatbotChat) =>
+    shadow(el).querySelector<HTMLButtonElement>('button[type="submit"]')!;
+
+  it('should tell the reader a failed file will not go before sending without it, the text kept', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    el.accept = '.bin,.txt';
+    pick(el, new File(['\u0000\u0001'], 'data.bin', { type: 'application/octet-stream' }), notes());
+    await until(() => chipErrors(el).length === 1 && uploaded(el), 'one refused, one uploaded');
+    input(el).value = 'What is the secret word?';
+    sendButton(el).click();
+    await el.updateComplete;
+    expect(userMessages(el), 'not sent yet').to.deep.equal([]);
+    expect(input(el).value).to.equal('What is the secret word?');
+    expect(note(el)).to.equal(
+      'Your question would be sent without data.bin (not uploaded). Send again to send it anyway.',
+    );
+    const shown = shadow(el).querySelector<HTMLElement>('[part="attachments-wait"]')!;
+    expect(shown.checkVisibility(), 'shown, not only announced').to.equal(true);
+    expect(shown.getAttribute('role')).to.equal('alert');
+    await expect(el).to.be.accessible();
+    // Asked again: it goes, with the file that did upload.
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    sendButton(el).click();
+    expect((await finished).detail.response).to.contain('marmalade');
+    expect(userMessages(el)[0]).to.match(/^What is the secret word\?/);
+    expect(sentChips(el)).to.deep.equal(['notes.txt']);
+    expect(chips(el)).to.deep.equal([]);
+    expect(note(el)).to.equal(undefined);
+  });
+
+  it('should send at once once the failed file is removed', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    el.accept = '.bin';
+    pick(el, new File(['\u0000\u0001'], 'data.bin', { type: 'application/octet-stream' }));
+    await until(() => chipErrors(el).length === 1, 'the refusal');
+    input(el).value = 'When is the bakery open?';
+    sendButton(el).click();
+    await el.updateComplete;
+    expect(note(el)).to.contain('data.bin');
+    shadow(el).querySelector<HTMLButtonElement>('[part="remove-attachment"]')!.click();
+    await el.updateComplete;
+    expect(note(el), 'nothing left to say').to.equal(undefined);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    sendButton(el).click();
+    await finished;
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?']);
+  });
+
   it('should hold the question back while a file uploads, say so beside the textbox, and send it once uploaded', async () => {
     const bot = await realChatbot();
     const el = await mount(bot);
@@ -305,7 +357,10 @@ describe('<chatbot-chat attachments="on">', () => {
     ]);
     expect(userMessages(el)).to.deep.equal([]);
     expect(input(el).value).to.equal('Was ist das geheime Wort?');
-    expect(shadow(el).querySelector('[part="attachments-wait"]')).to.equal(null);
+    // Told at once what a second Send would do, not left to wonder why nothing went.
+    expect(note(el)).to.equal(
+      'Ihre Frage würde ohne notes.txt gesendet (nicht hochgeladen). Senden Sie erneut, um sie trotzdem zu senden.',
+    );
   });
 
   it('should take a dropped and a pasted file, and leave pasted text to the textbox', async () => {

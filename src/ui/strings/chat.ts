@@ -217,6 +217,7 @@ export interface AttachmentStrings extends SentStrings {
   attachLost: string;
   attachUnavailable: string;
   attachWait: string;
+  attachUnsent: string;
 }
 
 export const attachmentStrings: Tables<AttachmentStrings> = {
@@ -236,6 +237,8 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachUnavailable: 'Attachments are not available here.',
     attachLost: 'The connection was lost while this file uploaded. Remove it and attach it again.',
     attachWait: 'Your question will be sent once the files are uploaded.',
+    attachUnsent:
+      'Your question would be sent without {names} (not uploaded). Send again to send it anyway.',
   },
   de: {
     attachments: 'Anhänge',
@@ -253,6 +256,8 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
     attachLost:
       'Die Verbindung wurde beim Hochladen dieser Datei unterbrochen. Entfernen Sie sie und hängen Sie sie erneut an.',
     attachWait: 'Ihre Frage wird gesendet, sobald die Dateien hochgeladen sind.',
+    attachUnsent:
+      'Ihre Frage würde ohne {names} gesendet (nicht hochgeladen). Senden Sie erneut, um sie trotzdem zu senden.',
   },
 };
 
