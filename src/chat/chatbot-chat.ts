@@ -83,6 +83,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart feedback-error - Says the rating could not be saved.
  * @csspart feedback-form - The optional reason and comment after "Not helpful".
  * @csspart feedback-comment - The comment field of that form.
+ * @csspart feedback-thanks - "Thanks for your feedback", beside the buttons once the service took the rating.
  * @csspart error - The alert shown after a failure.
  * @csspart retry-button - Re-sends the failed message.
  * @csspart attach-button - "Attach file" (`attachments="on"`).
@@ -90,6 +91,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart attachment - One attachment chip: name, size, upload progress.
  * @csspart remove-attachment - Removes an attachment before sending.
  * @csspart attachment-error - Says why a file was refused, on its chip.
+ * @csspart attachments-wait - Beside the textbox: the question waits for its files to upload, or would go without one that failed.
  * @csspart composer - The form with the textbox and its button.
  * @csspart input - The textbox.
  * @csspart send-button - The Send button.
