@@ -11,6 +11,30 @@ import type { Locator, Page } from 'playwright-core';
 import { axeViolations, type Harness, startHarness, testPage, writeGuard } from './harness.js';
 
 let h: Harness;
+
+/**
+ * A new page of the built admin at `hash`, each request's path and console warning noted;
+ * `block` fails the load of that file, as a deployment without it would.
+ */
+async function adminPage(name: string, hash: string, block?: string) {
+  const page = await h.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(TIMEOUT);
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const warnings: string[] = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  if (block) await page.route(`**/${block}`, (route) => route.abort());
+  const url = h.page(
+    name,
+    testPage(
+      h.url,
+      `<main><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
+      '<script type="module" src="/dist/chatbot-admin.js"></script>',
+    ),
+  );
+  await page.goto(`${url}#${hash}`);
+  return { page, fetched, warnings };
+}
 let site: Server;
 let siteUrl: string;
 let page: Page;
@@ -339,20 +363,11 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
   it('should fetch the chat only when Try it first opens, and lose only that tab without it', async () => {
     const bot = await h.client.chatbots.create({ name: 'Lazy harbour' });
     const open = async (name: string, missing: boolean) => {
-      const other = await h.newPage({ viewport: { width: 1280, height: 900 } });
-      other.setDefaultTimeout(TIMEOUT);
-      const fetched: string[] = [];
-      other.on('request', (request) => fetched.push(new URL(request.url()).pathname));
-      if (missing) await other.route('**/chatbot-admin-try-chat.js', (route) => route.abort());
-      const url = h.page(
+      const { page: other, fetched } = await adminPage(
         name,
-        testPage(
-          h.url,
-          `<main><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
-          '<script type="module" src="/dist/chatbot-admin.js"></script>',
-        ),
+        `chatbot=${bot.uuid}&tab=settings`,
+        missing ? 'chatbot-admin-try-chat.js' : undefined,
       );
-      await other.goto(`${url}#chatbot=${bot.uuid}&tab=settings`);
       await other.getByRole('textbox', { name: 'Name' }).waitFor();
       await other.waitForLoadState('networkidle');
       return { other, fetched };
@@ -393,22 +408,15 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     const session = await h.client.sessions.create(bot.uuid);
     await h.client.messages.send(session.uuid, question);
     const open = async (name: string, missing: boolean) => {
-      const other = await h.newPage({ viewport: { width: 1280, height: 900 } });
-      other.setDefaultTimeout(TIMEOUT);
-      const fetched: string[] = [];
-      other.on('request', (request) => fetched.push(new URL(request.url()).pathname));
-      const warnings: string[] = [];
-      other.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-      if (missing) await other.route('**/chatbot-markdown.js', (route) => route.abort());
-      const url = h.page(
+      const {
+        page: other,
+        fetched,
+        warnings,
+      } = await adminPage(
         name,
-        testPage(
-          h.url,
-          `<main><chatbot-admin base-url="${h.url}" api-key="${h.apiKey}"></chatbot-admin></main>`,
-          '<script type="module" src="/dist/chatbot-admin.js"></script>',
-        ),
+        `chatbot=${bot.uuid}&tab=sessions`,
+        missing ? 'chatbot-markdown.js' : undefined,
       );
-      await other.goto(`${url}#chatbot=${bot.uuid}&tab=sessions`);
       const open = other.getByRole('button', { name: `Open session: ${question}` });
       await open.waitFor();
       await other.waitForLoadState('networkidle');
