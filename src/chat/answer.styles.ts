@@ -286,6 +286,13 @@ const styles = css`
   .chip progress {
     width: 4em;
   }
+  .attach-notes {
+    flex-basis: 100%;
+  }
+  /* Out of the composer's row while empty, so its gaps do not widen, and still a live region. */
+  .attach-notes:empty {
+    position: absolute;
+  }
   .attach-wait {
     flex-basis: 100%;
     margin: 0;

@@ -252,14 +252,18 @@ export class AttachmentsController implements ReactiveController {
   render(): unknown {
     if (this.host.attachments !== 'on') return nothing;
     const strings = this.i18n.value;
-    return html`${
+    // The live regions are there, empty, before they have anything to say: a screen reader
+    // announces text put into a region it already knows, not a region inserted with its text.
+    // An alert for a Send that did not send, a status for one that will, once the files are in.
+    return html`<div class="attach-notes" role="status">${
       this.waiting
-        ? html`<p class="attach-wait" part="attachments-wait" role="status">${strings.attachWait}</p>`
-        : this.told.length
-          ? // An alert: the Send the reader pressed did not send, and this says why.
-            html`<p class="attach-wait" part="attachments-wait" role="alert">${fill(strings.attachUnsent, { names: this.told.map((item) => item.file.name).join(', ') })}</p>`
-          : nothing
-    }${
+        ? html`<p class="attach-wait" part="attachments-wait">${strings.attachWait}</p>`
+        : nothing
+    }</div><div class="attach-notes" role="alert">${
+      !this.waiting && this.told.length
+        ? html`<p class="attach-wait" part="attachments-wait">${fill(strings.attachUnsent, { names: this.told.map((item) => item.file.name).join(', ') })}</p>`
+        : nothing
+    }</div>${
       this.items.length
         ? html`<ul class="chips" part="attachments" aria-label=${strings.attachments}>
           ${this.items.map((item) => this.renderChip(item, strings))}
