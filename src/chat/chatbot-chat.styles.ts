@@ -315,10 +315,20 @@ export const styles = [
       field-sizing: content;
       unicode-bidi: plaintext;
     }
-    /* iOS Safari zooms the page into a text field whose text is under 16px. */
+    /* iOS Safari zooms the page into a text field whose text is under 16px. A finger needs
+       44px, corners included (8px rounded off them): 48px buttons, the title bar as high. */
     @media (pointer: coarse) {
       textarea {
         font-size: max(16px, 1em);
+      }
+      .icon-button,
+      .text-button,
+      .primary {
+        min-height: 48px;
+        min-width: 48px;
+      }
+      .head {
+        padding-block: 0;
       }
     }
     textarea::placeholder {

@@ -154,6 +154,39 @@ describe('<chatbot-chat> on a touch screen', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('should give the title bar’s and the composer’s buttons 44×44 px, the title bar keeping its height', async () => {
+    const bot = await realChatbot();
+    await executeServerCommand('emulate-touch', { enabled: true });
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      mode="launcher"
+      chatbot-uuid=${bot.chatbotUuid}
+      .client=${bot.client}
+    ></chatbot-chat>`);
+    el.open = true;
+    await el.updateComplete;
+    const head = () => shadow(el).querySelector<HTMLElement>('[part="header"]')!;
+    const before = head().getBoundingClientRect().height;
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('When is the bakery open?');
+    await finished;
+    await until(() => shadow(el).querySelector('[part="new-chat-button"]'), 'New conversation');
+    await frames(2);
+    // New conversation appears with the first exchange: the log below must not jump.
+    expect(head().getBoundingClientRect().height).to.equal(before);
+    const targets: Array<[string, HTMLElement | null]> = [
+      ['Close', shadow(el).querySelector<HTMLElement>('[part="close-button"]')],
+      ['New conversation', shadow(el).querySelector<HTMLElement>('[part="new-chat-button"]')],
+      ['Send', shadow(el).querySelector<HTMLElement>('[part="send-button"]')],
+    ];
+    const missed: Record<string, string[]> = {};
+    for (const [name, target] of targets) {
+      expect(target, name).to.be.an.instanceOf(HTMLElement);
+      const misses = hitArea(el, target!);
+      if (misses.length) missed[name] = misses;
+    }
+    expect(missed).to.deep.equal({});
+  });
+
   it('should keep the compact controls for a mouse', async () => {
     const bot = await orderingBot();
     expect(matchMedia('(pointer: coarse)').matches).to.equal(false);
