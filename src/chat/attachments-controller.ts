@@ -58,12 +58,20 @@ export function refusal(error: unknown, strings: AttachmentStrings): string {
   if (status === 415) {
     // The reference server lists the extensions it takes, which need no translating.
     const types = /\(allowed: ([^)]+)\)/.exec(serverMessage)?.[1];
-    return types ? fill(strings.attachType, { types }) : strings.attachTypeRefused;
+    return types ? fill(strings.attachType, { types: listed(types) }) : strings.attachTypeRefused;
   }
   if (status === 413) return strings.attachTooLarge;
   if (status === 408 || status >= 500) return fill(strings.attachServer, { status });
   return fill(strings.attachFailed, { detail: serverMessage });
 }
+
+/** An `accept` list as a reader reads a list: ".txt, .md, .csv". */
+const listed = (types: string) =>
+  types
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean)
+    .join(', ');
 
 /** Once the service has answered an upload 404 or 405, attachments stay off for the page's life. */
 let unavailable = false;
@@ -192,7 +200,7 @@ export class AttachmentsController implements ReactiveController {
       };
       const types = accept || DEFAULT_ACCEPT;
       const max = maxAttachmentSize > 0 ? maxAttachmentSize : DEFAULT_MAX_SIZE;
-      if (!accepts(types, file)) item.error = fill(strings.attachType, { types });
+      if (!accepts(types, file)) item.error = fill(strings.attachType, { types: listed(types) });
       else if (file.size > max) item.error = fill(strings.attachSize, { max: formatSize(max) });
       this.items = [...this.items, item];
       if (!item.error) void this.upload(item);

@@ -164,7 +164,7 @@ describe('<chatbot-chat attachments="on">', () => {
     pick(el, new File(['MZ'], 'tool.exe', { type: 'application/x-msdownload' }), notes());
     await el.updateComplete;
     expect(chipErrors(el)).to.deep.equal([
-      'This type of file cannot be attached (allowed: .txt,.md,.csv,.html,.pdf,.docx).',
+      'This type of file cannot be attached (allowed: .txt, .md, .csv, .html, .pdf, .docx).',
       'This file is larger than 20 B.',
     ]);
     expect(input(el).value).to.equal('my question');
