@@ -118,7 +118,8 @@ const NAME_MAX = 50;
 
 /**
  * The export's file name says what it holds: `conversations-demo-bot-2026-11-01-to-2026-11-27.csv`;
- * one day alone, `…-2026-11-27`; no first day, `…-to-2026-11-27`; no last day, up to `today`.
+ * one day alone, `…-2026-11-27`; no first day, `…-until-2026-11-27` ("demo-bot-to-…" read as part of
+ * the name); no last day, up to `today`.
  * Of the chatbot's name only letters and digits stay, in any script, lower-cased; every run of
  * anything else (slashes, quotes, dots, spaces, control characters) becomes one hyphen, so the
  * name is a file name on every system; a long one is cut (NAME_MAX). A name with nothing left
@@ -140,7 +141,7 @@ export function exportFileName(
     .join('')
     .replace(/^-+|-+$/g, '');
   const last = to || localDate(today);
-  const days = !from ? `to-${last}` : from === last ? from : `${from}-to-${last}`;
+  const days = !from ? `until-${last}` : from === last ? from : `${from}-to-${last}`;
   return `${['conversations', name, days].filter(Boolean).join('-')}.${format}`;
 }
 

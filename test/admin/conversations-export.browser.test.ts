@@ -80,7 +80,7 @@ describe('<chatbot-admin> conversations export', () => {
     await until(() => deepText(panel).includes('Rows exported: 3.'));
     expect(deep(panel, 'progress')).to.equal(null);
     expect(downloads).to.have.length(1);
-    expect(downloads[0]).to.match(/^conversations-review-bot-[\w-]+-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(downloads[0]).to.match(/^conversations-review-bot-[\w-]+-until-\d{4}-\d{2}-\d{2}\.csv$/);
     const bytes = new Uint8Array(await blobs[0]!.arrayBuffer());
     expect([...bytes.slice(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes.slice(3));
@@ -114,7 +114,7 @@ describe('<chatbot-admin> conversations export', () => {
       return until(() => downloads[before]);
     };
     // No days chosen: everything up to today.
-    expect(await exported('CSV')).to.equal(`conversations-${slug}-to-${ymd(0)}.csv`);
+    expect(await exported('CSV')).to.equal(`conversations-${slug}-until-${ymd(0)}.csv`);
     pickDate(deep<HTMLInputElement>(panel, 'input[name=from]')!, ymd(-3));
     pickDate(deep<HTMLInputElement>(panel, 'input[name=to]')!, ymd(0));
     await until(() => deepText(panel).includes('1 shown'));
@@ -147,7 +147,7 @@ describe('<chatbot-admin> conversations export', () => {
       'conversations-bot-2026-11-01-to-2026-11-27.csv',
     );
     expect(exportFileName('Bot', { from: '', to: '2026-11-20' }, 'csv', today)).to.equal(
-      'conversations-bot-to-2026-11-20.csv',
+      'conversations-bot-until-2026-11-20.csv',
     );
     // A long name is cut, never inside a character, and the whole stays within 255 bytes.
     const long = exportFileName('𠀀'.repeat(300), days, 'json');
