@@ -68,6 +68,20 @@ function hitArea(el: ChatbotChat, target: HTMLElement, size = TOUCH): string[] {
   return missed;
 }
 
+/** Per named target that a finger around its centre can miss, where it missed (see `hitArea`). */
+function missedTargets(
+  el: ChatbotChat,
+  targets: Array<[string, HTMLElement | null | undefined]>,
+): Record<string, string[]> {
+  const missed: Record<string, string[]> = {};
+  for (const [name, target] of targets) {
+    expect(target, name).to.be.an.instanceOf(HTMLElement);
+    const misses = hitArea(el, target!);
+    if (misses.length) missed[name] = misses;
+  }
+  return missed;
+}
+
 describe('<chatbot-chat> on a touch screen', () => {
   afterEach(async () => {
     localStorage.clear();
@@ -109,13 +123,7 @@ describe('<chatbot-chat> on a touch screen', () => {
       ['Not helpful', button(el, 'Not helpful')],
       ['offered topic', shadow(el).querySelector<HTMLElement>('[part="suggestion"]')],
     ];
-    const missed: Record<string, string[]> = {};
-    for (const [name, target] of targets) {
-      expect(target, name).to.be.an.instanceOf(HTMLElement);
-      const misses = hitArea(el, target!);
-      if (misses.length) missed[name] = misses;
-    }
-    expect(missed).to.deep.equal({});
+    expect(missedTargets(el, targets)).to.deep.equal({});
     await expect(el).to.be.accessible();
   });
 
@@ -178,13 +186,7 @@ describe('<chatbot-chat> on a touch screen', () => {
       ['New conversation', shadow(el).querySelector<HTMLElement>('[part="new-chat-button"]')],
       ['Send', shadow(el).querySelector<HTMLElement>('[part="send-button"]')],
     ];
-    const missed: Record<string, string[]> = {};
-    for (const [name, target] of targets) {
-      expect(target, name).to.be.an.instanceOf(HTMLElement);
-      const misses = hitArea(el, target!);
-      if (misses.length) missed[name] = misses;
-    }
-    expect(missed).to.deep.equal({});
+    expect(missedTargets(el, targets)).to.deep.equal({});
   });
 
   it('should keep the compact controls for a mouse', async () => {
