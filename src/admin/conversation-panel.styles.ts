@@ -28,10 +28,12 @@ export const styles = [
       flex-basis: 100%;
     }
     /* Each column at least as wide as its header's longest word in English and German, with a
-       tenth to spare for another font ("Austausche" 6.5em, "Markierungen" 7.9em, bold). */
+       tenth to spare for another font ("Austausche" 6.5em, "Markierungen" 7.9em, bold); the
+       date's as its widest date ("May 28, 2026, 10:58 AM", 10.3em at its 0.9em), or its AM/PM
+       was cut at two-digit hours. */
     .tr {
       grid-template-columns:
-        minmax(8em, 3fr) minmax(7.25em, 0.6fr) minmax(10.5em, 1.3fr) minmax(8.75em, 1.2fr)
+        minmax(8em, 3fr) minmax(7.25em, 0.6fr) minmax(12em, 1.3fr) minmax(8.75em, 1.2fr)
         minmax(10em, 1fr);
     }
     /* Narrower: the count goes first, then the date; the question, its flags and the actions
@@ -39,7 +41,7 @@ export const styles = [
        5 actions.) */
     @container (width < 52em) {
       .tr {
-        grid-template-columns: minmax(8em, 3fr) minmax(10.5em, 1.3fr) minmax(8.75em, 1.2fr) minmax(10em, 1fr);
+        grid-template-columns: minmax(8em, 3fr) minmax(12em, 1.3fr) minmax(8.75em, 1.2fr) minmax(10em, 1fr);
       }
       .tr > :nth-child(2) {
         display: none;

@@ -10,6 +10,22 @@ import {
 } from './conversations-helpers.js';
 import { deep, deepAll, deepText, newChatbot, pickDate, type, until } from './helpers.js';
 
+/** The widest of a year's dates and times as the list writes them in `lang`, in `font`. */
+function widestDate(lang: string, font: string): { text: string; width: number } {
+  const context = document.createElement('canvas').getContext('2d')!;
+  context.font = font;
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+  let widest = { text: '', width: 0 };
+  for (let month = 0; month < 12; month++) {
+    for (const hour of [10, 22]) {
+      const text = format.format(new Date(2026, month, 28, hour, 58));
+      const { width } = context.measureText(text);
+      if (width > widest.width) widest = { text, width };
+    }
+  }
+  return widest;
+}
+
 const rowOf = (panel: Element, question: string) =>
   deepAll(panel, '.tbody [role=row]').find(
     (row) => row.querySelector('.title')?.textContent?.trim() === question,
@@ -120,6 +136,16 @@ describe('<chatbot-admin> conversations', () => {
         expect(header.scrollWidth, `${header.textContent} at ${width}px (${lang})`).to.be.at.most(
           header.clientWidth,
         );
+      }
+      // Where the last activity is shown, the widest date of the language fits whole, whatever
+      // the clock says now: cut, "Nov 28, 2026, 12:32 …" lost its AM or PM.
+      const dates = deepAll(panel, '.tbody .date').filter((d) => d.offsetWidth > 0);
+      if (dates.length > 0) {
+        const cell = getComputedStyle(dates[0]!);
+        const room =
+          dates[0]!.clientWidth - parseFloat(cell.paddingLeft) - parseFloat(cell.paddingRight);
+        const widest = widestDate(lang, cell.font);
+        expect(widest.width, `"${widest.text}" at ${width}px (${lang})`).to.be.at.most(room);
       }
     }
   });
