@@ -229,20 +229,17 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         questions(period, top, false),
         questions(period, top, true),
       ]);
-      const days = dayRows.map((r) => ({
-        date: String(r.date),
-        conversations: num(r.conversations),
-        messages: num(r.messages),
-        not_covered: num(r.not_covered),
-        up: num(r.up),
-        down: num(r.down),
-        escalated: num(r.escalated),
-        errors: num(r.errors),
-      }));
-      const sum = (key: 'messages' | 'not_covered' | 'up' | 'down' | 'escalated' | 'errors') =>
-        days.reduce((n, d) => n + d[key], 0);
+      // Totals are the days' sums, as on SQLite; conversations are counted once over the period.
+      const sum = (key: string) => dayRows.reduce((n, r) => n + num(r[key]), 0);
       return {
-        days: days.map(({ escalated, errors, ...day }) => day),
+        days: dayRows.map((r) => ({
+          date: String(r.date),
+          conversations: num(r.conversations),
+          messages: num(r.messages),
+          not_covered: num(r.not_covered),
+          up: num(r.up),
+          down: num(r.down),
+        })),
         totals: {
           conversations: num(t.conversations),
           messages: sum('messages'),
