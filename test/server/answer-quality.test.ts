@@ -271,6 +271,22 @@ describe('which passages answer a question', () => {
     assert.deepEqual(kept(whole, query), [1]);
   });
 
+  it('a word only quoted as an example is not what a passage is about: half a question is no answer', () => {
+    // The demo bot quoted its search's stemming example to "Do you deliver pizza?".
+    const query = 'Do you deliver pizza?';
+    const df = { pizza: 1 };
+    const example = {
+      text: 'Stemmed words match, so "What did Alice talk about?" finds "Alice talked about pizza".',
+      score: 8,
+    };
+    assert.deepEqual(kept(found(query, [example], df), query), []);
+    const curly = { text: 'Search finds “Alice talked about pizza” too.', score: 8 };
+    assert.deepEqual(kept(found(query, [curly], df), query), []);
+    // Said rather than quoted, it is half an answer the sources hold, as "Is the lift working?".
+    const menu = { text: 'Every pizza is baked to order.', score: 8 };
+    assert.deepEqual(kept(found(query, [menu], df), query), [1]);
+  });
+
   it('a question of one known word is answered only by a passage about that word', () => {
     const query = 'What does it cost?';
     const incidental = { text: 'The chat bundle costs 21 KB gzipped.', score: 5 };

@@ -199,6 +199,8 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     if (unknownName || share < MIN_SHARE) continue;
     // Half, and what it lacks is a word other passages hold: they say it, this one does not.
     if (share < MIN_SHARE + 1e-9 && known.some((t) => !matched.has(t))) continue;
+    // Half, and what it holds is only quoted in it: an example it gives, not what it is about.
+    if (share < MIN_SHARE + 1e-9 && onlyQuoted(hit, matched, context, found.alternatives)) continue;
     if (single >= 0) {
       const said = [known[0]!, ...(found.alternatives?.get(known[0]!) ?? [])];
       const topical =
@@ -222,6 +224,31 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || near(k))
     .map((k) => k.hit);
   return { hits, closeness, sections };
+}
+
+/** A quotation in running text: "…" or “…”, within one line. */
+const QUOTED = /"[^"\n]{1,200}"|“[^”\n]{1,200}”/g;
+
+/**
+ * Whether every word of the question that a hit holds (`matched`) is in it only within quotation
+ * marks ("search finds "Alice talked about pizza""), outside its section path and title. Code is
+ * read as it is: its quotes hold the names it is about. Asked only of hits on the edge, at half.
+ */
+function onlyQuoted(
+  hit: Hit,
+  matched: Set<string>,
+  context: Set<string>,
+  alternatives: SearchResult['alternatives'] = new Map(),
+): boolean {
+  if (!hit.units.some((u) => u.kind !== 'code' && /["“]/.test(u.text))) return false;
+  const said = terms(
+    hit.units.map((u) => (u.kind === 'code' ? u.text : u.text.replace(QUOTED, ' '))).join('\n'),
+  );
+  for (const term of matched) {
+    if (context.has(term) || said.has(term)) return false;
+    if ((alternatives.get(term) ?? []).some((other) => said.has(other))) return false;
+  }
+  return matched.size > 0;
 }
 
 /**
