@@ -51,6 +51,13 @@ describe('words as the index reads them', () => {
       [2],
     );
     assert.equal((await index.search('bot', 'keygrip')).hits[0]?.chunkId, 1);
+    // A reference-style link's label is not a word either, in a sentence as in its chunk.
+    assert.deepEqual(tokenize('See the [server][server-report] results.'), [
+      'see',
+      'the',
+      'server',
+      'results',
+    ]);
   });
 
   it('a bare address is no words at all: a connection string is not about passwords', async () => {

@@ -37,7 +37,8 @@ const CAMEL_CUT = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u;
  * their text, and bare addresses not at all: the words of a URL are not what a passage is about.
  */
 export function tokenize(text: string): string[] {
-  let source = text.includes('](') || text.includes('<http') ? linkText(text) : text;
+  let source =
+    text.includes('](') || text.includes('][') || text.includes('<http') ? linkText(text) : text;
   // A bare address too: `postgres://user:password@host/db` is about connecting, not passwords.
   if (source.includes('://')) source = source.replace(BARE_URL, ' ');
   const lower = source.toLowerCase();
