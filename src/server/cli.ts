@@ -230,6 +230,13 @@ async function main(): Promise<void> {
     );
   }
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
+  const keepAliveSeconds = count('CHATBOT_KEEP_ALIVE_SECONDS', env.CHATBOT_KEEP_ALIVE_SECONDS, 65);
+  // A day at most, as the lease: a longer socket timer would fire at once.
+  if (keepAliveSeconds > 86_400) {
+    fail(
+      `CHATBOT_KEEP_ALIVE_SECONDS must be a number of seconds from 1 to 86400, not "${keepAliveSeconds}"`,
+    );
+  }
   // Checked before any worker starts: each would stop on it, and the primary start them again.
   const cors = corsOrigins(env.CHATBOT_CORS_ORIGINS);
   const llmUrl = env.LLM_BASE_URL ? llmBaseUrl(env.LLM_BASE_URL) : undefined;
@@ -251,6 +258,7 @@ async function main(): Promise<void> {
       host,
       ...store,
       poolSize,
+      keepAliveMs: keepAliveSeconds * 1000,
       apiKeys: env.CHATBOT_API_KEYS,
       allowPrivateUrls,
       corsOrigins: cors,

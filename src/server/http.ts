@@ -258,3 +258,12 @@ export function answerParserErrors(server: Server): void {
     );
   });
 }
+
+/**
+ * How long an idle kept-alive connection stays open by default: longer than the 60 s a load
+ * balancer keeps its own connections to a server (nginx's upstream keepalive, AWS's load
+ * balancers). With Node's 5 s, a balancer may reuse a connection the server has just closed, and
+ * the visitor gets a 502. Clients read it from the `Keep-Alive` header and retire theirs before.
+ * `headersTimeout` stays Node's: since Node 18.2 it no longer has to exceed this.
+ */
+export const KEEP_ALIVE_MS = 65_000;

@@ -6,7 +6,7 @@ import { createKey, seedKeys } from './auth.js';
 import { answerExpectContinue } from './body.js';
 import type { ServerContext } from './context.js';
 import { Drain } from './drain.js';
-import { answerParserErrors } from './http.js';
+import { answerParserErrors, KEEP_ALIVE_MS } from './http.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import type { LlmOptions } from './knowledge/llm.js';
@@ -54,6 +54,11 @@ export interface ServerOptions {
    * take it over. Default 30 s.
    */
   ingestLeaseMs?: number;
+  /**
+   * How long an idle kept-alive connection stays open: longer than a load balancer in front keeps
+   * its own. Default 65 s.
+   */
+  keepAliveMs?: number;
 }
 
 export interface RunningServer {
@@ -150,6 +155,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   answerExpectContinue(server as Server);
   answerParserErrors(server as Server);
+  (server as Server).keepAliveTimeout = options.keepAliveMs ?? KEEP_ALIVE_MS;
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   let closing: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -459,4 +460,45 @@ describe('a body that stops arriving', () => {
       assert.deepEqual(await h.api.chatbots.list(), []);
     },
   );
+});
+
+describe('a kept-alive connection a load balancer holds idle', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+
+  // A balancer keeps its connections to the server for 60 s (nginx, AWS's load balancers): one
+  // the server has just closed, reused, is an error the visitor sees (a 502). Node's own idle
+  // limit is 5 s.
+  it("should stay open past Node's 5 s idle limit, and say how long it stays", async () => {
+    const { hostname, port } = new URL(h.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let closed = false;
+    socket.on('data', (d) => {
+      received += d;
+    });
+    socket.on('close', () => {
+      closed = true;
+    });
+    const responses = () => [...received.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => Number(m[1]));
+    const ask = async (count: number) => {
+      socket.write(
+        `GET /api/v1/chatbots HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_KEY}\r\n\r\n`,
+      );
+      while (responses().length < count && !closed) await once(socket, 'data').catch(() => {});
+    };
+    try {
+      await ask(1);
+      assert.match(received, /\r\nkeep-alive: timeout=65\r\n/i);
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      assert.equal(closed, false, 'the server closed the idle connection');
+      await ask(2);
+      assert.deepEqual(responses(), [200, 200]);
+    } finally {
+      socket.destroy();
+    }
+  });
 });

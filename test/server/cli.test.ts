@@ -118,6 +118,16 @@ describe('the command line', SQLITE_ONLY, () => {
       // Number() would read these as 1000 and 16.
       ['PORT', '1e3', /PORT 1e3 is not a port number/],
       ['CHATBOT_PG_POOL_SIZE', '0x10', /CHATBOT_PG_POOL_SIZE must be a positive whole number/],
+      [
+        'CHATBOT_KEEP_ALIVE_SECONDS',
+        '90s',
+        /CHATBOT_KEEP_ALIVE_SECONDS must be a positive whole number, not "90s"/,
+      ],
+      [
+        'CHATBOT_KEEP_ALIVE_SECONDS',
+        '5000000',
+        /CHATBOT_KEEP_ALIVE_SECONDS must be a number of seconds from 1 to 86400, not "5000000"/,
+      ],
       ['CHATBOT_LOG', 'maybe', /CHATBOT_LOG must be on or off, not "maybe"/],
       ['CHATBOT_ALLOW_PRIVATE_URLS', 'sure', /CHATBOT_ALLOW_PRIVATE_URLS must be on or off/],
       [
