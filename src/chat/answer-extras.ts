@@ -1,8 +1,7 @@
 import type { ReactiveController, TemplateResult } from 'lit';
 import {
-  type ChatStrings,
-  type OfferStrings,
-  offerStrings,
+  type AnswerStrings,
+  answerStrings,
   type SentStrings,
   sentStrings,
 } from '../ui/strings/chat.js';
@@ -73,19 +72,19 @@ export class AnswerExtras implements ReactiveController {
   attachments?: AttachmentsController;
   private attachmentsAsked = false;
   private readonly sentI18n: StringsController<SentStrings>;
-  private readonly offerI18n: StringsController<OfferStrings>;
+  private readonly answerI18n: StringsController<AnswerStrings>;
 
   constructor(
     private readonly host: FeedbackHost &
       FullScreenHost &
       AttachmentsHost &
-      StringsHost<OfferStrings>,
+      StringsHost<AnswerStrings>,
     private readonly options: AnswerExtrasOptions,
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
     this.sentI18n = new StringsController(host, sentStrings);
-    this.offerI18n = new StringsController(host, offerStrings);
+    this.answerI18n = new StringsController(host, answerStrings);
     new FullScreenController(host, options);
     host.addController(this);
   }
@@ -106,8 +105,8 @@ export class AnswerExtras implements ReactiveController {
   }
 
   /** Under the text of a finished answer: the sources it cites. */
-  sources(exchange: Exchange, strings: ChatStrings): TemplateResult | typeof nothing {
-    return renderSources(exchange, strings);
+  sources(exchange: Exchange): TemplateResult | typeof nothing {
+    return renderSources(exchange, this.answerI18n.value.sources);
   }
 
   /**
@@ -123,7 +122,7 @@ export class AnswerExtras implements ReactiveController {
     const topics = exchange.suggestions;
     if (!topics?.length) return nothing;
     if (answer) hideOfferedList(answer, topics);
-    return renderSuggestions(html, topics, this.offerI18n.value.askInstead, onAsk);
+    return renderSuggestions(html, topics, this.answerI18n.value.askInstead, onAsk);
   }
 
   /** Among a finished exchange's actions: its rating controls. */

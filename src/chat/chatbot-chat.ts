@@ -433,7 +433,7 @@ export class ChatbotChat extends LitElement {
             ${waiting ? html`<span class="typing" part="typing" role="img" aria-label=${strings.typing}><span></span><span></span><span></span></span>` : nothing}
             ${view?.root ?? nothing}
             ${exchange.state === 'stopped' ? html`<div class="status">${strings.stopped}</div>` : nothing}
-            ${final ? this.extras?.sources(exchange, strings) : nothing}
+            ${final ? this.extras?.sources(exchange) : nothing}
           </div>`
           : nothing
       }

@@ -1,6 +1,5 @@
 import type { TemplateResult } from 'lit';
 import type { Citation } from '../api/types.js';
-import type { ChatStrings } from '../ui/strings/chat.js';
 import { html, nothing } from './lazy-lit.js';
 import { safeUrl } from './links.js';
 import type { Exchange } from './transcript-store.js';
@@ -9,13 +8,10 @@ import type { Exchange } from './transcript-store.js';
  * The sources an answer cites, listed under it. Each item has an id the answer's citation
  * markers point at, and takes focus when one is followed.
  */
-export function renderSources(
-  exchange: Exchange,
-  strings: ChatStrings,
-): TemplateResult | typeof nothing {
+export function renderSources(exchange: Exchange, label: string): TemplateResult | typeof nothing {
   const citations = citedSources(exchange);
   if (!citations.length) return nothing;
-  return html`<ol class="sources" part="sources" aria-label=${strings.sources}>
+  return html`<ol class="sources" part="sources" aria-label=${label}>
     ${citations.map((citation) => {
       const url = safeUrl(citation.url);
       const label = `[${citation.n}] ${citation.title}`;

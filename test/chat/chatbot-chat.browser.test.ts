@@ -675,6 +675,14 @@ describe('<chatbot-chat>', () => {
     (markers[0] as HTMLAnchorElement).click();
     expect(shadow(el).activeElement?.textContent?.trim()).to.equal('[1] Opening hours');
     await expect(el).to.be.accessible();
+    // The list's name, in the element's language or as the page overrides it.
+    const label = () => answer.querySelector('.sources')?.getAttribute('aria-label');
+    expect(label()).to.equal('Sources');
+    el.lang = 'de';
+    await until(() => label() === 'Quellen', 'the German name');
+    el.strings = { sources: 'Belege' };
+    await el.updateComplete;
+    expect(label()).to.equal('Belege');
   });
 
   it('should copy an answer and delete an exchange whose message uuid is known', async () => {

@@ -25,8 +25,6 @@ export const chatDe: Partial<ChatStrings> = {
   deleteExchange: 'Diesen Austausch löschen',
   deleted: 'Austausch gelöscht',
   deleteFailed: 'Der Austausch konnte nicht gelöscht werden. Bitte später erneut versuchen.',
-  sources: 'Quellen',
-  source: 'Quelle {n}: {title}',
   suggestions: 'Vorgeschlagene Fragen',
   answerReady: 'Antwort: {text}',
   errorNetwork:

@@ -25,8 +25,6 @@ export interface ChatStrings extends Record<string, string> {
   deleteExchange: string;
   deleted: string;
   deleteFailed: string;
-  sources: string;
-  source: string;
   suggestions: string;
   answerReady: string;
   errorNetwork: string;
@@ -41,7 +39,6 @@ export interface ChatStrings extends Record<string, string> {
   rateLimitReady: string;
   errorConfig: string;
   errorUnknown: string;
-  poweredBy: string;
 }
 
 const en: ChatStrings = {
@@ -68,8 +65,6 @@ const en: ChatStrings = {
   deleteExchange: 'Delete this exchange',
   deleted: 'Exchange deleted',
   deleteFailed: 'The exchange could not be deleted. Try again later.',
-  sources: 'Sources',
-  source: 'Source {n}: {title}',
   suggestions: 'Suggested questions',
   answerReady: 'Answer: {text}',
   errorNetwork: 'The connection was lost. What arrived is kept; you can retry.',
@@ -84,7 +79,6 @@ const en: ChatStrings = {
   rateLimitReady: 'You can send again now.',
   errorConfig: 'This chat is not set up correctly: {detail}.',
   errorUnknown: 'Something went wrong. You can retry.',
-  poweredBy: '',
 };
 
 export const chatStrings: Tables<ChatStrings> = { en };
@@ -178,16 +172,18 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
 };
 
 /**
- * The name of the topics a refusal offers to ask instead: drawn only under a finished answer, by
- * the lazily loaded chunk, so the first load does not carry it (see `FeedbackStrings`).
+ * The names of what shows only under a finished answer, drawn by the lazily loaded chunk, so the
+ * first load does not carry them (see `FeedbackStrings`): its sources, and the topics a refusal
+ * offers to ask instead.
  */
-export interface OfferStrings extends Record<string, string> {
+export interface AnswerStrings extends Record<string, string> {
+  sources: string;
   askInstead: string;
 }
 
-export const offerStrings: Tables<OfferStrings> = {
-  en: { askInstead: 'Ask instead' },
-  de: { askInstead: 'Stattdessen fragen' },
+export const answerStrings: Tables<AnswerStrings> = {
+  en: { sources: 'Sources', askInstead: 'Ask instead' },
+  de: { sources: 'Quellen', askInstead: 'Stattdessen fragen' },
 };
 
 /** The label of the files sent with a question: drawn with the answers, attachments on or off. */
@@ -263,5 +259,5 @@ export const attachmentStrings: Tables<AttachmentStrings> = {
 
 /** What the chat's `strings` property overrides: any of its tables' strings. */
 export type ChatStringOverrides = Partial<
-  ChatStrings & FeedbackStrings & OfferStrings & AttachmentStrings
+  ChatStrings & FeedbackStrings & AnswerStrings & AttachmentStrings
 >;
