@@ -495,7 +495,9 @@ export class ConversationController implements ReactiveController {
 
   /** `previous`: the retried exchange's last try, which the failed one did not replace. */
   private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
-    const { kind, retryable } = this.options.notices.showError(error);
+    // What stays on screen is the last try's text where this one replaced nothing.
+    const partial = !!(previous?.shown ?? exchange).response;
+    const { kind, retryable } = this.options.notices.showError(error, undefined, partial);
     // The service refused the question itself (400, 413, 422: too long, say): a Retry would be
     // refused again, so it leaves the log and goes back to the reader to change.
     if (kind === 'unknown' && !retryable) {

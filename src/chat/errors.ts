@@ -20,12 +20,15 @@ export class ChatConfigError extends TypeError {
 }
 
 /**
- * Maps an API module error to what the reader is told and whether Retry is offered. `online` is
- * the browser's word for it: a request that could not leave an offline browser lost no connection.
+ * Maps an API module error to what the reader is told and whether Retry is offered. `partial`:
+ * part of the answer arrived, and stays on screen; without it only the question is there to keep.
+ * `online` is the browser's word for it: a request that could not leave an offline browser lost
+ * no connection.
  */
 export function describeError(
   error: unknown,
   strings: ChatStrings,
+  partial?: boolean,
   now = Date.now(),
   online = globalThis.navigator?.onLine !== false,
 ): ShownError {
@@ -68,10 +71,13 @@ export function describeError(
     };
   }
   if (isTimeoutError(error)) {
-    return { kind: 'timeout', message: strings.errorTimeout, retryable: true, error };
+    const message = strings[partial ? 'errorTimeoutPartial' : 'errorTimeout'];
+    return { kind: 'timeout', message, retryable: true, error };
   }
   if (isNetworkError(error)) {
-    const message = online ? strings.errorNetwork : strings.errorOffline;
+    const message = online
+      ? strings[partial ? 'errorNetworkPartial' : 'errorNetwork']
+      : strings.errorOffline;
     return { kind: 'network', message, retryable: true, error };
   }
   return { kind: 'unknown', message: strings.errorUnknown, retryable: true, error };

@@ -114,11 +114,12 @@ export class NoticesController implements ReactiveController {
   }
 
   /**
-   * Shows `error` in the alert as `describeError` words it (`as` overrides its description) and
-   * fires `chatbot-error`. A rate limit that says when it ends holds sending until then.
+   * Shows `error` in the alert as `describeError` words it (`as` overrides its description;
+   * `partial`: part of an answer stays on screen) and fires `chatbot-error`. A rate limit that
+   * says when it ends holds sending until then.
    */
-  showError(error: unknown, as?: Partial<ShownError>): ShownError {
-    const shown = { ...describeError(error, this.i18n.value), ...as };
+  showError(error: unknown, as?: Partial<ShownError>, partial?: boolean): ShownError {
+    const shown = { ...describeError(error, this.i18n.value, partial), ...as };
     this.shownError = shown;
     if (shown.retryAt !== undefined && shown.retryAt > Date.now()) {
       this.rateLimitedUntil = shown.retryAt;

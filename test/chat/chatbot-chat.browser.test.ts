@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
 import { loadRenderer } from '../../src/chat/renderer.js';
@@ -258,7 +259,7 @@ describe('<chatbot-chat>', () => {
     const error = await errored;
     expect(error.detail.kind).to.equal('network');
     expect(answers(el)[0]!.textContent).to.contain('Half of the');
-    expect(alertText(el)).to.contain('connection was lost');
+    expect(alertText(el)).to.contain('The connection was lost. What arrived is kept');
     await expect(el).to.be.accessible();
     const finished = oneEvent(el, 'chatbot-answer-finished');
     button(el, 'Retry')!.click();
@@ -271,6 +272,53 @@ describe('<chatbot-chat>', () => {
       'question one',
       'question one',
     ]);
+  });
+
+  it('should say only the question is kept when the answer failed before any of it arrived', async () => {
+    const stalled = gate();
+    let sentSome = false;
+    const service = fakeService([
+      // The connection lost after the headers, before the first word; then a stream that stalls
+      // before any text, and one that stalls after some.
+      { chunks: [], drop: true },
+      { chunks: ['never'], gate: stalled.wait },
+      {
+        chunks: ['Half of the', 'rest'],
+        gate: async () => {
+          if (sentSome) await stalled.wait();
+          sentSome = true;
+        },
+      },
+    ]);
+    const el = await chat(service);
+    const errored = oneEvent(el, 'chatbot-error');
+    await el.send('question one');
+    expect((await errored).detail.kind).to.equal('network');
+    expect(alertText(el)).to.contain('The connection was lost. Your question is kept');
+    expect(alertText(el)).to.not.contain('What arrived');
+    await expect(el).to.be.accessible();
+
+    // A stall: the client gives up once nothing has come for its idle timeout.
+    el.client = createClient({
+      baseUrl: 'https://fake.test',
+      apiKey: 'fake-key',
+      fetch: service.fetch,
+      retry: false,
+      streamIdleTimeoutMs: 100,
+    });
+    await el.updateComplete;
+    const timedOut = oneEvent(el, 'chatbot-error');
+    button(el, 'Retry')!.click();
+    expect((await timedOut).detail.kind).to.equal('timeout');
+    expect(alertText(el)).to.contain('The answer took too long. Your question is kept');
+
+    // Some text, then the stall: what arrived stays, and the alert says so.
+    const partly = oneEvent(el, 'chatbot-error');
+    button(el, 'Retry')!.click();
+    expect((await partly).detail.kind).to.equal('timeout');
+    expect(answers(el)[0]!.textContent).to.contain('Half of the');
+    expect(alertText(el)).to.contain('The answer took too long. What arrived is kept');
+    stalled.release();
   });
 
   it('should offer Retry for an answer cut off by a reload, in place', async () => {

@@ -132,6 +132,11 @@ export function fakeService(answers: ScriptedAnswer[] = []): FakeService {
       const chunks = [...(answer.chunks ?? [])];
       const signal = init?.signal;
       const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          // As a real fetch's body does: an aborted request (Stop, the client's stall timeout)
+          // fails the read waiting on it, even while the gate holds the next chunk.
+          signal?.addEventListener('abort', () => controller.error(signal.reason), { once: true });
+        },
         async pull(controller) {
           if (answer.gate) await answer.gate();
           if (signal?.aborted) return;

@@ -28,10 +28,14 @@ export const chatDe: Partial<ChatStrings> = {
   suggestions: 'Vorgeschlagene Fragen',
   answerReady: 'Antwort: {text}',
   errorNetwork:
+    'Die Verbindung wurde unterbrochen. Ihre Frage bleibt erhalten; Sie können es erneut versuchen.',
+  errorNetworkPartial:
     'Die Verbindung wurde unterbrochen. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
   errorOffline:
     'Sie sind offline. Ihre Frage bleibt erhalten; versuchen Sie es erneut, sobald Sie wieder online sind.',
   errorTimeout:
+    'Die Antwort hat zu lange gedauert. Ihre Frage bleibt erhalten; Sie können es erneut versuchen.',
+  errorTimeoutPartial:
     'Die Antwort hat zu lange gedauert. Das Empfangene bleibt erhalten; Sie können es erneut versuchen.',
   errorServer: 'Der Chat-Dienst hatte ein Problem ({status}). Sie können es erneut versuchen.',
   errorAuth: 'Dieser Chat ist nicht richtig eingerichtet: sein Schlüssel wurde abgelehnt.',

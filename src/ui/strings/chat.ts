@@ -27,9 +27,12 @@ export interface ChatStrings extends Record<string, string> {
   deleteFailed: string;
   suggestions: string;
   answerReady: string;
+  /** Nothing of the answer had arrived; `errorNetworkPartial`: some had. */
   errorNetwork: string;
+  errorNetworkPartial: string;
   errorOffline: string;
   errorTimeout: string;
+  errorTimeoutPartial: string;
   errorServer: string;
   errorAuth: string;
   errorOrigin: string;
@@ -67,9 +70,11 @@ const en: ChatStrings = {
   deleteFailed: 'The exchange could not be deleted. Try again later.',
   suggestions: 'Suggested questions',
   answerReady: 'Answer: {text}',
-  errorNetwork: 'The connection was lost. What arrived is kept; you can retry.',
+  errorNetwork: 'The connection was lost. Your question is kept; you can retry.',
+  errorNetworkPartial: 'The connection was lost. What arrived is kept; you can retry.',
   errorOffline: 'You are offline. Your question is kept; retry once you are back online.',
-  errorTimeout: 'The answer took too long. What arrived is kept; you can retry.',
+  errorTimeout: 'The answer took too long. Your question is kept; you can retry.',
+  errorTimeoutPartial: 'The answer took too long. What arrived is kept; you can retry.',
   errorServer: 'The chat service had a problem ({status}). You can retry.',
   errorAuth: 'This chat is not set up correctly: its key was refused.',
   errorOrigin: 'This chat is not available on this site.',
