@@ -101,7 +101,7 @@ export class AnswerExtras implements ReactiveController {
 
   /** Under a question: the files sent with it, attachments on or off. */
   sent(documents: Exchange['documents']): unknown {
-    return renderSent(documents, this.sentI18n.value.attachments);
+    return renderSent(documents, this.sentI18n.value.attachments, this.sentI18n.language);
   }
 
   /** Under the text of a finished answer: the sources it cites. */

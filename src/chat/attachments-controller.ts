@@ -51,7 +51,7 @@ const uploading = (item: Attachment) => !item.document && !item.error;
  * Why an upload failed, in the chat's words and language: by its cause, with the server's own
  * words only where they tell what ours cannot (a file it could not read, a limit on uploads).
  */
-export function refusal(error: unknown, strings: AttachmentStrings): string {
+export function refusal(error: unknown, strings: AttachmentStrings, language: string): string {
   if (!isApiError(error)) return strings.attachLost;
   const { status, serverMessage } = error;
   if (isMissingRoute(error)) return strings.attachUnavailable;
@@ -60,7 +60,15 @@ export function refusal(error: unknown, strings: AttachmentStrings): string {
     const types = /\(allowed: ([^)]+)\)/.exec(serverMessage)?.[1];
     return types ? fill(strings.attachType, { types: listed(types) }) : strings.attachTypeRefused;
   }
-  if (status === 413) return strings.attachTooLarge;
+  if (status === 413) {
+    // The reference server names its limit in these words: only the number is shown, in the
+    // chat's language. Another service's words (a proxy's error page) are not for the visitor,
+    // and the element's own limit is not the service's (the file was within it): no limit then.
+    const max = /^the file is larger than (\d+) bytes$/.exec(serverMessage)?.[1];
+    return max
+      ? fill(strings.attachSize, { max: formatSize(+max, language) })
+      : strings.attachTooLarge;
+  }
   if (status === 408 || status >= 500) return fill(strings.attachServer, { status });
   return fill(strings.attachFailed, { detail: serverMessage });
 }
@@ -201,7 +209,9 @@ export class AttachmentsController implements ReactiveController {
       const types = accept || DEFAULT_ACCEPT;
       const max = maxAttachmentSize > 0 ? maxAttachmentSize : DEFAULT_MAX_SIZE;
       if (!accepts(types, file)) item.error = fill(strings.attachType, { types: listed(types) });
-      else if (file.size > max) item.error = fill(strings.attachSize, { max: formatSize(max) });
+      else if (file.size > max) {
+        item.error = fill(strings.attachSize, { max: formatSize(max, this.i18n.language) });
+      }
       this.items = [...this.items, item];
       if (!item.error) void this.upload(item);
     }
@@ -225,7 +235,7 @@ export class AttachmentsController implements ReactiveController {
     } catch (error) {
       if (item.abort.signal.aborted) return;
       if (isMissingRoute(error)) unavailable = true;
-      item.error = refusal(error, this.i18n.value);
+      item.error = refusal(error, this.i18n.value, this.i18n.language);
     }
     host.requestUpdate();
     this.settled();
@@ -289,7 +299,7 @@ export class AttachmentsController implements ReactiveController {
     const { name, size } = item.file;
     return html`<li class="chip" part="attachment">
       <span class="name">${name}</span>
-      <span class="size">${formatSize(size)}</span>
+      <span class="size">${formatSize(size, this.i18n.language)}</span>
       ${
         uploading(item)
           ? html`<progress max="1" .value=${item.progress} aria-label=${fill(strings.uploading, { name })}></progress>`

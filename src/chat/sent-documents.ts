@@ -1,11 +1,23 @@
 import { html, nothing } from './lazy-lit.js';
 import type { SentDocument } from './transcript-store.js';
 
-/** `12 KB`, `3.4 MB`: sizes as a reader estimates them. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`;
+/** `12 KB`, `3.4 MB` (`3,4 MB` in German): sizes as a reader of `language` estimates them. */
+export function formatSize(bytes: number, language: string): string {
+  const [value, unit] =
+    bytes < 1024
+      ? [bytes, 'B']
+      : bytes < 1024 * 1024
+        ? [Math.round(bytes / 1024), 'KB']
+        : [bytes / 1024 / 1024, 'MB'];
+  const options = { maximumFractionDigits: 1 };
+  let number: string;
+  try {
+    number = value.toLocaleString(language, options);
+  } catch {
+    // A page's `lang` may be no language tag at all (`en_US`), which Intl refuses.
+    number = value.toLocaleString('en', options);
+  }
+  return `${number} ${unit}`;
 }
 
 /**
@@ -13,14 +25,20 @@ export function formatSize(bytes: number): string {
  * change. Drawn with the answers (answer-extras.ts) whether or not this page takes attachments:
  * a conversation remembered from a page of the site that does still shows what was attached.
  */
-export function renderSent(documents: readonly SentDocument[] | undefined, label: string): unknown {
+export function renderSent(
+  documents: readonly SentDocument[] | undefined,
+  label: string,
+  language: string,
+): unknown {
   const shown = documents?.filter((document) => typeof document?.filename === 'string');
   if (!shown?.length) return nothing;
   return html`<ul class="chips" part="attachments" aria-label=${label}>
     ${shown.map(
       ({ filename, size }) =>
         html`<li class="chip" part="attachment"><span class="name">${filename}</span>${
-          typeof size === 'number' ? html` <span class="size">${formatSize(size)}</span>` : nothing
+          typeof size === 'number'
+            ? html` <span class="size">${formatSize(size, language)}</span>`
+            : nothing
         }</li>`,
     )}
   </ul>`;

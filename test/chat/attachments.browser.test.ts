@@ -195,10 +195,28 @@ describe('<chatbot-chat attachments="on">', () => {
     await expect(el).to.be.accessible();
   });
 
+  it("should say the server's limit for a file it refused as too large", async () => {
+    const bot = await realChatbot();
+    // The element allows more than the reference server's default 10 MiB.
+    const el = await mount(bot, { max: 20 * 1024 * 1024 });
+    pick(el, new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'big.txt', { type: 'text/plain' }));
+    await until(() => chipErrors(el).length === 1, 'the refusal');
+    expect(chipErrors(el)).to.deep.equal(['This file is larger than 10 MB.']);
+    await expect(el).to.be.accessible();
+  });
+
   for (const [status, serverMessage, english, german] of [
     [
+      // The reference server's words: its limit, said in the chat's language.
       413,
-      'the file is larger than 1048576 bytes',
+      'the file is larger than 1572864 bytes',
+      'This file is larger than 1.5 MB.',
+      'Diese Datei ist größer als 1,5 MB.',
+    ],
+    [
+      // Another service's (or a proxy's): no limit the chat can trust, nor raw words to show.
+      413,
+      'Request Entity Too Large',
       'This file is too large for the chat service.',
       'Diese Datei ist zu groß für den Chat-Dienst.',
     ],
@@ -209,7 +227,7 @@ describe('<chatbot-chat attachments="on">', () => {
       'Der Chat-Dienst hatte ein Problem mit dieser Datei (503). Entfernen Sie sie und versuchen Sie es später erneut.',
     ],
   ] as const) {
-    it(`should word a ${status} from the upload as the chat's own, in English and German`, async () => {
+    it(`should word a ${status} from the upload ("${serverMessage}") as the chat's own, in English and German`, async () => {
       const bot = await realChatbot();
       const el = await mount(bot);
       const full = createClient({ baseUrl: bot.baseUrl, apiKey: bot.apiKey });

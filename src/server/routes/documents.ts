@@ -97,8 +97,17 @@ export const documentRef = ({ uuid, filename, size }: SessionDocumentRow) => ({
 export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
   const { store } = ctx;
   const limit = settings.maxBytes + FORM_BYTES;
+  // Every 413 here names the file's limit, not the form's room around it, which a visitor has
+  // no use for: the chat reads the number to say the limit (attachments-controller.ts).
+  const fileTooLarge = () => tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
+  const asFileLimit = (error: unknown) =>
+    error instanceof HttpError && error.status === 413 ? fileTooLarge() : error;
   return new Hono<AppEnv>().post('/api/v1/session-document/upload', async (c) => {
-    refuseDeclaredLength(c, limit, 'the upload');
+    try {
+      refuseDeclaredLength(c, limit, 'the upload');
+    } catch (error) {
+      throw asFileLimit(error);
+    }
     const auth = c.get('auth');
     const { chatOnly } = auth;
     let fits: ((bytes: number) => void) | undefined;
@@ -111,11 +120,12 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
       fits(Math.max(1, declaredLength(c) - FORM_BYTES));
     }
     const type = multipartType(requestHeader(c, 'content-type'));
-    const form = await readUploadForm(type, await readBody(c, limit, 'the upload'), ['filename']);
+    const body = await readBody(c, limit, 'the upload').catch((error: unknown) => {
+      throw asFileLimit(error);
+    });
+    const form = await readUploadForm(type, body, ['filename']);
     const { file } = form;
-    if (file.size > settings.maxBytes) {
-      throw tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
-    }
+    if (file.size > settings.maxBytes) throw fileTooLarge();
     fits?.(file.size);
     const filename = (form.filename ?? file.name).trim();
     if (!filename) throw badInput('filename must not be empty');
