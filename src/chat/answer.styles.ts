@@ -213,6 +213,9 @@ const styles = css`
   .feedback-thanks {
     color: var(--_muted);
   }
+  .feedback-error {
+    flex-basis: 100%;
+  }
   /* On its own line under the buttons. */
   .feedback-form {
     position: relative;

@@ -36,8 +36,14 @@ export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
     html`<button type="button" class="text-button" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${label}</button>`;
   return html`<div class="feedback" part="feedback" role="group" aria-label=${strings.rateAnswer}>
       ${toggle('up', strings.helpful)}${toggle('down', strings.notHelpful)}
-      ${options.failed ? html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackFailed}</span>` : nothing}
     </div>
+    ${
+      // Out of the group, on a line of its own below (answer.styles.ts): inside, a narrow chat
+      // wrapped the buttons' words and moved the group, from under the reader's finger.
+      options.failed
+        ? html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackFailed}</span>`
+        : nothing
+    }
     ${
       // Beside the group, not in it: a line too short for it wraps the words alone, and the
       // buttons stay where the reader's finger is. No live region of its own: the chat's status

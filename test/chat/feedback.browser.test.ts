@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import type { Feedback } from '../../src/api/types.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
@@ -395,6 +395,51 @@ describe('<chatbot-chat> feedback', () => {
     await el.updateComplete;
     expect(error()).to.equal(null);
   });
+
+  for (const [device, width, touch] of [
+    ['a phone', 360, true],
+    ['a desktop', 800, false],
+  ] as const) {
+    it(`should show a refused rating's error on its own line under the buttons, on ${device}`, async () => {
+      await setViewport({ width, height: 740 });
+      if (touch) await executeServerCommand('emulate-touch', { enabled: true });
+      try {
+        const bot = await realChatbot();
+        const el = await fixture<ChatbotChat>(html`<chatbot-chat
+          chatbot-uuid=${bot.chatbotUuid}
+          persist="none"
+          .client=${feedbackAnswering(bot, 500)}
+        ></chatbot-chat>`);
+        await el.send(QUESTION);
+        await until(() => button(el, 'Helpful'), 'the rating controls');
+        // A finished block takes its size once it has been seen on screen (content-visibility).
+        await frames(2);
+        const boxes = () =>
+          ['Helpful', 'Not helpful'].map((name) => {
+            const top = shadow(el).querySelector('.exchange')!.getBoundingClientRect().top;
+            const { left, width, height, bottom } = button(el, name)!.getBoundingClientRect();
+            return { name, top: bottom - height - top, left, width, height };
+          });
+        const before = boxes();
+        button(el, 'Helpful')!.click();
+        const error = () => shadow(el).querySelector<HTMLElement>('[part="feedback-error"]');
+        await until(error, 'the error');
+        await frames(2);
+        // The buttons stay where the finger was, their labels on one line.
+        expect(boxes()).to.deep.equal(before);
+        // The error starts a line of its own below both, and wraps only its own words.
+        const shown = error()!.getBoundingClientRect();
+        const buttons = before.map((b) => button(el, b.name)!.getBoundingClientRect());
+        expect(shown.top).to.be.at.least(Math.max(...buttons.map((b) => b.bottom)));
+        const exchange = shadow(el).querySelector('.exchange')!.getBoundingClientRect();
+        expect(shown.right).to.be.at.most(exchange.right);
+        await expect(el).to.be.accessible();
+      } finally {
+        await executeServerCommand('emulate-touch', { enabled: false });
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+  }
 
   it("should keep every other answer's controls when one answer's message is gone from a service that has the route", async () => {
     const bot = await realChatbot();
