@@ -123,6 +123,7 @@ export class AnswerViewsController implements ReactiveController {
     if (!view && create) {
       view = create({
         citations: () => exchange.citations,
+        offered: () => exchange.suggestions,
         copyCodeLabel: () => this.options.copyCodeLabel(),
         idPrefix: exchange.id,
       });

@@ -2,6 +2,7 @@ import { Lexer, type Token } from 'marked';
 import type { Citation } from '../api/types.js';
 import { safeUrl } from './links.js';
 import { appendBlocks, holdsHtml } from './markdown-dom.js';
+import { hideOfferedList } from './suggestions.js';
 
 /**
  * Markdown for answers: marked's lexer for parsing, its tokens built as DOM (markdown-dom.ts),
@@ -51,6 +52,8 @@ export interface MarkdownViewOptions {
   copyCodeLabel?: () => string;
   /** Prefix of the ids of the source list items that `[n]` markers point to. */
   idPrefix?: string;
+  /** The topics a refusal offers as buttons once it is finished (`AnswerExtras.offer`). */
+  offered?: () => readonly string[] | undefined;
 }
 
 /**
@@ -163,7 +166,13 @@ export class MarkdownView {
 
   private renderOpen(tokens: Token[]): void {
     this.openTokens = tokens;
-    this.open.replaceChildren(this.fragment(tokens, false, this.open));
+    const fragment = this.fragment(tokens, false, this.open);
+    // The list of a refusal's topics is hidden as it streams in, from its first item: shown, it
+    // would go when the answer ends and its topics become buttons, and the conversation would
+    // shrink and grow again. Closed blocks keep their lists: a failed answer gets no buttons.
+    const offered = this.options.offered?.();
+    if (offered?.length) hideOfferedList(fragment, offered, true);
+    this.open.replaceChildren(fragment);
   }
 
   /**

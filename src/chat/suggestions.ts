@@ -24,11 +24,20 @@ export function renderSuggestions(
  * lists the topics it offers (clients that read only the text need them there), and shown as
  * buttons as well, a reader would meet each twice. A list that differs (a service's own wording,
  * an answer that only mentions one of them) stays; so does the stored text, for Copy answer.
+ * `growing`: the list is still streaming, so it may lack topics yet, and its last item may be
+ * the start of one.
  */
-export function hideOfferedList(answer: ParentNode, topics: readonly string[]): void {
+export function hideOfferedList(answer: ParentNode, topics: readonly string[], growing = false) {
   const wanted = [...topics].sort().join('\n');
   for (const list of answer.querySelectorAll('ul')) {
     const items = [...list.children].map((item) => (item.textContent ?? '').trim());
-    if (items.sort().join('\n') === wanted) list.hidden = true;
+    if (
+      growing
+        ? items.length <= topics.length &&
+          items.every((item) => topics.some((topic) => topic.startsWith(item)))
+        : items.sort().join('\n') === wanted
+    ) {
+      list.hidden = true;
+    }
   }
 }

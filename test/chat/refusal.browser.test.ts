@@ -2,7 +2,17 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { answers, fakeService, realChatbot, shadow, until, userMessages } from './helpers.js';
+import { loadRenderer } from '../../src/chat/renderer.js';
+import {
+  answers,
+  fakeService,
+  frames,
+  gate,
+  realChatbot,
+  shadow,
+  until,
+  userMessages,
+} from './helpers.js';
 
 type Bot = Awaited<ReturnType<typeof realChatbot>>;
 
@@ -116,6 +126,60 @@ describe('<chatbot-chat> refusals', () => {
     await el.send(UNCOVERED);
     await el.updateComplete;
     expect(offered(el).label).to.equal('Stattdessen fragen');
+  });
+
+  it('should keep the conversation from shrinking when the topics of a refusal become buttons', async () => {
+    const topics = ['Opening hours', 'Prices of cakes'];
+    const text = `I can't answer that.\n\nHere is what I can help with:\n\n- ${topics[0]}\n- ${topics[1]}\n`;
+    // The list arrives in pieces, its last item in two; then the stream is held open.
+    const pieces = [text.slice(0, 45), text.slice(45, -12), text.slice(-12)];
+    const hold = gate();
+    let pulled = 0;
+    const service = fakeService([
+      {
+        chunks: pieces,
+        suggestions: topics,
+        messageUuid: 'm-1',
+        gate: async () => {
+          if (++pulled > pieces.length) await hold.wait();
+        },
+      },
+    ]);
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid="bot"
+      persist="none"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    await loadRenderer();
+    const log = shadow(el).querySelector<HTMLElement>('[role="log"]')!;
+    const list = () => answers(el)[0]?.querySelector<HTMLElement>('.markdown ul');
+    // Each frame while the text streams: the list, once there, is never shown.
+    const shownLists: string[] = [];
+    let watching = true;
+    const watch = () => {
+      const items = list();
+      if (items?.checkVisibility()) shownLists.push(items.textContent ?? '');
+      if (watching) requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    void el.send(UNCOVERED);
+    await until(() => list()?.textContent?.includes(topics[1]!), 'the whole list streamed');
+    await frames(2);
+    const bubble = () => answers(el)[0]!.getBoundingClientRect().height;
+    const before = { bubble: bubble(), scroll: log.scrollHeight };
+    hold.release();
+    await finished;
+    await until(() => offered(el).buttons.length === 2, 'the topics as buttons');
+    // A finished block takes its size once it has been seen on screen (content-visibility).
+    await frames(2);
+    watching = false;
+    // The answer keeps its height; what is new (the buttons, its actions) comes below it.
+    expect(bubble(), 'the answer did not shrink').to.equal(before.bubble);
+    expect(log.scrollHeight).to.be.at.least(before.scroll);
+    expect(shownLists, 'the list was never shown').to.deep.equal([]);
+    expect(seen(el, topics[0])).to.equal(1);
+    await expect(el).to.be.accessible();
   });
 
   it('should offer nothing against a server without X-Suggestions, the list in the text staying', async () => {
