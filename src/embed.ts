@@ -12,26 +12,6 @@ import { loadStringsFrom } from './ui/strings/chat.js';
 // bundler honouring package.json's `sideEffects: false` would drop.
 if (!customElements.get('chatbot-chat')) customElements.define('chatbot-chat', ChatbotChat);
 
-/** The data-* names passed on, each as the attribute of <chatbot-chat> it spells in kebab-case. */
-const ATTRIBUTES = [
-  'baseUrl',
-  'apiKey',
-  'chatbotUuid',
-  'sessionUuid',
-  'userId',
-  'persist',
-  'theme',
-  'lang',
-  'greeting',
-  'suggestions',
-  'sessionData',
-  'feedback',
-  'attachments',
-  'accept',
-  'maxAttachmentSize',
-  'mode',
-];
-
 // currentScript exists only while this script first runs, so read it before anything waits.
 const script =
   (document.currentScript as HTMLScriptElement | null) ??
@@ -59,10 +39,11 @@ function mount(): void {
   }
   const element = document.createElement('chatbot-chat');
   element.setAttribute('mode', 'launcher');
-  for (const name of ATTRIBUTES) {
-    const value = script.dataset[name];
-    if (value !== undefined)
-      element.setAttribute(name.replace(/[A-Z]/g, '-$&').toLowerCase(), value);
+  // Every attribute of the element, each from the data-* name it spells (data-chatbot-uuid):
+  // one added to the element needs no list here kept in step. data-open is read below.
+  for (const name of ChatbotChat.observedAttributes) {
+    const value = script.dataset[name.replace(/-(.)/g, (_, c: string) => c.toUpperCase())];
+    if (value !== undefined && name !== 'open') element.setAttribute(name, value);
   }
   if (script.dataset.open !== undefined && script.dataset.open !== 'false') {
     element.setAttribute('open', '');

@@ -7,44 +7,44 @@ import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
  * is tested end to end in test/e2e/chat-embed.test.ts.
  */
 describe('chatbot-embed', () => {
-  it('should mount a launcher configured from its data attributes, data-feedback and data-user-id among them', async () => {
+  it('should mount a launcher configured from its data attributes, every attribute of the element', async () => {
     const script = document.createElement('script');
     script.type = 'text/plain';
     script.src = new URL('chatbot-embed.js', location.href).href;
-    Object.assign(script.dataset, {
-      baseUrl: 'https://chat.example',
-      apiKey: 'chat-key',
-      chatbotUuid: 'bot-1',
-      persist: 'none',
-      lang: 'fr',
-      feedback: 'off',
-      userId: 'ada',
-    });
+    // Each data-* name and the attribute of <chatbot-chat> it sets.
+    const given: Record<string, [string, string]> = {
+      baseUrl: ['base-url', 'https://chat.example'],
+      apiKey: ['api-key', 'chat-key'],
+      chatbotUuid: ['chatbot-uuid', 'bot-1'],
+      sessionUuid: ['session-uuid', 'session-1'],
+      userId: ['user-id', 'ada'],
+      persist: ['persist', 'none'],
+      theme: ['theme', 'dark'],
+      lang: ['lang', 'fr'],
+      greeting: ['greeting', 'Hello!'],
+      suggestions: ['suggestions', '["Prices?"]'],
+      sessionData: ['session-data', '{"plan":"pro"}'],
+      feedback: ['feedback', 'off'],
+      attachments: ['attachments', 'on'],
+      accept: ['accept', '.txt'],
+      maxAttachmentSize: ['max-attachment-size', '1000'],
+    };
+    for (const [name, [, value]] of Object.entries(given)) script.dataset[name] = value;
+    // "false" is no open attribute: the launcher stays closed.
+    script.dataset.open = 'false';
     document.head.append(script);
     await import('../../src/embed.js');
 
     const el = document.querySelector<ChatbotChat>('chatbot-chat')!;
     await el.updateComplete;
-    const attributes = [
-      'mode',
-      'base-url',
-      'api-key',
-      'chatbot-uuid',
-      'persist',
-      'lang',
-      'feedback',
-      'user-id',
-    ];
-    expect(attributes.map((name) => el.getAttribute(name))).to.deep.equal([
-      'launcher',
-      'https://chat.example',
-      'chat-key',
-      'bot-1',
-      'none',
-      'fr',
-      'off',
-      'ada',
-    ]);
+    const attributes = Object.values(given).map(([attribute]) => attribute);
+    expect(attributes.map((name) => el.getAttribute(name))).to.deep.equal(
+      Object.values(given).map(([, value]) => value),
+    );
+    expect(el.getAttribute('mode')).to.equal('launcher');
+    expect(el.hasAttribute('open')).to.equal(false);
+    expect(el.maxAttachmentSize).to.equal(1000);
+    expect(el.sessionData).to.deep.equal({ plan: 'pro' });
     expect(el.feedback).to.equal('off');
     expect(el.userId).to.equal('ada');
     expect(el.open).to.equal(false);
