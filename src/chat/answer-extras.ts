@@ -5,7 +5,7 @@ import {
   type SentStrings,
   sentStrings,
 } from '../ui/strings/chat.js';
-import { StringsController, type StringsHost } from '../ui/strings-controller.js';
+import type { StringsController, StringsHost } from '../ui/strings-controller.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import {
@@ -18,7 +18,7 @@ import {
   type FullScreenHost,
   type FullScreenOptions,
 } from './full-screen.js';
-import { html, nothing } from './lazy-lit.js';
+import { html, nothing, Strings } from './lazy-lit.js';
 import { renderSent } from './sent-documents.js';
 import { renderSources } from './sources.js';
 import { hideOfferedList, renderSuggestions } from './suggestions.js';
@@ -40,7 +40,7 @@ let attachments: Promise<typeof AttachmentsController | undefined> | undefined;
 function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
   attachments ??= import('./attachments-chunk.js').then(
     (chunk) => {
-      chunk.useLit({ html, nothing });
+      chunk.useLit({ html, nothing, Strings });
       return chunk.AttachmentsController;
     },
     (error: unknown) => {
@@ -83,8 +83,8 @@ export class AnswerExtras implements ReactiveController {
   ) {
     adoptAnswerStyles(host.renderRoot);
     this.ratings = new FeedbackController(host, options);
-    this.sentI18n = new StringsController(host, sentStrings);
-    this.answerI18n = new StringsController(host, answerStrings);
+    this.sentI18n = new Strings(host, sentStrings);
+    this.answerI18n = new Strings(host, answerStrings);
     new FullScreenController(host, options);
     host.addController(this);
   }

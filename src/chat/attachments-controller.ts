@@ -6,8 +6,8 @@ import { createTransport } from '../api/transport.js';
 import type { SessionDocument } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
 import { type AttachmentStrings, attachmentStrings } from '../ui/strings/chat.js';
-import { StringsController, type StringsHost } from '../ui/strings-controller.js';
-import { html, nothing } from './lazy-lit.js';
+import type { StringsController, StringsHost } from '../ui/strings-controller.js';
+import { html, nothing, Strings } from './lazy-lit.js';
 import { formatSize } from './sent-documents.js';
 import type { SentDocument } from './transcript-store.js';
 
@@ -123,7 +123,7 @@ export class AttachmentsController implements ReactiveController {
   private readonly i18n: StringsController<AttachmentStrings>;
 
   constructor(private readonly host: AttachmentsHost) {
-    this.i18n = new StringsController(host, attachmentStrings);
+    this.i18n = new Strings(host, attachmentStrings);
     host.addController(this);
   }
 

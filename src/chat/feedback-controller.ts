@@ -4,9 +4,9 @@ import { isMissingRoute } from '../api/errors.js';
 import type { FeedbackInput, FeedbackReason, Rating } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { type ChatStrings, type FeedbackStrings, feedbackStrings } from '../ui/strings/chat.js';
-import { StringsController, type StringsHost } from '../ui/strings-controller.js';
+import type { StringsController, StringsHost } from '../ui/strings-controller.js';
 import { renderFeedback } from './feedback-view.js';
-import { nothing } from './lazy-lit.js';
+import { nothing, Strings } from './lazy-lit.js';
 import type { NoticesController } from './notices-controller.js';
 import type { Exchange, ReaderFeedback } from './transcript-store.js';
 
@@ -69,7 +69,7 @@ export class FeedbackController {
     private readonly host: FeedbackHost,
     private readonly options: FeedbackOptions,
   ) {
-    this.i18n = new StringsController(host, feedbackStrings);
+    this.i18n = new Strings(host, feedbackStrings);
   }
 
   /** The rating controls of a finished exchange, or nothing when it cannot be rated. */

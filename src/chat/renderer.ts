@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import type { MarkdownViewOptions } from './markdown.js';
 import type { withListed } from './transcript-merge.js';
@@ -74,7 +75,7 @@ async function load(): Promise<CreateView> {
     const chunk: typeof import('./answer-chunk.js') = address
       ? await import(/* @vite-ignore */ address)
       : await import('./answer-chunk.js');
-    chunk.useLit({ html, nothing });
+    chunk.useLit({ html, nothing, Strings: StringsController });
     extras = chunk.AnswerExtras;
     merge = chunk.withListed;
     return (options) => new chunk.MarkdownView(options);
