@@ -301,6 +301,20 @@ export interface SuccessResponse {
  */
 
 export type Rating = 'up' | 'down';
+
+/**
+ * The member of a session's initial data that marks it as the owner's own test: the admin's Try
+ * it chat sends `{ chatbot_elements_test: true }`. The reference server honours it only from a
+ * full-access key, so a visitor cannot hide a conversation from the owner's review (ours; the
+ * hosted service stores it as any other member).
+ */
+export const OWNER_TEST_MEMBER = 'chatbot_elements_test';
+
+/**
+ * Which conversations the review reads: the visitors' alone (`exclude`, the default, leaves the
+ * owner's tests out), the owner's tests too (`include`), or only those (`only`).
+ */
+export type TestSessions = 'exclude' | 'include' | 'only';
 export type FeedbackReason = 'wrong' | 'incomplete' | 'not-asked' | 'other';
 
 /** Body of `POST /api/v1/message/{uuid}/feedback`; `rating: null` withdraws a rating. */
@@ -347,6 +361,8 @@ export interface MessageFilters {
   /** ISO date (the whole UTC day, inclusive) or date-time (exclusive). */
   to?: string;
   session?: string;
+  /** The owner's tests (Try it): left out unless asked for (reference server). */
+  test?: TestSessions;
 }
 
 export interface PageOptions {
@@ -377,6 +393,8 @@ export interface ConversationSummary {
   not_covered: number;
   escalated: number;
   errors: number;
+  /** The owner's test in Try it (reference server; absent from one without the `test` filter). */
+  test?: boolean;
 }
 
 export interface InsightsDay {
@@ -392,6 +410,11 @@ export interface InsightsDay {
 export interface Insights {
   from: Timestamp;
   to: Timestamp;
+  /**
+   * Which conversations the figures count; `exclude`: the owner's tests are left out (the
+   * reference server's, absent from one that counts every conversation).
+   */
+  test?: TestSessions;
   /** Every day of the period, days without traffic included. */
   days: InsightsDay[];
   totals: {

@@ -101,7 +101,7 @@ interface Seed {
 /**
  * One chatbot of `user` (the one whose API key will read it) with SOURCES Q&A sources, SESSIONS
  * sessions over DAYS days and MESSAGES messages among them, some rated, cited, escalated or
- * failed. Drawn from the fixed seed, so both stores hold the same rows.
+ * failed; one session in a hundred the owner's test. Drawn from the fixed seed, so both stores hold the same rows.
  */
 function seedRows({ user = 'bench', chatbot = CHATBOT } = {}): Seed {
   random = mulberry32(15);
@@ -144,6 +144,8 @@ function seedRows({ user = 'bench', chatbot = CHATBOT } = {}): Seed {
         uuid: sessionUuid,
         chatbotUuid: chatbot,
         meta: null,
+        // The owner's tries in Try it, which every review read leaves out by default.
+        test: s % 100 === 0,
         created_at: ts(at),
         modified_at: ts(at),
       };
@@ -303,6 +305,11 @@ async function measure(
     'budget ≤ 50 ms',
   );
   figure(
+    "conversations, the owner's tests (test=only)",
+    await time(`${base}/conversations?test=only`),
+    'budget ≤ 50 ms',
+  );
+  figure(
     'search "refund" (common word), messages',
     await time(`${base}/messages?q=refund`),
     'budget ≤ 50 ms',
@@ -373,7 +380,7 @@ async function measure(
 async function main() {
   const stores = process.env.BENCH_REVIEW_STORES ?? 'sqlite,postgres';
   console.log(
-    `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions…`,
+    `Seeding ${MESSAGES.toLocaleString('en')} messages in ${SESSIONS.toLocaleString('en')} sessions (${SESSIONS / 100} of them the owner's tests)…`,
   );
   if (stores.includes('sqlite')) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-review-'));

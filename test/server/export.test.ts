@@ -189,7 +189,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
       ['?format=csv&covered=maybe', 'covered must be "true" or "false"'],
       [
         '?format=csv&cursor=x',
-        'cursor is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, format)',
+        'cursor is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, test, format)',
       ],
     ];
     for (const [query, message] of cases) {

@@ -78,6 +78,7 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
     assert.deepEqual(body, {
       from: '2026-03-10T00:00:00Z',
       to: '2026-03-13T00:00:00Z',
+      test: 'exclude',
       days: [
         // The escalation is no gap in the sources: not counted as not covered.
         { date: '2026-03-10', conversations: 2, messages: 4, not_covered: 2, up: 1, down: 1 },
@@ -175,6 +176,7 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
     assert.deepEqual(body, {
       from: '2026-01-01T00:00:00Z',
       to: '2026-01-03T00:00:00Z',
+      test: 'exclude',
       days: [zero('2026-01-01'), zero('2026-01-02')],
       totals: {
         conversations: 0,
@@ -204,7 +206,8 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
       ],
       ['?from=2026-03-12&to=2026-03-10', 'from must be before to'],
       ['?from=2024-01-01&to=2026-01-01', 'to must be at most 366 days after from'],
-      ['?q=cost', 'q is not a parameter of this endpoint (it takes from, to, tz)'],
+      ['?q=cost', 'q is not a parameter of this endpoint (it takes from, to, tz, test)'],
+      ['?test=none', 'test must be "exclude", "include" or "only"'],
       [
         '?tz=Mars/Olympus',
         'tz must be an IANA time zone name such as "Europe/Berlin", not "Mars/Olympus"',
@@ -216,6 +219,131 @@ describe('GET /api/v1/chatbot/{uuid}/insights', () => {
         body: { error: { code: 'invalid_input', message } },
       });
     }
+  });
+});
+
+describe("insights without the owner's tests (Try it)", () => {
+  let s: ReviewServer;
+  let bot: string;
+  const src: Record<string, DataSource> = {};
+
+  before(async () => {
+    s = await reviewServer();
+    bot = await s.chatbot('Tried before launch');
+    for (const name of ['a', 'b']) {
+      src[name] = (
+        await s.get<DataSource>(`/api/v1/chatbot/${bot}/data-source/qa`, {
+          json: { question: `Question ${name}?`, answer: `About ${name}.` },
+        })
+      ).body;
+    }
+    const cite = (name: string): Array<[string, string]> => [[src[name]!.uuid, src[name]!.title]];
+    const visitor = await s.session(bot, 0);
+    const owner = await s.session(bot, 0, { test: true });
+    await s.put(visitor, { at: 100, query: 'What does it cost?', rating: 'down' });
+    await s.put(visitor, { at: 150, query: 'Question a?', cites: cite('a') });
+    // The owner asks what a visitor asked, later, and tries questions no visitor asked.
+    await s.put(owner, {
+      at: 200,
+      query: 'WHAT DOES IT COST',
+      cites: [...cite('b'), ...cite('a')],
+      rating: 'up',
+    });
+    await s.put(owner, { at: DAY + 100, query: 'Do you ship to the moon?' });
+    await s.put(owner, { at: DAY + 200, query: 'Is it vegan?', escalated: true });
+  });
+  after(() => s.close());
+
+  const insights = async (query = '') => {
+    const { status, body } = await s.get<Insights>(
+      `/api/v1/chatbot/${bot}/insights?from=2026-03-10&to=2026-03-11${query}`,
+    );
+    assert.equal(status, 200, JSON.stringify(body));
+    return body;
+  };
+
+  it('should count only the visitors by default: days, totals, questions, gaps and sources', async () => {
+    const body = await insights();
+    assert.equal(body.test, 'exclude');
+    assert.deepEqual(body.days, [
+      { date: '2026-03-10', conversations: 1, messages: 2, not_covered: 1, up: 0, down: 1 },
+      zero('2026-03-11'),
+    ]);
+    assert.deepEqual(body.totals, {
+      conversations: 1,
+      messages: 2,
+      not_covered: 1,
+      up: 0,
+      down: 1,
+      escalated: 0,
+      errors: 0,
+    });
+    // The visitor's own wording and answer, not the owner's later one.
+    assert.deepEqual(body.top_questions, [
+      { question: 'Question a?', count: 1, covered: true, not_covered: 0 },
+      { question: 'What does it cost?', count: 1, covered: false, not_covered: 1 },
+    ]);
+    assert.deepEqual(
+      body.gaps.map((g) => [g.question, g.count, g.last_asked]),
+      [['What does it cost?', 1, iso(100)]],
+    );
+    assert.deepEqual(
+      body.sources_cited.map((c) => [c.title, c.count]),
+      [[src.a!.title, 1]],
+    );
+    assert.deepEqual(
+      body.sources_never_cited.map((c) => c.title),
+      [src.b!.title],
+    );
+  });
+
+  it('should count everyone with test=include and the owner alone with test=only', async () => {
+    const all = await insights('&test=include');
+    assert.equal(all.test, 'include');
+    assert.deepEqual(all.totals, {
+      conversations: 2,
+      messages: 5,
+      not_covered: 2,
+      up: 1,
+      down: 1,
+      escalated: 1,
+      errors: 0,
+    });
+    assert.deepEqual(all.top_questions[0], {
+      question: 'WHAT DOES IT COST',
+      count: 2,
+      covered: true,
+      not_covered: 1,
+    });
+    assert.deepEqual(
+      all.sources_cited.map((c) => [c.title, c.count]),
+      [
+        [src.a!.title, 2],
+        [src.b!.title, 1],
+      ],
+    );
+    assert.deepEqual(all.sources_never_cited, []);
+
+    const tests = await insights('&test=only');
+    assert.equal(tests.test, 'only');
+    assert.deepEqual(
+      tests.days.map((d) => [d.date, d.conversations, d.messages]),
+      [
+        ['2026-03-10', 1, 1],
+        ['2026-03-11', 1, 2],
+      ],
+    );
+    assert.equal(tests.totals.conversations, 1);
+    assert.equal(tests.totals.messages, 3);
+    assert.deepEqual(
+      tests.gaps.map((g) => g.question),
+      ['Do you ship to the moon?'],
+    );
+    // Cited as often: in the order of their uuids.
+    assert.deepEqual(tests.sources_cited.map((c) => [c.title, c.count]).sort(), [
+      [src.a!.title, 1],
+      [src.b!.title, 1],
+    ]);
   });
 });
 

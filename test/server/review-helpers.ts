@@ -85,12 +85,14 @@ export async function reviewServer(options: ServerOptions = {}) {
       return created.body.uuid;
     },
 
-    async session(chatbotUuid: string, at = 0): Promise<string> {
+    /** A session straight in the store; `test`: the owner's test, as Try it makes one. */
+    async session(chatbotUuid: string, at = 0, { test = false } = {}): Promise<string> {
       const uuid = randomUUID();
       await store.createSession({
         uuid,
         chatbotUuid,
         meta: null,
+        test,
         created_at: iso(at),
         modified_at: iso(at),
       });

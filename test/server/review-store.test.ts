@@ -277,6 +277,7 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
           not_covered: 1,
           escalated: 1,
           errors: 1,
+          test: false,
         },
       ]);
       const insights = await store.insights(
@@ -296,6 +297,45 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
       await store.close();
     }
     ftsInStep(path);
+  });
+
+  it('should upgrade a version-13 store: its sessions are visitors’, and new ones may be tests', async () => {
+    const path = join(dir, 'v13.sqlite');
+    // A current store set back to version 13, its session written as version 13 wrote it.
+    await openSqliteStore(path).close();
+    const db = new Database(path);
+    db.exec('DROP INDEX sessions_tests; ALTER TABLE sessions DROP COLUMN test');
+    db.prepare("INSERT INTO users (id, name) VALUES (1, 'alice')").run();
+    db.prepare(
+      `INSERT INTO chatbots VALUES ('bot', 1, 'Old', '{"rate_limit":[20,240],"rate_limit_message":"m","show_citations":true,"visibility":"private"}', ?, ?)`,
+    ).run(T, T);
+    db.prepare(
+      'INSERT INTO sessions (uuid, chatbot_uuid, meta_json, created_at, modified_at) VALUES (?, ?, ?, ?, ?)',
+    ).run('old', 'bot', '{"chatbot_elements_test":true}', T, T);
+    db.pragma('user_version = 13');
+    db.close();
+    const store = openSqliteStore(path);
+    try {
+      // Which key made it is not known: it stays in the review.
+      assert.equal((await store.getSession('old'))!.test, false);
+      await store.createSession({
+        uuid: 'tried',
+        chatbotUuid: 'bot',
+        meta: null,
+        test: true,
+        created_at: T,
+        modified_at: T,
+      });
+      await store.createMessage(message('m-old', 'old', 1, 'asked by a visitor'));
+      await store.createMessage(message('m-tried', 'tried', 2, 'asked by the owner'));
+      const listed = async (test?: 'exclude' | 'only') =>
+        (await store.findMessages('bot', { test }, null, 10)).map((m) => m.uuid);
+      assert.deepEqual(await listed('exclude'), ['m-old']);
+      assert.deepEqual(await listed('only'), ['m-tried']);
+      assert.deepEqual(await listed(), ['m-tried', 'm-old']);
+    } finally {
+      await store.close();
+    }
   });
 
   it('should open a store whose version was set back by hand over tables it already has', async () => {

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ConversationSummary, MessageRow, Page } from '../../src/api/types.js';
+import {
+  type ChatSession,
+  type ConversationSummary,
+  type MessageRow,
+  OWNER_TEST_MEMBER,
+  type Page,
+} from '../../src/api/types.js';
 import { encodeCursor } from '../../src/server/review/params.js';
-import { keys, MESSAGE_KEYS, OTHER_KEY } from './helpers.js';
+import { ADMIN_KEY, keys, MESSAGE_KEYS, OTHER_KEY } from './helpers.js';
 import {
   allPages,
   DAY,
@@ -218,6 +224,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
           not_covered: 0,
           escalated: 0,
           errors: 0,
+          test: false,
         },
         {
           session_uuid: sessions.s2,
@@ -229,6 +236,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
           not_covered: 1, // the escalation is no gap
           escalated: 1,
           errors: 1,
+          test: false,
         },
         {
           session_uuid: sessions.s1,
@@ -240,6 +248,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
           not_covered: 1,
           escalated: 0,
           errors: 0,
+          test: false,
         },
       ]);
     });
@@ -362,9 +371,11 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
       [`?q=${'a'.repeat(501)}`, 'q must be at most 500 characters'],
       ['?cursor=nonsense', 'cursor must be the next_cursor of a previous page of this list'],
       ['?rating=up&rating=down', 'rating must be given once'],
+      ['?test=yes', 'test must be "exclude", "include" or "only"'],
+      ['?test=EXCLUDE', 'test must be "exclude", "include" or "only"'],
       [
         '?ratng=up',
-        'ratng is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, cursor, limit)',
+        'ratng is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, test, cursor, limit)',
       ],
     ];
 
@@ -448,6 +459,139 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
         false,
       );
     });
+  });
+});
+
+describe("the owner's tests (Try it) in the review", () => {
+  let s: ReviewServer;
+  let bot: string;
+  /** Sessions by who made them: a visitor, the owner's Try it, a page's chat-only key. */
+  const sessions: Record<'visitor' | 'owner' | 'chatOnly', string> = {
+    visitor: '',
+    owner: '',
+    chatOnly: '',
+  };
+  const m: Record<string, string> = {};
+  const marked = { [OWNER_TEST_MEMBER]: true, page: 'pricing' };
+
+  const created = async (key: string) => {
+    const { status, body } = await s.get<ChatSession>(`/api/v1/chatbot/${bot}/session/create`, {
+      key,
+      json: marked,
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    return body.uuid;
+  };
+  const listed = async (list: 'messages' | 'conversations', query = '') => {
+    const { status, body } = await s.get<Page<MessageRow | ConversationSummary>>(
+      `/api/v1/chatbot/${bot}/${list}${query}`,
+    );
+    assert.equal(status, 200, JSON.stringify(body));
+    return body.data.map((row) => ('uuid' in row ? row.uuid : row.session_uuid));
+  };
+
+  before(async () => {
+    s = await reviewServer();
+    bot = await s.chatbot('Tried before launch');
+    sessions.visitor = await s.session(bot, 0);
+    sessions.owner = await created(ADMIN_KEY);
+    sessions.chatOnly = await created(await s.chatKey(bot));
+    m.visitor = await s.put(sessions.visitor, { at: 100, query: 'Where is my refund?' });
+    m.owner = await s.put(sessions.owner, {
+      at: 200,
+      query: 'Do you ship to the moon? refund',
+      rating: 'down',
+    });
+    m.chatOnly = await s.put(sessions.chatOnly, { at: 300, query: 'Opening hours?' });
+  });
+  after(() => s.close());
+
+  it('should mark a session the owner’s test only when a full-access key creates it, its data kept as given', async () => {
+    assert.equal((await s.store.getSession(sessions.owner))!.test, true);
+    // A visitor on a public page cannot hide a conversation from the owner's review.
+    assert.equal((await s.store.getSession(sessions.chatOnly))!.test, false);
+    assert.equal((await s.store.getSession(sessions.visitor))!.test, false);
+    for (const uuid of [sessions.owner, sessions.chatOnly]) {
+      const { body } = await s.get<ChatSession>(`/api/v1/session/${uuid}`);
+      assert.deepEqual(body.meta, marked);
+    }
+    // Only `true` marks one: the member is data like any other otherwise.
+    const { body } = await s.get<ChatSession>(`/api/v1/chatbot/${bot}/session/create`, {
+      json: { [OWNER_TEST_MEMBER]: 'true' },
+    });
+    assert.equal((await s.store.getSession(body.uuid))!.test, false);
+    await s.call(`/api/v1/session/${body.uuid}/delete`, { method: 'POST' });
+  });
+
+  it('should leave the interface’s own session list as it is: every session, its three members', async () => {
+    const { body } = await s.get<object[]>(`/api/v1/chatbot/${bot}/sessions`);
+    assert.equal(body.length, 3);
+    for (const row of body) assert.deepEqual(keys(row), ['created_at', 'modified_at', 'uuid']);
+  });
+
+  it('should leave the owner’s tests out of both lists by default, list them with test=include and alone with test=only', async () => {
+    for (const list of ['messages', 'conversations'] as const) {
+      const id = (name: keyof typeof sessions) => (list === 'messages' ? m[name] : sessions[name]);
+      assert.deepEqual(await listed(list), [id('chatOnly'), id('visitor')], list);
+      assert.deepEqual(await listed(list, '?test=exclude'), [id('chatOnly'), id('visitor')]);
+      assert.deepEqual(await listed(list, '?test=include'), [
+        id('chatOnly'),
+        id('owner'),
+        id('visitor'),
+      ]);
+      assert.deepEqual(await listed(list, '?test=only'), [id('owner')]);
+      // Under other filters and a search alike.
+      assert.deepEqual(await listed(list, '?rating=down'), []);
+      assert.deepEqual(await listed(list, '?rating=down&test=only'), [id('owner')]);
+      assert.deepEqual(await listed(list, '?q=refund'), [id('visitor')]);
+      assert.deepEqual(await listed(list, '?q=refund&test=include'), [id('owner'), id('visitor')]);
+      assert.deepEqual(await listed(list, `?session=${sessions.owner}`), []);
+      assert.deepEqual(await listed(list, `?session=${sessions.owner}&test=only`), [id('owner')]);
+    }
+  });
+
+  it('should say which conversation is the owner’s test', async () => {
+    const { body } = await s.get<Page<ConversationSummary>>(
+      `/api/v1/chatbot/${bot}/conversations?test=include`,
+    );
+    assert.deepEqual(
+      body.data.map((c) => [c.session_uuid, c.test]),
+      [
+        [sessions.chatOnly, false],
+        [sessions.owner, true],
+        [sessions.visitor, false],
+      ],
+    );
+  });
+
+  it('should export the visitors’ exchanges by default and the owner’s tests when asked', async () => {
+    const exported = async (query: string) => {
+      const response = await s.call(`/api/v1/chatbot/${bot}/messages/export?format=json${query}`);
+      assert.equal(response.status, 200);
+      const rows = (await response.json()) as Array<{ session_uuid: string }>;
+      assert.equal(response.headers.get('x-total-count'), String(rows.length));
+      return rows.map((row) => row.session_uuid);
+    };
+    assert.deepEqual(await exported(''), [sessions.chatOnly, sessions.visitor]);
+    assert.deepEqual(await exported('&test=only'), [sessions.owner]);
+    assert.equal((await exported('&test=include')).length, 3);
+    assert.deepEqual(await exported('&rating=down'), []);
+    assert.deepEqual(await exported('&rating=down&test=only'), [sessions.owner]);
+    const { status, body } = await s.get<ErrorBody>(
+      `/api/v1/chatbot/${bot}/messages/export?format=csv&test=all`,
+    );
+    assert.deepEqual(
+      { status, body },
+      {
+        status: 400,
+        body: {
+          error: {
+            code: 'invalid_input',
+            message: 'test must be "exclude", "include" or "only"',
+          },
+        },
+      },
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import type {
   MessageRow,
   Page,
   PageOptions,
+  TestSessions,
 } from '../types.js';
 
 /** `?q=…&rating=…` from filters, leaving out what is unset; booleans as `true`/`false`. */
@@ -46,11 +47,11 @@ export function reviewApi({ get, attempt }: Transport) {
       ),
     /**
      * `GET /api/v1/chatbot/{uuid}/insights` for a period (default: the last 30 days), its days
-     * those of the IANA zone `tz` (default UTC).
+     * those of the IANA zone `tz` (default UTC); the owner's tests left out unless `test` says.
      */
     insights: (
       chatbotUuid: string,
-      period: { from?: string; to?: string; tz?: string } = {},
+      period: { from?: string; to?: string; tz?: string; test?: TestSessions } = {},
       call?: RequestOptions,
     ) => get<Insights>(`${base(chatbotUuid)}/insights${filterQuery(period)}`, call),
     /**

@@ -1,4 +1,4 @@
-import type { Insights } from '../../api/types.js';
+import type { Insights, TestSessions } from '../../api/types.js';
 import { badInput, timestamp } from '../http.js';
 import type { PeriodDay, Store } from '../store/types.js';
 import { LAST_TIME, parseTime } from './params.js';
@@ -56,9 +56,10 @@ export async function insights(
   store: Store,
   chatbotUuid: string,
   days: PeriodDay[],
+  test: TestSessions,
   coveredNow: (questions: string[]) => Promise<boolean[]>,
 ): Promise<Insights> {
-  const rows = await store.insights(chatbotUuid, days, TOP);
+  const rows = await store.insights(chatbotUuid, days, TOP, test === 'include' ? undefined : test);
   const byDate = new Map(rows.days.map((d) => [d.date, d]));
   const sources = await store.listSources(chatbotUuid);
   const titles = new Map(sources.map((s) => [s.uuid, s.title]));
@@ -67,6 +68,8 @@ export async function insights(
   return {
     from: days[0]!.from,
     to: days.at(-1)!.to,
+    // Said, so that a reader can tell these figures from those of a server that counts them all.
+    test,
     days: days.map(
       ({ date }) =>
         byDate.get(date) ?? { date, conversations: 0, messages: 0, not_covered: 0, up: 0, down: 0 },

@@ -3,6 +3,7 @@
  * that names it.
  */
 import type { Context } from 'hono';
+import type { TestSessions } from '../../api/types.js';
 import { badInput, excerptOf, timestamp } from '../http.js';
 import type { Keyset, MessageFilter } from '../store/types.js';
 
@@ -15,6 +16,7 @@ export const FILTER_PARAMS = [
   'from',
   'to',
   'session',
+  'test',
 ] as const;
 export const PAGE_PARAMS = ['cursor', 'limit'] as const;
 
@@ -53,6 +55,18 @@ export function searchWords(q: string): string[] {
   return q.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/**
+ * Which sessions a review read counts (ours): by default not the owner's tests, which would pass
+ * for visitors' questions, gaps and ratings.
+ */
+export function parseTests(params: Record<string, string>): TestSessions {
+  const value = params.test ?? 'exclude';
+  if (value !== 'exclude' && value !== 'include' && value !== 'only') {
+    throw badInput('test must be "exclude", "include" or "only"');
+  }
+  return value;
+}
+
 export function parseFilter(params: Record<string, string>): MessageFilter {
   const filter: MessageFilter = {};
   if (params.q !== undefined) {
@@ -76,6 +90,8 @@ export function parseFilter(params: Record<string, string>): MessageFilter {
     throw badInput('from must be before to');
   }
   if (params.session !== undefined) filter.session = params.session;
+  const test = parseTests(params);
+  if (test !== 'include') filter.test = test;
   for (const key of Object.keys(filter) as Array<keyof MessageFilter>) {
     if (filter[key] === undefined) delete filter[key];
   }

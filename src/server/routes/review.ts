@@ -17,6 +17,7 @@ import {
   parseCursor,
   parseFilter,
   parseLimit,
+  parseTests,
   readParams,
 } from '../review/params.js';
 import { parseZone, periodDays, UTC } from '../review/zone.js';
@@ -80,11 +81,12 @@ export function reviewRoutes(ctx: ServerContext) {
     })
     .get('/api/v1/chatbot/:uuid/insights', async (c) => {
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      const params = readParams(c, ['from', 'to', 'tz']);
+      const params = readParams(c, ['from', 'to', 'tz', 'test']);
       const zone = params.tz === undefined ? UTC : parseZone(params.tz);
       const { from, to } = insightsPeriod(params, zone);
+      const test = parseTests(params);
       return c.json(
-        await insights(store, chatbot.uuid, periodDays(zone, from, to), (questions) =>
+        await insights(store, chatbot.uuid, periodDays(zone, from, to), test, (questions) =>
           coveredNow(ctx.knowledge.answerDeps, chatbot, questions),
         ),
       );

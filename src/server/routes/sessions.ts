@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { SessionData } from '../../api/types.js';
+import { OWNER_TEST_MEMBER, type SessionData } from '../../api/types.js';
 import { readJsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
 import { badInput, excerptOf, Fields, newUuid, now } from '../http.js';
@@ -57,6 +57,10 @@ export function sessionRoutes(ctx: ServerContext, visitors: VisitorSettings) {
         uuid,
         chatbotUuid: chatbot.uuid,
         meta,
+        // The owner's test, kept out of the review. Not from a chat-only key: a public page's
+        // visitor must not hide a conversation from the owner. There, as on the hosted service,
+        // the member is data like any other, kept in meta as the interface says.
+        test: auth.chatOnly === null && meta?.[OWNER_TEST_MEMBER] === true,
         created_at: t,
         modified_at: t,
       });

@@ -79,6 +79,7 @@ export const session = (r: Row): SessionRow => ({
   uuid: String(r.uuid),
   chatbotUuid: String(r.chatbot_uuid),
   meta: r.meta_json == null ? null : parse(r.meta_json),
+  test: flag(r.test),
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
 });

@@ -13,6 +13,7 @@ import type {
   HumanEscalationSettings,
   Rating,
   SessionData,
+  TestSessions,
 } from '../../api/types.js';
 
 export interface UserRow {
@@ -100,6 +101,11 @@ export interface SessionRow {
   uuid: string;
   chatbotUuid: string;
   meta: SessionData | null;
+  /**
+   * The owner's test (the admin's Try it): the review leaves it out unless asked. Optional, so
+   * rows written without it (tests and benchmarks that fill a store directly) are visitors'.
+   */
+  test?: boolean;
   created_at: string;
   modified_at: string;
 }
@@ -157,6 +163,8 @@ export interface MessageFilter {
   from?: string;
   to?: string;
   session?: string;
+  /** The owner's test sessions: left out, or the only ones; absent, counted as any other. */
+  test?: Exclude<TestSessions, 'include'>;
 }
 
 /** A place in a list ordered by (time DESC, uuid DESC): the page goes on after it. */
@@ -385,7 +393,12 @@ export interface Store {
   ): Promise<ConversationSummary[]>;
   /**
    * Messages of the period `days` make up (the first one's `from` to the last one's `to`),
-   * aggregated, each day's counted in it; lists at most `top` long.
+   * aggregated, each day's counted in it; lists at most `top` long. `test` as in MessageFilter.
    */
-  insights(chatbotUuid: string, days: PeriodDay[], top: number): Promise<InsightsRows>;
+  insights(
+    chatbotUuid: string,
+    days: PeriodDay[],
+    top: number,
+    test?: MessageFilter['test'],
+  ): Promise<InsightsRows>;
 }

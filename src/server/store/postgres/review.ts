@@ -62,6 +62,17 @@ function conditions(filter: MessageFilter, p: Params): string[] {
   return clauses;
 }
 
+/**
+ * The condition that leaves out, or keeps only, the owner's test sessions (`test` of the filter)
+ * on `column`, a session uuid. By uuid, read once per statement from their partial index: the
+ * index-only scans of messages hold a message's session, not the session's flag.
+ */
+function inTests(column: string, test: MessageFilter['test'], chatbot: string): string[] {
+  if (!test) return [];
+  const tests = `(SELECT t.uuid FROM sessions t WHERE t.chatbot_uuid = ${chatbot} AND t.test)`;
+  return [`${column} ${test === 'only' ? 'IN' : 'NOT IN'} ${tests}`];
+}
+
 /** `(time, uuid) < keyset`: the page goes on after `after`, newest first. */
 const keyset = (columns: string, after: Keyset | null, p: Params) =>
   after ? ` AND (${columns}) < (${p.add(after.at)}, ${p.add(after.uuid)})` : '';
@@ -69,9 +80,13 @@ const keyset = (columns: string, after: Keyset | null, p: Params) =>
 /** The review reads: chatbot-wide message and conversation lists, counts and insights. */
 export function reviewQueries(sql: Sql): ReviewQueries {
   /** WHERE over `messages m` for the chatbot's messages that match. */
-  const matching = (chatbotUuid: string, filter: MessageFilter) => {
-    const p = parameters();
-    const where = [`m.chatbot_uuid = ${p.add(chatbotUuid)}`, ...conditions(filter, p)];
+  const matching = (chatbotUuid: string, filter: MessageFilter, p = parameters()) => {
+    const chatbot = p.add(chatbotUuid);
+    const where = [
+      `m.chatbot_uuid = ${chatbot}`,
+      ...conditions(filter, p),
+      ...inTests('m.session_uuid', filter.test, chatbot),
+    ];
     return { where: where.join(' AND '), p };
   };
 
@@ -84,7 +99,8 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           count(*) FILTER (WHERE m.escalated) AS escalated,
           count(*) FILTER (WHERE m.failed) AS errors,
           (SELECT f.query FROM messages f WHERE f.session_uuid = m.session_uuid
-            ORDER BY f.created_at, f.id LIMIT 1) AS first_query
+            ORDER BY f.created_at, f.id LIMIT 1) AS first_query,
+          (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test
         FROM messages m
         WHERE m.session_uuid = ANY($1::text[])
         GROUP BY m.session_uuid`,
@@ -100,19 +116,29 @@ export function reviewQueries(sql: Sql): ReviewQueries {
    * latest message's; of two at the same second, the greater uuid's). Ties in count and time go
    * by wording, so that the order is the same on every run.
    */
-  const questions = async (period: string[], top: number, notCovered: boolean) => {
-    const uncovered = notCovered ? ' AND NOT m.covered' : '';
+  const questions = async (
+    period: string[],
+    top: number,
+    notCovered: boolean,
+    test: MessageFilter['test'],
+  ) => {
+    const narrowed = [
+      ...(notCovered ? ['NOT m.covered'] : []),
+      ...inTests('m.session_uuid', test, '$1'),
+    ]
+      .map((c) => ` AND ${c}`)
+      .join('');
     const rows = await sql.all(
       `SELECT g.query_norm, g.n, g.last, g.not_covered, l.query, l.covered FROM (
           SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
               count(*) FILTER (WHERE NOT m.covered) AS not_covered
-            FROM messages m WHERE ${inPeriod}${uncovered} AND m.query_norm <> ''
+            FROM messages m WHERE ${inPeriod}${narrowed} AND m.query_norm <> ''
             GROUP BY m.query_norm ORDER BY n DESC, last DESC, m.query_norm LIMIT $4
         ) g
         LEFT JOIN LATERAL (
           SELECT m.query, m.covered FROM messages m
             WHERE m.chatbot_uuid = $1 AND m.created_at = g.last
-              AND m.query_norm = g.query_norm${uncovered}
+              AND m.query_norm = g.query_norm${narrowed}
             ORDER BY m.uuid DESC LIMIT 1
         ) l ON true
         ORDER BY g.n DESC, g.last DESC, g.query_norm`,
@@ -141,6 +167,19 @@ export function reviewQueries(sql: Sql): ReviewQueries {
     },
 
     async countMessages(chatbotUuid, filter) {
+      if (filter.test === 'exclude') {
+        // Every match less the owner's tests', in one statement (one snapshot): the filters'
+        // indexes hold no session, so leaving the tests out row by row would read each match from
+        // the table; the tests' few are found from their sessions instead.
+        const all = matching(chatbotUuid, { ...filter, test: undefined });
+        const tests = matching(chatbotUuid, { ...filter, test: 'only' }, all.p);
+        const row = await sql.one(
+          `SELECT (SELECT count(*) FROM messages m WHERE ${all.where})
+            - (SELECT count(*) FROM messages m WHERE ${tests.where}) AS n`,
+          ...all.p.values,
+        );
+        return num(row?.n);
+      }
       const { where, p } = matching(chatbotUuid, filter);
       const row = await sql.one(`SELECT count(*) AS n FROM messages m WHERE ${where}`, ...p.values);
       return num(row?.n);
@@ -150,8 +189,11 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       const p = parameters([chatbotUuid]);
       const page = keyset('s.last_activity, s.uuid', after, p);
       const clauses: string[] = [];
-      const { session, ...rest } = filter;
+      const { session, test, ...rest } = filter;
       if (session) clauses.push(`s.uuid = ${p.add(session)}`);
+      // The session's own flag: by uuid (NOT IN), the planner expects half the sessions to go
+      // and reads them in parallel workers, 30 times slower than one after another.
+      if (test) clauses.push(test === 'only' ? 's.test' : 'NOT s.test');
       // A session whose last message is older than `from` has none after it.
       if (filter.from) clauses.push(`s.last_activity >= ${p.add(filter.from)}`);
       const m = conditions(rest, p);
@@ -183,13 +225,22 @@ export function reviewQueries(sql: Sql): ReviewQueries {
             not_covered: num(c.not_covered),
             escalated: num(c.escalated),
             errors: num(c.errors),
+            test: c.test === true,
           },
         ];
       });
     },
 
-    async insights(chatbotUuid, periodDays, top): Promise<InsightsRows> {
+    async insights(chatbotUuid, periodDays, top, test): Promise<InsightsRows> {
       const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
+      const tests = inTests('m.session_uuid', test, '$1')
+        .map((c) => ` AND ${c}`)
+        .join('');
+      // A citation names its message, not its session: the test sessions' messages, few.
+      const citedTests = test
+        ? ` AND c.message_id ${test === 'only' ? 'IN' : 'NOT IN'} (SELECT m.id FROM messages m
+            WHERE ${inTests('m.session_uuid', 'only', '$1')[0]})`
+        : '';
       const [dayRows, t, cited, topQuestions, gaps] = await Promise.all([
         // Each day's own stretch of the index, read one day after another (an index-only range
         // scan each). Joined to the list of days instead, the planner read every message of the
@@ -205,7 +256,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
                   count(*) FILTER (WHERE m.escalated) AS escalated,
                   count(*) FILTER (WHERE m.failed) AS errors
                 FROM messages m WHERE m.chatbot_uuid = $1 AND m.created_at >= d.since COLLATE "C"
-                  AND m.created_at < d.until COLLATE "C"
+                  AND m.created_at < d.until COLLATE "C"${tests}
             ) x
             ORDER BY d.date`,
           chatbotUuid,
@@ -217,17 +268,17 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         // count(DISTINCT …), which sorts: hashing 100,000 sessions' uuids took half as long.
         sql.one(
           `SELECT count(*) AS conversations FROM
-            (SELECT m.session_uuid FROM messages m WHERE ${inPeriod} GROUP BY 1) s`,
+            (SELECT m.session_uuid FROM messages m WHERE ${inPeriod}${tests} GROUP BY 1) s`,
           ...period,
         ) as Promise<Row>,
         sql.all(
           `SELECT c.source_uuid, count(*) AS n FROM message_sources c
-            WHERE c.chatbot_uuid = $1 AND c.created_at >= $2 AND c.created_at < $3
+            WHERE c.chatbot_uuid = $1 AND c.created_at >= $2 AND c.created_at < $3${citedTests}
             GROUP BY c.source_uuid ORDER BY n DESC, c.source_uuid`,
           ...period,
         ),
-        questions(period, top, false),
-        questions(period, top, true),
+        questions(period, top, false, test),
+        questions(period, top, true, test),
       ]);
       // Totals are the days' sums, as on SQLite; conversations are counted once over the period.
       const sum = (key: string) => dayRows.reduce((n, r) => n + num(r[key]), 0);

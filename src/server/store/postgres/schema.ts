@@ -289,6 +289,13 @@ export const MIGRATIONS: string[] = [
     WHERE NOT covered AND (escalated
       OR (meta_json::jsonb ->> 'rule') IN ('spam-defense', 'human-escalation', 'no-agent'));
   `,
+  // The owner's tests (the admin's Try it) are kept out of the review, which leaves them out by
+  // uuid: its index-only scans hold a message's session, not the session's flag. The sessions
+  // stored before are visitors': which key made them is not known.
+  `
+  ALTER TABLE sessions ADD COLUMN IF NOT EXISTS test boolean NOT NULL DEFAULT false;
+  CREATE INDEX IF NOT EXISTS sessions_tests ON sessions(chatbot_uuid, uuid) WHERE test;
+  `,
 ];
 
 /** Any constant: the key every instance's migration takes, so that one at a time migrates. */

@@ -23,7 +23,7 @@ export type SessionQueries = Pick<
   | 'setFeedback'
 >;
 
-const SESSION_COLUMNS = 'uuid, chatbot_uuid, meta_json, created_at, modified_at';
+const SESSION_COLUMNS = 'uuid, chatbot_uuid, meta_json, test, created_at, modified_at';
 
 /**
  * Chat sessions and their messages. Messages, their ratings and a session's time are written on
@@ -82,11 +82,12 @@ export function sessionQueries(sql: Sql): SessionQueries {
     async createSession(row) {
       await sql.write(
         ROWS,
-        `INSERT INTO sessions (uuid, chatbot_uuid, meta_json, created_at, modified_at)
-         VALUES ($1, $2, $3, $4, $5)`,
+        `INSERT INTO sessions (uuid, chatbot_uuid, meta_json, test, created_at, modified_at)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         row.uuid,
         row.chatbotUuid,
         row.meta == null ? null : json(row.meta),
+        Boolean(row.test),
         row.created_at,
         row.modified_at,
       );

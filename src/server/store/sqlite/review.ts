@@ -69,6 +69,25 @@ function conditions(filter: MessageFilter, fewMatches: boolean) {
 
 const count = (value: unknown) => Number(value ?? 0);
 
+/** The owner's test sessions of the chatbot given as its parameter, from their partial index. */
+const TEST_SESSIONS = '(SELECT t.uuid FROM sessions t WHERE t.chatbot_uuid = ? AND t.test = 1)';
+
+/**
+ * The condition that leaves out, or keeps only, the owner's test sessions (`test` of the filter)
+ * on `column`, a session uuid; its parameter is the chatbot's uuid.
+ */
+const inTests = (column: string, test: MessageFilter['test']) =>
+  test && `${column} ${test === 'only' ? 'IN' : 'NOT IN'} ${TEST_SESSIONS}`;
+
+/**
+ * The same on `m.id`: the test sessions' messages, read once per statement through
+ * messages_session. Every index holds the rowid, so each list, count and sum still reads its
+ * index alone; a message's session_uuid is held by messages_activity only.
+ */
+const inTestMessages = (column: string, test: MessageFilter['test']) =>
+  test &&
+  `${column} ${test === 'only' ? 'IN' : 'NOT IN'} (SELECT x.id FROM messages x WHERE x.session_uuid IN ${TEST_SESSIONS})`;
+
 /** The review reads: chatbot-wide message and conversation lists, counts and insights. */
 export function reviewQueries(sql: Sql): ReviewQueries {
   const { all, one } = sql;
@@ -86,9 +105,10 @@ export function reviewQueries(sql: Sql): ReviewQueries {
   /** WHERE over `messages m` for the chatbot's messages that match. */
   const matching = (chatbotUuid: string, filter: MessageFilter) => {
     const { clauses, params } = conditions(filter, fewMatches(filter));
+    const tests = inTestMessages('m.id', filter.test);
     return {
-      where: ['m.chatbot_uuid = ?', ...clauses].join(' AND '),
-      params: [chatbotUuid, ...params],
+      where: ['m.chatbot_uuid = ?', ...clauses, ...(tests ? [tests] : [])].join(' AND '),
+      params: [chatbotUuid, ...params, ...(tests ? [chatbotUuid] : [])],
     };
   };
 
@@ -98,7 +118,8 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           sum(m.rating = 'down') AS down, sum(m.covered = 0) AS not_covered,
           sum(m.escalated) AS escalated, sum(m.failed) AS errors,
           (SELECT f.query FROM messages f WHERE f.session_uuid = m.session_uuid
-            ORDER BY f.created_at, f.id LIMIT 1) AS first_query
+            ORDER BY f.created_at, f.id LIMIT 1) AS first_query,
+          (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test
         FROM messages m
         WHERE m.session_uuid IN (SELECT value FROM json_each(?))
         GROUP BY m.session_uuid`,
@@ -112,13 +133,18 @@ export function reviewQueries(sql: Sql): ReviewQueries {
    * each checked through its own few messages, and the walk stops once a page is full; a search
    * with few matches goes the other way, from its matches to their sessions.
    */
-  const matchingSessions = (filter: MessageFilter) => {
+  const matchingSessions = (chatbotUuid: string, filter: MessageFilter) => {
     const clauses: string[] = [];
     const params: unknown[] = [];
-    const { session, ...rest } = filter;
+    const { session, test, ...rest } = filter;
     if (session) {
       clauses.push('s.uuid = ?');
       params.push(session);
+    }
+    const tests = inTests('s.uuid', test);
+    if (tests) {
+      clauses.push(tests);
+      params.push(chatbotUuid);
     }
     // A session whose last message is older than `from` has none after it.
     if (filter.from) {
@@ -140,18 +166,25 @@ export function reviewQueries(sql: Sql): ReviewQueries {
 
   const inPeriod = 'm.chatbot_uuid = ? AND m.created_at >= ? AND m.created_at < ?';
 
+  /** ` AND` the condition on `m.id` of `test`, with its parameters: none, or the chatbot's uuid. */
+  const testsOf = (chatbotUuid: string, test: MessageFilter['test']) => {
+    const clause = inTestMessages('m.id', test);
+    return clause ? { and: ` AND ${clause}`, params: [chatbotUuid] } : { and: '', params: [] };
+  };
+
   /**
    * Questions grouped by wording in one pass (each grouping sorts the period's rows, the
    * insights' costliest step): the most asked, and the most asked of those not covered, with how
    * many of each were not covered; each with its latest wording and answer.
    */
-  const questions = (period: unknown[], top: number) => {
+  const questions = (period: unknown[], top: number, test: MessageFilter['test']) => {
+    const tests = testsOf(String(period[0]), test);
     const rows = all(
       `WITH g AS MATERIALIZED (
           SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
             sum(m.covered = 0) AS not_covered,
             max(CASE WHEN m.covered = 0 THEN m.created_at END) AS last_not_covered
-          FROM messages m WHERE ${inPeriod} AND m.query_norm <> ''
+          FROM messages m WHERE ${inPeriod} AND m.query_norm <> ''${tests.and}
           GROUP BY m.query_norm)
         SELECT * FROM (SELECT 0 AS gap, query_norm, n, last, not_covered FROM g
           ORDER BY n DESC, last DESC LIMIT ?)
@@ -159,18 +192,23 @@ export function reviewQueries(sql: Sql): ReviewQueries {
         SELECT * FROM (SELECT 1 AS gap, query_norm, not_covered, last_not_covered, not_covered
           FROM g WHERE not_covered > 0 ORDER BY not_covered DESC, last_not_covered DESC LIMIT ?)`,
       ...period,
+      ...tests.params,
       top,
       top,
     );
+    // A row or two each, read whole: their sessions are asked, not the tests' every message.
+    const sessionTests = inTests('m.session_uuid', test);
     const latest = (r: Row) => {
       const uncovered = r.gap ? ' AND m.covered = 0' : '';
       const found = one(
         `SELECT m.query, m.covered FROM messages m
           WHERE m.chatbot_uuid = ? AND m.created_at = ? AND m.query_norm = ?${uncovered}
+            ${sessionTests ? `AND ${sessionTests}` : ''}
           ORDER BY m.uuid DESC LIMIT 1`,
         period[0],
         r.last,
         r.query_norm,
+        ...(sessionTests ? [period[0]] : []),
       );
       return {
         question: String(found?.query ?? r.query_norm),
@@ -184,6 +222,29 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       top: rows.filter((r) => !r.gap).map(latest),
       gaps: rows.filter((r) => r.gap).map(latest),
     };
+  };
+
+  /** Each source's citations in the period, most cited first. */
+  const citedSources = (period: unknown[], test: MessageFilter['test']) => {
+    const inPeriod = 'c.chatbot_uuid = ? AND c.created_at >= ? AND c.created_at < ?';
+    const order = 'ORDER BY n DESC, source_uuid';
+    // The owner's tests' few, found from their sessions.
+    const byTests = `SELECT c.source_uuid, count(*) AS n FROM messages x
+        JOIN message_sources c ON c.message_id = x.id
+        WHERE x.session_uuid IN ${TEST_SESSIONS} AND ${inPeriod} GROUP BY c.source_uuid`;
+    const every = `SELECT c.source_uuid, count(*) AS n FROM message_sources c WHERE ${inPeriod}
+        GROUP BY c.source_uuid`;
+    if (test === 'only') return all(`${byTests} ${order}`, period[0], ...period);
+    if (test !== 'exclude') return all(`${every} ${order}`, ...period);
+    // Every citation less the tests': left out row by row, the tests took longer than the count
+    // itself (26 ms against 12 at 100,000 messages).
+    return all(
+      `SELECT source_uuid, sum(n) AS n FROM (${every} UNION ALL SELECT source_uuid, -n FROM (${byTests}))
+        GROUP BY source_uuid HAVING sum(n) > 0 ${order}`,
+      ...period,
+      period[0],
+      ...period,
+    );
   };
 
   return {
@@ -200,13 +261,27 @@ export function reviewQueries(sql: Sql): ReviewQueries {
     },
 
     countMessages(chatbotUuid, filter) {
+      if (filter.test === 'exclude') {
+        // Every match less the owner's tests': counting reads an index alone, and checking each
+        // of 100,000 rows against the tests took four times as long as the count itself.
+        const all = matching(chatbotUuid, { ...filter, test: undefined });
+        const tests = matching(chatbotUuid, { ...filter, test: 'only' });
+        return count(
+          one(
+            `SELECT (SELECT count(*) FROM messages m WHERE ${all.where})
+              - (SELECT count(*) FROM messages m WHERE ${tests.where}) AS n`,
+            ...all.params,
+            ...tests.params,
+          )?.n,
+        );
+      }
       const { where, params } = matching(chatbotUuid, filter);
       return count(one(`SELECT count(*) AS n FROM messages m WHERE ${where}`, ...params)?.n);
     },
 
     findConversations(chatbotUuid, filter, after, limit) {
       const keyset = after ? ' AND (s.last_activity, s.uuid) < (?, ?)' : '';
-      const matched = matchingSessions(filter);
+      const matched = matchingSessions(chatbotUuid, filter);
       const sessions = all(
         `SELECT s.uuid, s.last_activity FROM sessions s
           WHERE s.chatbot_uuid = ? AND s.last_activity IS NOT NULL${keyset}
@@ -233,13 +308,15 @@ export function reviewQueries(sql: Sql): ReviewQueries {
             not_covered: count(c.not_covered),
             escalated: count(c.escalated),
             errors: count(c.errors),
+            test: c.test === 1,
           },
         ];
       });
     },
 
-    insights(chatbotUuid, periodDays, top): InsightsRows {
+    insights(chatbotUuid, periodDays, top, test): InsightsRows {
       const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
+      const tests = testsOf(chatbotUuid, test);
       // Each day's own stretch of the index, as fast as grouping by the UTC date was.
       const days = all(
         `SELECT d.value ->> 'date' AS date, count(DISTINCT m.session_uuid) AS conversations,
@@ -247,32 +324,33 @@ export function reviewQueries(sql: Sql): ReviewQueries {
             sum(m.rating = 'down') AS down, sum(m.escalated) AS escalated, sum(m.failed) AS errors
           FROM json_each(?) d
           JOIN messages m ON m.chatbot_uuid = ? AND m.created_at >= d.value ->> 'from'
-            AND m.created_at < d.value ->> 'to'
+            AND m.created_at < d.value ->> 'to'${tests.and}
           GROUP BY d.key ORDER BY d.key`,
         JSON.stringify(periodDays),
         chatbotUuid,
+        ...tests.params,
       );
       // A conversation is counted once however many days it spans: each session of the chatbot
       // active since the period began is asked for a message in it (faster than counting
       // distinct sessions over the period's messages).
+      const sessionTests = inTests('s.uuid', test);
       const conversations = one(
         `SELECT count(*) AS n FROM sessions s
-          WHERE s.chatbot_uuid = ? AND s.last_activity >= ? AND EXISTS (
-            SELECT 1 FROM messages m
+          WHERE s.chatbot_uuid = ? AND s.last_activity >= ?${sessionTests ? ` AND ${sessionTests}` : ''}
+            AND EXISTS (SELECT 1 FROM messages m
               WHERE m.session_uuid = s.uuid AND m.created_at >= ? AND m.created_at < ?)`,
         period[0],
         period[1],
+        ...(sessionTests ? [chatbotUuid] : []),
         period[1],
         period[2],
       )?.n;
       const sum = (key: string) => days.reduce((n, d) => n + count(d[key]), 0);
-      const cited = all(
-        `SELECT c.source_uuid, count(*) AS n FROM message_sources c
-          WHERE c.chatbot_uuid = ? AND c.created_at >= ? AND c.created_at < ?
-          GROUP BY c.source_uuid ORDER BY n DESC, c.source_uuid`,
-        ...period,
-      ).map((r) => ({ data_source_uuid: String(r.source_uuid), count: count(r.n) }));
-      const asked = questions(period, top);
+      const cited = citedSources(period, test).map((r) => ({
+        data_source_uuid: String(r.source_uuid),
+        count: count(r.n),
+      }));
+      const asked = questions(period, top, test);
       return {
         days: days.map((r) => ({
           date: String(r.date),

@@ -38,10 +38,11 @@ export function sessionQueries(sql: Sql): SessionQueries {
   const queries: SessionQueries = {
     createSession(row) {
       run(
-        'INSERT INTO sessions (uuid, chatbot_uuid, meta_json, created_at, modified_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO sessions (uuid, chatbot_uuid, meta_json, test, created_at, modified_at) VALUES (?, ?, ?, ?, ?, ?)',
         row.uuid,
         row.chatbotUuid,
         row.meta == null ? null : json(row.meta),
+        row.test ? 1 : 0,
         row.created_at,
         row.modified_at,
       );
