@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import type { MessageFilters, Rating } from '../api/types.js';
+import type { MessageFilters, Rating, TestSessions } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { dateRange, localDayStart } from './date-range.js';
 import { tooLong } from './field-problems.js';
@@ -19,6 +19,8 @@ export interface FilterDraft {
   readonly notCovered: boolean;
   readonly escalated: boolean;
   readonly error: boolean;
+  /** Whose conversations: the visitors' (`exclude`: not the owner's tests in Try it), or more. */
+  readonly test: TestSessions;
 }
 
 export const NO_FILTERS: FilterDraft = {
@@ -29,6 +31,7 @@ export const NO_FILTERS: FilterDraft = {
   notCovered: false,
   escalated: false,
   error: false,
+  test: 'exclude',
 };
 
 /** Whether two drafts set every control alike. */
@@ -65,6 +68,8 @@ export function messageFilters(draft: FilterDraft): MessageFilters {
     covered: draft.notCovered ? false : undefined,
     escalated: draft.escalated || undefined,
     error: draft.error || undefined,
+    // The server's default, left unsaid: a server from before `test` refuses it.
+    test: draft.test === 'exclude' ? undefined : draft.test,
   };
 }
 
@@ -79,6 +84,12 @@ const RATINGS: { value: FilterDraft['rating']; label: keyof AdminStrings }[] = [
   { value: 'none', label: 'ratingNone' },
 ];
 
+const TESTS: { value: TestSessions; label: keyof AdminStrings }[] = [
+  { value: 'exclude', label: 'testsExclude' },
+  { value: 'include', label: 'testsInclude' },
+  { value: 'only', label: 'testsOnly' },
+];
+
 type FlagKey = 'notCovered' | 'escalated' | 'error';
 
 /** Each box, with its name in the hash. */
@@ -89,7 +100,7 @@ const FLAGS: { key: FlagKey; label: keyof AdminStrings; member: string }[] = [
 ];
 
 /** The members of the admin's hash the filters are kept in (see hash-route-controller.ts). */
-export const FILTER_MEMBERS = ['search', 'from', 'to', 'rating', 'flags'];
+export const FILTER_MEMBERS = ['search', 'from', 'to', 'rating', 'flags', 'test'];
 
 /** The hash members of `draft`: only those set, each as the control holds it. */
 export function filtersToHash(draft: FilterDraft): [string, string][] {
@@ -101,6 +112,7 @@ export function filtersToHash(draft: FilterDraft): [string, string][] {
       ['to', draft.to],
       ['rating', draft.rating],
       ['flags', flags.join(',')],
+      ['test', draft.test === 'exclude' ? '' : draft.test],
     ] as [string, string][]
   ).filter(([, value]) => value);
 }
@@ -127,6 +139,7 @@ export function filtersFromHash(params: URLSearchParams): FilterDraft {
     notCovered: on('notCovered'),
     escalated: on('escalated'),
     error: on('error'),
+    test: TESTS.find((t) => t.value === params.get('test'))?.value ?? 'exclude',
   };
 }
 
@@ -145,6 +158,7 @@ function calendarDate(value: string | null): string {
  * The search box and filter controls. Every change is reported with `change` (the search text
  * on each keystroke: the panel waits for a pause before asking); `dateError` is shown beside
  * the date inputs, which it marks invalid. While any control is set, Clear filters calls `clear`.
+ * "Asked by" only where the server tells the owner's tests apart (`tests`).
  */
 export function renderFilters(
   strings: AdminStrings,
@@ -152,6 +166,7 @@ export function renderFilters(
   problems: { dates?: string; search?: string },
   change: (patch: Partial<FilterDraft>) => void,
   clear: () => void,
+  tests = true,
 ) {
   const dateError = problems.dates;
   const s = strings;
@@ -182,6 +197,23 @@ export function renderFilters(
           )}
         </select></label
       >
+      ${
+        tests
+          ? html`<label
+              >${s.filterTests}<select
+                part="input"
+                name="test"
+                .value=${draft.test}
+                @change=${(e: Event) => change({ test: value(e) as TestSessions })}
+              >
+                ${TESTS.map(
+                  (t) =>
+                    html`<option value=${t.value} ?selected=${t.value === draft.test}>${s[t.label]}</option>`,
+                )}
+              </select></label
+            >`
+          : nothing
+      }
     </div>
     ${problems.search ? html`<p class="error" part="error" id="search-error" role="alert">${problems.search}</p>` : nothing}
     ${dateError ? html`<p class="error" part="error" id="date-error" role="alert">${dateError}</p>` : nothing}

@@ -62,8 +62,9 @@ const FLAGS = [
 /**
  * The conversations as a virtual table (only the rows on screen are in the DOM, so 100,000
  * stay fast) that asks for the next page as its rows on screen near the end of those loaded.
- * Each row: the first question, the number of exchanges, the last activity, the flags (ratings,
- * answers not covered, escalations, errors: an icon with its meaning as text), Open and Delete.
+ * Each row: the first question, the number of exchanges, the last activity, the flags (the
+ * owner's test; ratings, answers not covered, escalations, errors: an icon with its meaning as
+ * text), Open and Delete.
  */
 export class ConversationList implements ReactiveController {
   private readonly rows: VirtualRowsController<ConversationItem>;
@@ -182,13 +183,23 @@ export class ConversationList implements ReactiveController {
   }
 
   private renderFlags(s: AdminStrings, summary: ConversationSummary) {
-    return FLAGS.filter((flag) => summary[flag.count] > 0).map((flag) => {
+    const flags = FLAGS.filter((flag) => summary[flag.count] > 0).map((flag) => {
       const text = fill(s[flag.label], { count: summary[flag.count] });
       return html`<span class="flag ${flag.tone}" title=${text}
         ><span aria-hidden="true">${flag.icon} ${summary[flag.count]}</span
         ><span class="visually-hidden">${text}</span></span
       >`;
     });
+    // First: whatever else it holds, none of it was a visitor's.
+    return summary.test
+      ? [
+          html`<span class="flag test" title=${s.markTestLong}
+            ><span aria-hidden="true">${s.markTest}</span
+            ><span class="visually-hidden">${s.markTestLong}</span></span
+          >`,
+          ...flags,
+        ]
+      : flags;
   }
 
   /**

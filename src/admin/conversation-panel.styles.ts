@@ -97,6 +97,12 @@ export const styles = [
     .rated-up {
       color: var(--_success);
     }
+    .flag.test {
+      border: 1px solid var(--_border);
+      border-radius: 4px;
+      padding: 0 4px;
+      color: var(--_muted);
+    }
     .more {
       display: flex;
       gap: 8px;

@@ -174,6 +174,12 @@ export class AdminInsightsPanel extends AdminPanel {
               })
         }
         ${insights ? this.renderTotals(insights) : nothing}
+        ${
+          // Only a server that says so leaves them out: an older one counts them with the rest.
+          insights?.test === 'exclude'
+            ? html`<p class="help tests">${s.insightsTestsLeftOut}</p>`
+            : nothing
+        }
       </section>
       ${insights ? this.renderDetails(insights) : nothing}`;
   }

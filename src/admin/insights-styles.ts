@@ -38,6 +38,9 @@ export const insightsStyles = css`
     gap: 10px;
     margin: 0;
   }
+  .help.tests {
+    margin-top: 8px;
+  }
   .stat {
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);

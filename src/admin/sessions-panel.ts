@@ -2,7 +2,7 @@ import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { isMissingRoute } from '../api/errors.js';
+import { isApiError, isMissingRoute } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
@@ -34,6 +34,10 @@ import { TranscriptAnswers } from './transcript-answers.js';
 /** The pause in typing after which a search is sent. */
 const SEARCH_DELAY_MS = 300;
 
+/** A server from before `test` refuses it as a parameter it does not take, naming it. */
+const refusesTests = (error: unknown) =>
+  isApiError(error) && error.status === 400 && /^test\b/.test(error.serverMessage);
+
 /**
  * The Conversations tab (its id stays `sessions`): the chatbot's conversations, searched and
  * filtered by the server and read page by page into a virtual list as it scrolls; a
@@ -42,7 +46,8 @@ const SEARCH_DELAY_MS = 300;
  *
  * Against a server without the review routes (the hosted service), the first 404 or 405 turns
  * it into the session list it was, for the panel's life: every session by date, no search,
- * filters or export; and the Insights tab goes, as it would when opened.
+ * filters or export; and the Insights tab goes, as it would when opened. Against one whose list
+ * does not tell the owner's tests (Try it) apart, "Asked by" goes.
  *
  * @fires admin-conversation-filter - (internal) The list is asked for under other filters;
  *   `detail` is the controls as set.
@@ -60,7 +65,11 @@ export class AdminSessionsPanel extends AdminPanel {
   @state() private draft: FilterDraft = NO_FILTERS;
   /** Whether the server has the review routes; unknown until its first answer. */
   @state() private review?: boolean;
+  /** Whether its list tells the owner's tests apart; unknown until it lists a conversation. */
+  @state() private tests?: boolean;
   @state() private openUuid: string | null = null;
+  /** Whether the open conversation is the owner's test, as its row said. */
+  @state() private openTest = false;
   @state() private messages: Message[] = [];
   /** The open session as last loaded: kept on screen while it loads again. */
   @state() private session?: ChatSession;
@@ -117,7 +126,7 @@ export class AdminSessionsPanel extends AdminPanel {
       changed.has('chatbot') &&
       (changed.get('chatbot') as Chatbot | undefined)?.uuid !== this.chatbot?.uuid;
     if (chatbotChanged) this.openUuid = null;
-    if (changed.has('client')) this.review = undefined;
+    if (changed.has('client')) this.review = this.tests = undefined;
     // Before the list is asked for: its first request is already filtered.
     const filtered = changed.has('filters') && this.takeFilters();
     if (filtered || chatbotChanged || changed.has('client')) void this.pages.reset();
@@ -177,8 +186,14 @@ export class AdminSessionsPanel extends AdminPanel {
           { signal },
         );
         this.review = true;
+        if (page.data.length > 0) this.tests = page.data.some((c) => c.test !== undefined);
         return { data: page.data.map(fromSummary), next_cursor: page.next_cursor };
       } catch (error) {
+        if (refusesTests(error) && this.applied.test) {
+          // Asked for the owner's tests by a hash: this server lists the visitors' alone.
+          this.forgetTests();
+          return this.loadPage(cursor, signal);
+        }
         if (!isMissingRoute(error)) throw error;
         this.review = false;
         // Insights is one of the same routes: a server without this one has none of them.
@@ -188,6 +203,15 @@ export class AdminSessionsPanel extends AdminPanel {
     const sessions = await client.sessions.list(chatbot.uuid, { signal });
     const latest = [...sessions].sort((a, b) => b.modified_at.localeCompare(a.modified_at));
     return { data: latest.map(fromSession), next_cursor: null };
+  }
+
+  /** "Asked by" goes, and the list is the visitors', as the hash then says too. */
+  private forgetTests(): void {
+    this.tests = false;
+    this.draft = { ...this.draft, test: 'exclude' };
+    this.apply(this.draft);
+    this.reported = this.draft;
+    emit(this, 'admin-conversation-filter', this.draft, { composed: false });
   }
 
   /** A search waits for a pause in typing; every other control applies at once. */
@@ -227,6 +251,7 @@ export class AdminSessionsPanel extends AdminPanel {
 
   private handleOpen(item: ConversationItem): void {
     this.openUuid = item.uuid;
+    this.openTest = item.summary?.test === true;
     // Below the list: the transcript's heading takes focus, so it is seen and read next.
     void this.updateComplete.then(() => {
       const heading = this.renderRoot.querySelector<HTMLElement>('#detail-heading');
@@ -324,6 +349,7 @@ export class AdminSessionsPanel extends AdminPanel {
                 this.errors,
                 (patch) => this.handleFilterChange(patch),
                 () => this.handleClearFilters(),
+                this.tests !== false,
               )}
               ${this.exporter.render(
                 Boolean(this.errors.dates || this.errors.search) || this.nothingToExport(),
@@ -440,6 +466,7 @@ export class AdminSessionsPanel extends AdminPanel {
       delete: (message: Message) => void this.handleDeleteMessage(message),
     };
     return html`
+      ${this.openTest ? html`<p class="help">${s.transcriptTest}</p>` : nothing}
       <h3>${s.storedData}</h3>
       ${
         data.length

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.js';
 import type { ChatbotClient } from '../api/client.js';
-import type { Chatbot } from '../api/types.js';
+import { type Chatbot, OWNER_TEST_MEMBER, type SessionData } from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { FilterDraft } from './conversation-filters.js';
 import type { AdminTab } from './events.js';
@@ -87,6 +87,12 @@ export function renderTabPanel(tab: AdminTab, context: TabContext) {
   ></${panel}>`;
 }
 
+/**
+ * What Try it's chat creates its sessions with: the owner's test, which the review leaves out.
+ * One object for every render, so the chat does not check it again each time.
+ */
+const TRY_IT_DATA: SessionData = Object.freeze({ [OWNER_TEST_MEMBER]: true });
+
 /** "Try it": the chatbot's settings that shape a chat, beside a <chatbot-chat> talking to it. */
 function renderTry({ client, chatbot, strings: t, language, theme }: TabContext) {
   const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
@@ -111,6 +117,7 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
       part="chat"
       .client=${client}
       chatbot-uuid=${chatbot.uuid}
+      .sessionData=${TRY_IT_DATA}
       persist="none"
       theme=${theme ?? nothing}
       lang=${language}

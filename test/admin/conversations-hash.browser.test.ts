@@ -40,6 +40,7 @@ function controls(panel: Element) {
     notCovered: input('input[name=notCovered]').checked,
     escalated: input('input[name=escalated]').checked,
     error: input('input[name=error]').checked,
+    test: deep<HTMLSelectElement>(panel, 'select[name=test]')!.value,
   };
 }
 
@@ -51,6 +52,7 @@ const UNFILTERED = {
   notCovered: false,
   escalated: false,
   error: false,
+  test: 'exclude',
 };
 
 /** A new <chatbot-admin> reading the hash as it stands, as after a reload. */
@@ -78,6 +80,9 @@ describe('<chatbot-admin> conversation filters in the hash', () => {
     const box = deep<HTMLInputElement>(first.panel, 'input[name=notCovered]')!;
     box.checked = true;
     box.dispatchEvent(new Event('change', { bubbles: true }));
+    const askedBy = deep<HTMLSelectElement>(first.panel, 'select[name=test]')!;
+    askedBy.value = 'include';
+    askedBy.dispatchEvent(new Event('change', { bubbles: true }));
     await until(() => hashParams().search === 'umbrellas');
     await shows(first.panel, [QUESTIONS.uncovered]);
     expect(hashParams()).to.deep.equal({
@@ -88,6 +93,7 @@ describe('<chatbot-admin> conversation filters in the hash', () => {
       to: day(0),
       rating: 'down',
       flags: 'not-covered',
+      test: 'include',
     });
     const entries = history.length;
     first.el.remove();
@@ -102,12 +108,14 @@ describe('<chatbot-admin> conversation filters in the hash', () => {
       to: day(0),
       rating: 'down',
       notCovered: true,
+      test: 'include',
     });
     // Asked filtered from the first request: no unfiltered list flashes by first.
     const [request] = listRequests(urls);
     expect(request!.get('q')).to.equal('umbrellas');
     expect(request!.get('rating')).to.equal('down');
     expect(request!.get('covered')).to.equal('false');
+    expect(request!.get('test')).to.equal('include');
     expect(history.length, 'no history entry per filter').to.equal(entries);
   });
 
@@ -135,7 +143,7 @@ describe('<chatbot-admin> conversation filters in the hash', () => {
       null,
       '',
       `#chatbot=${bot.uuid}&tab=sessions&search=%25%25&from=2026-13-45&to=yesterday` +
-        '&rating=bogus&flags=nonsense,escalated,escalated&page=2&search=%E0%A4%A',
+        '&rating=bogus&flags=nonsense,escalated,escalated&page=2&search=%E0%A4%A&test=everyone',
     );
     const { panel } = await reload(client);
     await shows(panel, [QUESTIONS.escalated]);

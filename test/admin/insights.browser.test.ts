@@ -2,7 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
 import { type ChatbotClient, createClient } from '../../src/api/index.js';
-import type { Insights } from '../../src/api/types.js';
+import { type Insights, OWNER_TEST_MEMBER } from '../../src/api/types.js';
 import {
   apiClient,
   button,
@@ -170,6 +170,21 @@ describe('<chatbot-admin> insights', () => {
     expect(deepAll(panel, 'ul.never li').map((li) => li.textContent)).to.deep.equal([
       'Where is the harbour office?',
     ]);
+    await expect(el).to.be.accessible();
+  });
+
+  it("should leave the owner's tests in Try it out of every figure, and say so", async () => {
+    const { client, bot } = await seeded();
+    const tried = await client.sessions.create(bot.uuid, { [OWNER_TEST_MEMBER]: true });
+    await client.messages.send(tried.uuid, 'Do you sell umbrellas?');
+    await client.messages.send(tried.uuid, 'Is there a night ferry?');
+    const { el, panel } = await openInsights(client, bot);
+    expect(totals(panel)).to.include({ Conversations: '2', Messages: '3' });
+    const gaps = cells(deep(panel, 'table[aria-labelledby=gaps-heading]')!);
+    expect(gaps.map(([, count]) => count)).to.deep.equal(['2']);
+    expect(deep(panel, 'p.tests')!.textContent).to.equal(
+      "These figures leave out the owner's tests in Try it.",
+    );
     await expect(el).to.be.accessible();
   });
 
@@ -508,7 +523,7 @@ describe('<chatbot-admin> insights against a server without the route', () => {
 
   const tabNames = (el: ChatbotAdmin) => deepAll(el, '[role=tab]').map((t) => t.id);
 
-  it('should count UTC days and show the gaps and questions as before, against a server from before tz, answered_now and not_covered', async () => {
+  it('should count UTC days and show the gaps and questions as before, against a server from before tz, answered_now, not_covered and test', async () => {
     const { baseUrl, apiKey } = await testEnv();
     const asked: URL[] = [];
     const client = createClient({
@@ -527,6 +542,7 @@ describe('<chatbot-admin> insights against a server without the route', () => {
           return Response.json({ error }, { status: 400 });
         }
         const insights = (await (await fetch(input, init)).json()) as Insights;
+        delete insights.test;
         for (const gap of insights.gaps) delete gap.answered_now;
         for (const question of insights.top_questions) delete question.not_covered;
         return Response.json(insights);
@@ -551,6 +567,8 @@ describe('<chatbot-admin> insights against a server without the route', () => {
     await until(() => asked.length === 3);
     expect(asked[2]!.searchParams.has('tz')).to.equal(false);
     expect(deep(panel, '[role=alert]')).to.equal(null);
+    // It counts the owner's tests with the rest: no line says otherwise.
+    expect(deep(panel, 'p.tests')).to.equal(null);
   });
 
   for (const status of [404, 405]) {

@@ -1,10 +1,11 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { OWNER_TEST_MEMBER } from '../../src/api/types.js';
 import { apiClient, deep, deepAll, deepText, mountAdmin, newChatbot, until } from './helpers.js';
 
 describe('<chatbot-admin> Try it', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
-  it('should chat with the selected chatbot beside its settings, and list the conversation under Conversations', async () => {
+  it("should chat with the selected chatbot beside its settings, as the owner's test: listed under Asked by, not with the visitors'", async () => {
     const client = await apiClient();
     const bot = await newChatbot(client, 'Ferry bot');
     await client.sources.createQa(bot.uuid, {
@@ -27,8 +28,18 @@ describe('<chatbot-admin> Try it', () => {
     const { detail } = (await finished) as CustomEvent<{ response: string }>;
     expect(detail.response).to.contain('noon');
 
+    // The session was made as the owner's test.
+    const [session] = await client.sessions.list(bot.uuid);
+    expect((await client.sessions.get(session!.uuid)).meta).to.deep.equal({
+      [OWNER_TEST_MEMBER]: true,
+    });
+
     deep<HTMLButtonElement>(el, '#tab-sessions')!.click();
     const panel = await until(() => deep(el, 'chatbot-admin-sessions'));
+    await until(() => deepText(panel).includes('0 shown'));
+    const askedBy = deep<HTMLSelectElement>(panel, 'select[name=test]')!;
+    askedBy.value = 'only';
+    askedBy.dispatchEvent(new Event('change', { bubbles: true }));
     const open = await until(() =>
       deepAll<HTMLButtonElement>(panel, 'button').find((b) => b.textContent?.trim() === 'Open'),
     );

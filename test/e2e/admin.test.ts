@@ -265,9 +265,14 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
       .waitFor();
   });
 
-  it('should show the conversation under Conversations and delete one message', async () => {
+  it("should show Try it's conversation under Conversations as the owner's test, and delete one message", async () => {
     await tab('Conversations').click();
     const sessions = panel('sessions');
+    // Not with the visitors' conversations, which are all there are at first.
+    await sessions.getByText('No sessions yet.').waitFor();
+    await sessions
+      .getByRole('combobox', { name: 'Asked by' })
+      .selectOption({ label: "The owner's tests (Try it)" });
     await sessions.getByRole('button', { name: /^Open session/ }).click();
     const transcript = sessions.locator('[part=transcript]');
     await transcript.getByText('Where can I buy tickets?').waitFor();
@@ -287,7 +292,7 @@ describe('<chatbot-admin> built bundle, a user’s whole path', () => {
     const sessions = panel('sessions');
     await sessions.getByRole('button', { name: 'Delete session', exact: true }).click();
     await confirm(sessions, /Delete the session/);
-    await sessions.getByText('No sessions yet.').waitFor();
+    await sessions.getByText('No conversation matches the filters.').waitFor();
 
     await tab('Data sources').click();
     const sources = panel('sources');

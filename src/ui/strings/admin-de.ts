@@ -217,6 +217,10 @@ export const adminDe: AdminStrings = {
   filterNotCovered: 'Nicht durch Quellen abgedeckt',
   filterEscalated: 'An einen Menschen übergeben',
   filterError: 'Mit Fehler',
+  filterTests: 'Gefragt von',
+  testsExclude: 'Besuchern',
+  testsInclude: 'Besuchern und Tests des Betreibers',
+  testsOnly: 'Tests des Betreibers (Ausprobieren)',
   clearFilters: 'Filter zurücksetzen',
   firstQuestion: 'Erste Frage',
   exchanges: 'Austausche',
@@ -227,6 +231,10 @@ export const adminDe: AdminStrings = {
   markNotCovered: '{count} nicht durch Quellen abgedeckt',
   markEscalated: '{count} an einen Menschen übergeben',
   markErrors: '{count} mit Fehler',
+  markTest: 'Test',
+  markTestLong: 'Test des Betreibers in „Ausprobieren“',
+  transcriptTest:
+    'Test des Betreibers in „Ausprobieren“: Die Auswertung lässt ihn aus, und Gespräche zeigen ihn nur, wenn „Gefragt von“ die Tests des Betreibers einschließt.',
   openConversation: 'Sitzung öffnen: {question}',
   deleteConversation: 'Sitzung löschen: {question}',
   confirmDeleteConversation: 'Die Sitzung „{question}“ mit allen Nachrichten löschen?',
@@ -262,7 +270,8 @@ export const adminDe: AdminStrings = {
   exportDone: 'Exportierte Zeilen: {count}.',
   exportCancelled: 'Export abgebrochen.',
   cancelExport: 'Export abbrechen',
-  tryItHelp: 'Chatten Sie mit diesem Chatbot wie ein Besucher. Der Chat erscheint unter Gespräche.',
+  tryItHelp:
+    'Chatten Sie mit diesem Chatbot wie ein Besucher. Der Chat zählt als Test des Betreibers: Gespräche zeigen ihn unter „Gefragt von“, die Auswertung lässt ihn aus.',
   insightsHeading: 'Auswertung',
   insightsPeriod: 'Zeitraum',
   insightsLastDaysOne: 'Letzter Tag',
@@ -295,5 +304,6 @@ export const adminDe: AdminStrings = {
   insightsNoneCited: 'In diesem Zeitraum wurde keine Quelle zitiert.',
   insightsAllCited: 'Jede Quelle wurde in diesem Zeitraum zitiert.',
   insightsMore: 'und {count} weitere',
+  insightsTestsLeftOut: 'Diese Zahlen lassen die Tests des Betreibers in „Ausprobieren“ aus.',
   errorStatus: '{message} (HTTP {status})',
 };

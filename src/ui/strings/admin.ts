@@ -228,6 +228,10 @@ const en = {
   filterNotCovered: 'Not covered by sources',
   filterEscalated: 'Escalated to a human',
   filterError: 'With an error',
+  filterTests: 'Asked by',
+  testsExclude: 'Visitors',
+  testsInclude: "Visitors and the owner's tests",
+  testsOnly: "The owner's tests (Try it)",
   clearFilters: 'Clear filters',
   firstQuestion: 'First question',
   exchanges: 'Exchanges',
@@ -238,6 +242,10 @@ const en = {
   markNotCovered: '{count} not covered by sources',
   markEscalated: '{count} escalated to a human',
   markErrors: '{count} with an error',
+  markTest: 'Test',
+  markTestLong: "The owner's test in Try it",
+  transcriptTest:
+    "The owner's test in Try it: Insights leaves it out, and Conversations lists it only when “Asked by” includes the owner's tests.",
   openConversation: 'Open session: {question}',
   deleteConversation: 'Delete session: {question}',
   confirmDeleteConversation: 'Delete the session “{question}” with all its messages?',
@@ -306,9 +314,11 @@ const en = {
   insightsNoneCited: 'No source was cited in this period.',
   insightsAllCited: 'Every source was cited in this period.',
   insightsMore: 'and {count} more',
+  insightsTestsLeftOut: "These figures leave out the owner's tests in Try it.",
   // Try it
   tryIt: 'Try it',
-  tryItHelp: 'Chat with this chatbot as a visitor would. The chat appears under Conversations.',
+  tryItHelp:
+    "Chat with this chatbot as a visitor would. The chat is kept as the owner's test: Conversations lists it under “Asked by”, and Insights leaves it out.",
   // Errors
   errorStatus: '{message} (HTTP {status})',
 };
