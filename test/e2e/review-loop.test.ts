@@ -2,8 +2,8 @@
  * The quality loop, end to end, with the built bundles against the real reference server: a
  * visitor rates an answer "Not helpful" with a reason → the owner finds it under the "Not helpful"
  * filter in Conversations → adds it as a Q&A with a corrected answer → the same question asked
- * again is answered from the new Q&A with a citation → Insights counts the rating and the gap.
- * The steps share one admin page and run in order.
+ * again is answered from the new Q&A with a citation → Insights counts the rating and the gap,
+ * leaving out the owner's asking in Try it. The steps share one admin page and run in order.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -150,6 +150,37 @@ describe('the review loop, from a visitor’s rating to a fixed answer', () => {
     await notHelpful.locator('.value').getByText('1', { exact: true }).waitFor();
     const gaps = insights.locator('section[aria-labelledby=gaps-heading]');
     await gaps.getByText(QUESTION).waitFor();
+    assert.deepEqual(await axeViolations(admin, 'chatbot-admin'), []);
+    assert.deepEqual(h.errors, []);
+  });
+
+  it("the question asked in Try it is the owner's test: out of Insights and Conversations unless asked for", async () => {
+    const insights = admin.locator('#panel-insights');
+    // The visitor's question alone: the owner's asking in Try it is not counted.
+    const messages = insights.locator('.stat').filter({ hasText: 'Messages' }).first();
+    await messages.locator('.value').getByText('1', { exact: true }).waitFor();
+    await insights.getByText("These figures leave out the owner's tests in Try it.").waitFor();
+    const everyone = await h.client.review.insights(chatbotUuid, { test: 'include' });
+    assert.equal(everyone.totals.messages, 2);
+
+    await admin.getByRole('tab', { name: 'Conversations', exact: true }).click();
+    const conversations = admin.locator('#panel-sessions');
+    await conversations.getByRole('button', { name: 'Clear filters' }).click();
+    // Both began with the same question: the visitor's alone is listed.
+    const rows = conversations.getByRole('button', { name: `Open session: ${QUESTION}` });
+    await conversations.getByText('1 shown').waitFor();
+    assert.equal(await rows.count(), 1);
+    const askedBy = conversations.getByRole('combobox', { name: 'Asked by' });
+    await askedBy.selectOption({ label: "Visitors and the owner's tests" });
+    await conversations.getByText('2 shown').waitFor();
+    assert.equal(await rows.count(), 2);
+    await askedBy.selectOption({ label: "The owner's tests (Try it)" });
+    await conversations.getByText('1 shown').waitFor();
+    const mark = conversations.locator('.tbody .flag.test');
+    await mark.waitFor();
+    assert.equal(await mark.getAttribute('title'), "The owner's test in Try it");
+    await rows.click();
+    await conversations.getByText(/^The owner's test in Try it: Insights leaves it out/).waitFor();
     assert.deepEqual(await axeViolations(admin, 'chatbot-admin'), []);
     assert.deepEqual(h.errors, []);
   });
