@@ -4,6 +4,8 @@ export interface Cluster {
   dir: string;
   data: string;
   port: number;
+  /** The server's options, to start it again as it was. */
+  options: string;
   /** As the `postgres` superuser, database `postgres`. */
   url: string;
 }
@@ -11,3 +13,7 @@ export const INSTALL_HINT: string;
 export function findPostgresBin(): string | undefined;
 export function startCluster(): Promise<Cluster>;
 export function stopCluster(cluster: Cluster): void;
+/** Stops the cluster's server, keeping its data. */
+export function pauseCluster(cluster: Cluster): void;
+/** Starts a paused cluster's server again, on the same port. */
+export function resumeCluster(cluster: Cluster): void;

@@ -67,6 +67,32 @@ export function stopCluster(cluster) {
   rmSync(cluster.dir, { recursive: true, force: true });
 }
 
+/** Stops the cluster's server, keeping its data, as an outage of the database would. */
+export function pauseCluster(cluster) {
+  run(cluster.bin, 'pg_ctl', ['-D', cluster.data, '-m', 'fast', '-w', 'stop'], cluster.dir);
+}
+
+/** Starts a paused cluster's server again, on the same port. */
+export function resumeCluster(cluster) {
+  run(
+    cluster.bin,
+    'pg_ctl',
+    [
+      '-D',
+      cluster.data,
+      '-l',
+      join(cluster.dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      cluster.options,
+      'start',
+    ],
+    cluster.dir,
+  );
+}
+
 let hooked = false;
 function stopAllAtExit() {
   if (hooked) return;
@@ -121,7 +147,14 @@ export async function startCluster() {
       '-c full_page_writes=off',
       '-c max_connections=200',
     ].join(' ');
-    const cluster = { bin, dir, data, port, url: `postgres://postgres@127.0.0.1:${port}/postgres` };
+    const cluster = {
+      bin,
+      dir,
+      data,
+      port,
+      options,
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    };
     try {
       run(
         bin,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { createServerApp } from '../../src/server/main.js';
-import { startCluster, stopCluster } from '../postgres-cluster.mjs';
+import { pauseCluster, resumeCluster, startCluster, stopCluster } from '../postgres-cluster.mjs';
 import { postgresOnly, TEST_STORE, testStoreOptions } from './stores.js';
 
 describe('GET /healthz, what a load balancer probes', () => {
@@ -77,9 +77,50 @@ describe(
           },
         });
         const lines = logged.mock.calls.map((call) => call.arguments.map(String).join(' '));
+        // The ingestion queue's poller may notice the outage in the same moment: its own line.
+        const request = lines.filter((line) => !line.startsWith('ingestion'));
+        assert.equal(request.length, 1, lines.join('\n'));
+        assert.match(
+          request[0]!,
+          /^GET \/api\/v1\/chatbots: the postgres store does not answer \(/,
+        );
+        for (const line of lines) assert.doesNotMatch(line, /\n\s+at /, 'no stack for an outage');
+      } finally {
+        await server.close().catch(() => {});
+        stopCluster(cluster);
+      }
+    });
+
+    it('should have the ingestion queue say once that the database is gone, not a stack each poll, and once that it is back', async (t) => {
+      const cluster = await startCluster();
+      // Claims polled every 50 ms (half the lease).
+      const server = await createServerApp({
+        databaseUrl: cluster.url,
+        log: false,
+        ingestLeaseMs: 100,
+      });
+      const errors = t.mock.method(console, 'error', () => {});
+      const infos = t.mock.method(console, 'log', () => {});
+      const text = (mock: typeof errors) =>
+        mock.mock.calls.map((call) => call.arguments.map(String).join(' '));
+      const until = async (done: () => boolean) => {
+        while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+      };
+      try {
+        pauseCluster(cluster);
+        await until(() => text(errors).length > 0);
+        // Ten more polls at least, as the machine allows.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const lines = text(errors);
         assert.equal(lines.length, 1, lines.join('\n'));
-        assert.match(lines[0]!, /^GET \/api\/v1\/chatbots: the postgres store does not answer \(/);
-        assert.doesNotMatch(lines[0]!, /\n\s+at /, 'no stack for an outage');
+        assert.match(lines[0]!, /^ingestion waits: the postgres store does not answer \(/);
+        assert.doesNotMatch(lines[0]!, /\n\s+at /);
+        resumeCluster(cluster);
+        await until(() => text(infos).some((line) => line.startsWith('ingestion')));
+        assert.deepEqual(
+          text(infos).filter((line) => line.startsWith('ingestion')),
+          ['ingestion resumes: the postgres store answers again'],
+        );
       } finally {
         await server.close().catch(() => {});
         stopCluster(cluster);

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { IN_PROGRESS_STATUSES } from '../../api/types.js';
 import { now } from '../http.js';
 import type { SourceRow, Store } from '../store/types.js';
+import { storeUnavailable } from '../store/unavailable.js';
 import type { AnswerDeps } from './answer.js';
 import { chunksOf, cleanText } from './chunking.js';
 import { type FetchLimits, fetchSite } from './fetch-url.js';
@@ -47,6 +48,8 @@ export class Knowledge {
   private closed = false;
   private idleWaiters: Array<() => void> = [];
   private readonly poller: NodeJS.Timeout;
+  /** The store did not answer the last claim: said once, until it answers again. */
+  private waiting = false;
   private readonly stopListening: () => void;
 
   constructor(
@@ -156,9 +159,21 @@ export class Knowledge {
         try {
           uuid = await this.store.claimJob(this.worker, this.leaseMs, Date.now());
         } catch (error) {
-          // The store is unreachable: the poller tries again.
-          if (!this.closed) console.error('claiming an ingestion job failed:', error);
+          // The poller tries again. An outage is said once, in one line, not with a stack at
+          // every poll (twice a lease) until the database is back.
+          if (this.closed) return;
+          if (!storeUnavailable(error)) console.error('claiming an ingestion job failed:', error);
+          else if (!this.waiting) {
+            this.waiting = true;
+            console.error(
+              `ingestion waits: the ${this.store.kind} store does not answer (${(error as Error).message})`,
+            );
+          }
           return;
+        }
+        if (this.waiting) {
+          this.waiting = false;
+          console.log(`ingestion resumes: the ${this.store.kind} store answers again`);
         }
         if (uuid === null || this.closed) break;
         await this.run(uuid);
