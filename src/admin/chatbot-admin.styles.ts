@@ -134,9 +134,12 @@ export const styles = [
       flex: 999 1 0;
       min-width: min(100%, 22em);
     }
+    /* The chat's panel has a height of its own (540px by default): it fills this box instead, or
+       it overflowed the admin, which clips, and its message box and Send were cut away. */
     .try chatbot-chat {
       display: block;
       height: 32em;
+      --chatbot-height: 100%;
     }
     /*
      * Beside the chat the Try-it card is narrow (14em): each label goes above its value, which

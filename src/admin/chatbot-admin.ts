@@ -67,8 +67,9 @@ import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
  * @csspart sources - The cited sources under an answer in a transcript.
  * @csspart progress - An upload's progress bar.
  * @csspart dropzone - The area that takes dropped files.
- * @csspart chat - The <chatbot-chat> of the "Try it" tab (it inherits every `--chatbot-*`
- *   property set on this element or above it).
+ * @csspart chat - The <chatbot-chat> of the "Try it" tab, 32em high (style its `height`
+ *   through this part); it inherits every other `--chatbot-*` property set on this element or
+ *   above it.
  *
  * @cssproperty --chatbot-accent - Accent colour of primary buttons, the selection and focus.
  * @cssproperty --chatbot-accent-text - Text on the accent colour.

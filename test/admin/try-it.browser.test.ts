@@ -49,6 +49,32 @@ describe('<chatbot-admin> Try it', () => {
     );
   });
 
+  it("should show the chat's whole panel, its message box and Send inside the admin, at every width", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Pier bot');
+    const el = await mountAdmin(client, bot, 'try');
+    const chat = await until(() => deep(el, '#panel-try chatbot-chat'));
+    const box = await until(() => deep<HTMLTextAreaElement>(chat, 'textarea'));
+    const send = deep<HTMLButtonElement>(chat, 'button[part=send-button]')!;
+    for (const width of [1366, 1024, 720, 400]) {
+      el.style.width = `${width}px`;
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const admin = el.getBoundingClientRect();
+      const panel = deep(chat, '.panel')!.getBoundingClientRect();
+      const host = chat.getBoundingClientRect();
+      // The panel fills the element, which the admin holds whole: nothing is clipped away.
+      expect(panel.bottom, `panel at ${width}px`).to.be.at.most(host.bottom + 1);
+      expect(host.bottom, `chat at ${width}px`).to.be.at.most(admin.bottom + 1);
+      for (const part of [box, send]) {
+        const r = part.getBoundingClientRect();
+        expect(r.bottom, `${part.tagName} at ${width}px`).to.be.at.most(panel.bottom);
+        expect(r.height).to.be.greaterThan(20);
+      }
+    }
+    el.style.width = '';
+  });
+
   it('should break the settings summary between words, and only a long token inside itself', async () => {
     const client = await apiClient();
     const token = `https://example.com/${'slow-down-'.repeat(12)}please`;
