@@ -205,7 +205,9 @@ export class AdminSettingsPanel extends AdminPanel {
     const d = this.draft;
     const s = this.strings;
     if (!d || !this.chatbot) return this.renderPending();
-    const rateInvalid = !rateValid(d);
+    // Each field's own problem, beside it and read with it; Save's summary says the whole rule.
+    const messagesOk = wholeFromOne(d.messages, RATE_MAX.messages);
+    const secondsOk = wholeFromOne(d.seconds, RATE_MAX.seconds);
     const badOrigins = originLines(d.origins).bad;
     const badOrigin = badOrigins.length > 0;
     const problems = textProblems(d, s, this.lang);
@@ -236,8 +238,8 @@ export class AdminSettingsPanel extends AdminPanel {
                 part="input"
                 inputmode="numeric"
                 autocomplete="off"
-                aria-describedby="rate-help"
-                aria-invalid=${wholeFromOne(d.messages, RATE_MAX.messages) ? 'false' : 'true'}
+                aria-describedby=${messagesOk ? 'rate-help' : 'rate-help rate-messages-error'}
+                aria-invalid=${messagesOk ? 'false' : 'true'}
                 .value=${d.messages}
                 @input=${(e: Event) =>
                   this.edit({ messages: (e.target as HTMLInputElement).value })}
@@ -249,13 +251,14 @@ export class AdminSettingsPanel extends AdminPanel {
                 part="input"
                 inputmode="numeric"
                 autocomplete="off"
-                aria-describedby="rate-help"
-                aria-invalid=${wholeFromOne(d.seconds, RATE_MAX.seconds) ? 'false' : 'true'}
+                aria-describedby=${secondsOk ? 'rate-help' : 'rate-help rate-seconds-error'}
+                aria-invalid=${secondsOk ? 'false' : 'true'}
                 .value=${d.seconds}
                 @input=${(e: Event) => this.edit({ seconds: (e.target as HTMLInputElement).value })}
             /></label>
           </div>
-          ${rateInvalid ? html`<p class="help error">${s.rateLimitInvalid}</p>` : ''}
+          ${messagesOk ? '' : html`<p class="help error" id="rate-messages-error">${s.rateMessagesInvalid}</p>`}
+          ${secondsOk ? '' : html`<p class="help error" id="rate-seconds-error">${s.rateSecondsInvalid}</p>`}
         </fieldset>
         ${textField({
           label: s.rateLimitMessage,

@@ -373,6 +373,17 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await until(() => deep(panel, '[role=alert]'));
     expect(deep(panel, '[role=alert]')!.textContent).to.contain('1,000,000 messages');
     expect(messages.value).to.equal('2000000');
+    // Beside the field, naming it, and read with it: not the fieldset's sentence alone.
+    const described = (input: HTMLInputElement) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => form.querySelector(`#${id}`)?.textContent?.trim() ?? '')
+        .join(' ');
+    expect(described(messages)).to.contain('Messages: a whole number from 1 to 1,000,000.');
+    const seconds = form.querySelector<HTMLInputElement>('input[name=rate-seconds]')!;
+    expect(described(seconds)).not.to.contain('whole number');
+    type(seconds, '-5');
+    await until(() => described(seconds).includes('Seconds: a whole number from 1 to'));
     type(messages, '1000000');
     type(form.querySelector('input[name=rate-seconds]')!, '31536000');
     button(panel, 'Save')!.click();

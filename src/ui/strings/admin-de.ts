@@ -47,6 +47,8 @@ export const adminDe: AdminStrings = {
   rateLimitHelp: 'Jede Sitzung darf höchstens so viele Nachrichten in so vielen Sekunden senden.',
   rateMessages: 'Nachrichten',
   rateSeconds: 'Sekunden',
+  rateMessagesInvalid: 'Nachrichten: eine ganze Zahl von 1 bis 1.000.000.',
+  rateSecondsInvalid: 'Sekunden: eine ganze Zahl von 1 bis 31.536.000 (ein Jahr).',
   rateLimitInvalid:
     'Ratenlimit: ganze Zahlen ab 1: höchstens 1.000.000 Nachrichten in höchstens 31.536.000 Sekunden (einem Jahr).',
   rateLimitMessage: 'Nachricht bei Ratenlimit',

@@ -55,6 +55,8 @@ const en = {
   rateLimitHelp: 'Each session may send at most this many messages in this many seconds.',
   rateMessages: 'Messages',
   rateSeconds: 'Seconds',
+  rateMessagesInvalid: 'Messages: a whole number from 1 to 1,000,000.',
+  rateSecondsInvalid: 'Seconds: a whole number from 1 to 31,536,000 (a year).',
   rateLimitInvalid:
     'Rate limit: whole numbers, at least 1: at most 1,000,000 messages in at most 31,536,000 seconds (a year).',
   rateLimitMessage: 'Rate-limit message',
