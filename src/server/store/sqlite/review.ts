@@ -166,11 +166,14 @@ export function reviewQueries(sql: Sql): ReviewQueries {
 
   const inPeriod = 'm.chatbot_uuid = ? AND m.created_at >= ? AND m.created_at < ?';
 
-  /** ` AND` the condition on `m.id` of `test`, with its parameters: none, or the chatbot's uuid. */
-  const testsOf = (chatbotUuid: string, test: MessageFilter['test']) => {
-    const clause = inTestMessages('m.id', test);
-    return clause ? { and: ` AND ${clause}`, params: [chatbotUuid] } : { and: '', params: [] };
-  };
+  /**
+   * ` AND` a condition of `inTests` or `inTestMessages`, with its parameters: none when there is
+   * no condition, else the chatbot's uuid.
+   */
+  const andTests = (clause: string | undefined | false, chatbotUuid: unknown) =>
+    clause ? { and: ` AND ${clause}`, params: [chatbotUuid] } : { and: '', params: [] };
+  const testsOf = (chatbotUuid: string, test: MessageFilter['test']) =>
+    andTests(inTestMessages('m.id', test), chatbotUuid);
 
   /**
    * Questions grouped by wording in one pass (each grouping sorts the period's rows, the
@@ -197,18 +200,18 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       top,
     );
     // A row or two each, read whole: their sessions are asked, not the tests' every message.
-    const sessionTests = inTests('m.session_uuid', test);
+    const sessionTests = andTests(inTests('m.session_uuid', test), period[0]);
     const latest = (r: Row) => {
       const uncovered = r.gap ? ' AND m.covered = 0' : '';
       const found = one(
         `SELECT m.query, m.covered FROM messages m
           WHERE m.chatbot_uuid = ? AND m.created_at = ? AND m.query_norm = ?${uncovered}
-            ${sessionTests ? `AND ${sessionTests}` : ''}
+            ${sessionTests.and}
           ORDER BY m.uuid DESC LIMIT 1`,
         period[0],
         r.last,
         r.query_norm,
-        ...(sessionTests ? [period[0]] : []),
+        ...sessionTests.params,
       );
       return {
         question: String(found?.query ?? r.query_norm),
@@ -333,15 +336,15 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       // A conversation is counted once however many days it spans: each session of the chatbot
       // active since the period began is asked for a message in it (faster than counting
       // distinct sessions over the period's messages).
-      const sessionTests = inTests('s.uuid', test);
+      const sessionTests = andTests(inTests('s.uuid', test), chatbotUuid);
       const conversations = one(
         `SELECT count(*) AS n FROM sessions s
-          WHERE s.chatbot_uuid = ? AND s.last_activity >= ?${sessionTests ? ` AND ${sessionTests}` : ''}
+          WHERE s.chatbot_uuid = ? AND s.last_activity >= ?${sessionTests.and}
             AND EXISTS (SELECT 1 FROM messages m
               WHERE m.session_uuid = s.uuid AND m.created_at >= ? AND m.created_at < ?)`,
         period[0],
         period[1],
-        ...(sessionTests ? [chatbotUuid] : []),
+        ...sessionTests.params,
         period[1],
         period[2],
       )?.n;
