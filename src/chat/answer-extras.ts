@@ -73,6 +73,23 @@ export class AnswerExtras implements ReactiveController {
   private attachmentsAsked = false;
   private readonly sentI18n: StringsController<SentStrings>;
   private readonly answerI18n: StringsController<AnswerStrings>;
+  /**
+   * Exchanges grow with no update of the element: a finished block is laid out only once it
+   * nears the view (content-visibility), frames after the jump that brought it there on a busy
+   * machine, and raw HTML is drawn again once its sanitizer loads. The log follows them (when
+   * the reader is at the bottom), or the first open of a long conversation lands short of it.
+   * On the next frame: scrolling in the observer's callback lays out blocks that come into view,
+   * which the browser reports as a ResizeObserver loop error on the host page.
+   */
+  private readonly growth = new ResizeObserver(() => {
+    if (this.growing) return;
+    this.growing = requestAnimationFrame(() => {
+      this.growing = 0;
+      this.options.resized();
+    });
+  });
+  private growing = 0;
+  private readonly watched = new Set<Element>();
 
   constructor(
     private readonly host: FeedbackHost &
@@ -97,6 +114,19 @@ export class AnswerExtras implements ReactiveController {
       this.attachments = new Controller(this.host);
       this.host.requestUpdate();
     });
+  }
+
+  hostUpdated(): void {
+    for (const exchange of this.watched) {
+      if (exchange.isConnected) continue;
+      this.growth.unobserve(exchange);
+      this.watched.delete(exchange);
+    }
+    for (const exchange of this.host.renderRoot.querySelectorAll('.exchange')) {
+      if (this.watched.has(exchange)) continue;
+      this.watched.add(exchange);
+      this.growth.observe(exchange);
+    }
   }
 
   /** Under a question: the files sent with it, attachments on or off. */

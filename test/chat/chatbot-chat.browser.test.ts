@@ -513,6 +513,27 @@ describe('<chatbot-chat>', () => {
     expect(covered).to.deep.equal([]);
   });
 
+  it('should keep the newest text in view as an answer grows with nothing re-rendered', async () => {
+    const { el, log } = await rememberedConversation(6);
+    await until(() => userMessages(el).length === 6, 'the whole conversation');
+    await loadRenderer();
+    const atBottom = () => log.scrollTop + log.clientHeight >= log.scrollHeight - 2;
+    await until(atBottom, 'at the bottom');
+    // Past the checks that follow a render.
+    await frames(10);
+    // As a block does that is laid out only once it nears the view (on a busy machine, frames
+    // after the render), or raw HTML drawn again once its sanitizer has loaded.
+    const block = () => answers(el).at(-1)!.querySelector<HTMLElement>('.block')!;
+    block().style.paddingBottom = '300px';
+    await until(atBottom, 'the grown answer still followed');
+    // A reader who scrolled up stays where they are.
+    log.scrollTop = 0;
+    await until(() => shadow(el).querySelector('[part=latest-button]'), 'reading above');
+    block().style.paddingBottom = '600px';
+    await frames(3);
+    expect(log.scrollTop).to.equal(0);
+  });
+
   it('should take a reader who scrolled up to the question they send, and its answer', async () => {
     const service = fakeService([{ chunks: ['The newest answer.'], messageUuid: 'm-new' }]);
     const { el, log } = await rememberedConversation(10, service);

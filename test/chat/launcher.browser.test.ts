@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { button, fakeService, frames, input, shadow } from './helpers.js';
+import { button, fakeService, frames, input, shadow, until, userMessages } from './helpers.js';
 
 describe('<chatbot-chat mode="launcher">', () => {
   async function launcher() {
@@ -108,6 +108,47 @@ describe('<chatbot-chat mode="launcher">', () => {
       expect(path.namespaceURI, `open=${open}`).to.equal('http://www.w3.org/2000/svg');
       const box = path.getBBox();
       expect(box.width * box.height, `open=${open}`).to.be.greaterThan(0);
+    }
+  });
+
+  it('should show the newest exchange on its first open with a long remembered conversation', async () => {
+    const long = Array.from({ length: 12 }, (_, j) => `Paragraph ${j} ${'words '.repeat(40)}`);
+    localStorage.setItem(
+      'chatbot-chat:v1:https://fake.test:bot-1',
+      JSON.stringify({
+        sessionUuid: 's-long',
+        exchanges: Array.from({ length: 30 }, (_, i) => ({
+          id: `x${i}`,
+          query: `question ${i}`,
+          response: `## Answer ${i}\n\n${long.join('\n\n')}`,
+          state: 'done',
+          messageUuid: `m${i}`,
+        })),
+      }),
+    );
+    const service = fakeService();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      mode="launcher"
+      chatbot-uuid="bot-1"
+      .client=${service.client}
+    ></chatbot-chat>`);
+    try {
+      // The launcher hovered: the renderer loads and the conversation is shown, still closed.
+      button(el, 'Open chat')!.dispatchEvent(new PointerEvent('pointerenter'));
+      await until(() => userMessages(el).length === 30, 'the whole conversation');
+      await frames(2);
+      el.open = true;
+      await el.updateComplete;
+      const log = shadow(el).querySelector<HTMLElement>('[role=log]')!;
+      let height = -1;
+      // Settled: the height has stayed the same for a frame.
+      while (log.scrollHeight !== height) {
+        height = log.scrollHeight;
+        await frames(2);
+      }
+      expect(log.scrollTop + log.clientHeight).to.be.closeTo(log.scrollHeight, 2);
+    } finally {
+      localStorage.clear();
     }
   });
 
