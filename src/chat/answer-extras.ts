@@ -1,4 +1,6 @@
 import type { ReactiveController, TemplateResult } from 'lit';
+import { isApiError } from '../api/errors.js';
+import { fill } from '../ui/i18n.js';
 import {
   type AnswerStrings,
   answerStrings,
@@ -127,6 +129,18 @@ export class AnswerExtras implements ReactiveController {
       this.watched.add(exchange);
       this.growth.observe(exchange);
     }
+  }
+
+  /**
+   * A question the reference server refused for its length, in the chat's words and language
+   * rather than the API's ("query must be at most 20000 characters"). Here, not with the
+   * element's other errors: only a question of thousands of characters meets it, and the chunk
+   * is there by the time the service answers one.
+   */
+  describe(error: unknown): { message: string } | undefined {
+    if (!isApiError(error)) return undefined;
+    const max = /^query must be at most (\d+) characters$/.exec(error.serverMessage)?.[1];
+    return max ? { message: fill(this.answerI18n.value.tooLong, { max }) } : undefined;
   }
 
   /** Under a question: the files sent with it, attachments on or off. */

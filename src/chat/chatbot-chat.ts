@@ -156,6 +156,7 @@ export class ChatbotChat extends LitElement {
     },
     onText: () => this.follow.follow(),
     documents: () => this.extras?.attachments?.documents(),
+    describe: (error) => this.extras?.describe(error),
   });
   /**
    * The sources, ratings and code copy buttons of answers: they come with the renderer, so they

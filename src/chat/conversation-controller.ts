@@ -6,7 +6,7 @@ import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
 import type { ChatStrings } from '../ui/strings/chat.js';
 import type { AnswerViewsController } from './answer-views-controller.js';
-import { ChatConfigError, checkSessionData } from './errors.js';
+import { ChatConfigError, checkSessionData, type ShownError } from './errors.js';
 import type { NoticesController } from './notices-controller.js';
 import { loadRenderer, transcriptMerge } from './renderer.js';
 import { StreamController, type StreamOutcome } from './stream-controller.js';
@@ -61,6 +61,8 @@ export interface ConversationOptions {
    * log, and goes back where the reader wrote it.
    */
   onRefused?(query: string): void;
+  /** What the reader is told of `error` where the element's own words say less (see `fail`). */
+  describe?(error: unknown): Partial<ShownError> | undefined;
   /** New text of the streaming answer is on screen. */
   onText?(): void;
   /**
@@ -497,7 +499,11 @@ export class ConversationController implements ReactiveController {
   private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
     // What stays on screen is the last try's text where this one replaced nothing.
     const partial = !!(previous?.shown ?? exchange).response;
-    const { kind, retryable } = this.options.notices.showError(error, undefined, partial);
+    const { kind, retryable } = this.options.notices.showError(
+      error,
+      this.options.describe?.(error),
+      partial,
+    );
     // The service refused the question itself (400, 413, 422: too long, say): a Retry would be
     // refused again, so it leaves the log and goes back to the reader to change.
     if (kind === 'unknown' && !retryable) {

@@ -184,11 +184,23 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
 export interface AnswerStrings extends Record<string, string> {
   sources: string;
   askInstead: string;
+  /** A question over the service's length limit; it goes back into the message box. */
+  tooLong: string;
 }
 
 export const answerStrings: Tables<AnswerStrings> = {
-  en: { sources: 'Sources', askInstead: 'Ask instead' },
-  de: { sources: 'Quellen', askInstead: 'Stattdessen fragen' },
+  en: {
+    sources: 'Sources',
+    askInstead: 'Ask instead',
+    tooLong:
+      'Your message is longer than the {max} characters this chat takes. Shorten it and send it again.',
+  },
+  de: {
+    sources: 'Quellen',
+    askInstead: 'Stattdessen fragen',
+    tooLong:
+      'Ihre Nachricht ist länger als die {max} Zeichen, die dieser Chat annimmt. Kürzen Sie sie und senden Sie sie erneut.',
+  },
 };
 
 /** The label of the files sent with a question: drawn with the answers, attachments on or off. */
