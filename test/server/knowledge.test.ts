@@ -282,6 +282,23 @@ describe('retrieval and answers without an LLM', () => {
     assert.match(answer.text, /Alice talked about pizza/);
   });
 
+  it('does not answer a question in German from the one English word its function words spell', async () => {
+    const other = (await h.api.chatbots.create({ name: 'Kit' })).uuid;
+    await h.api.sources.upload(
+      other,
+      new Blob(['The kit ships as ES modules with no bare imports, so it works from a CDN.']),
+      { fileName: 'kit.txt' },
+    );
+    await h.server.idle();
+    const session = await h.api.sessions.create(other);
+    // "es" is German for "it": the passage on ES modules says nothing of a price.
+    const german = await ask(h.api, session.uuid, 'Was kostet es?');
+    assert.match(german.text, /couldn't find anything about that/);
+    assert.equal(german.citations, undefined);
+    const english = await ask(h.api, session.uuid, 'Does it ship ES modules?');
+    assert.match(english.text, /ships as ES modules/);
+  });
+
   it('gives the answer of a matching Q&A source verbatim', async () => {
     const session = await h.api.sessions.create(bot);
     const answer = await ask(h.api, session.uuid, 'opening hours?');

@@ -22,6 +22,18 @@ const STOPWORDS = new Set(
     .split(/\s+/)
     .filter(Boolean),
 );
+/**
+ * German function words that are no English words: the chat speaks German, and a visitor asking
+ * an English chatbot "Was kostet es?" got the passage on ES modules, "es" being the one word of
+ * the question the sources hold. Not "die", "man", "war", "mit" or "den": an English text's words
+ * ("MIT licence").
+ */
+for (const word of `aber auch bei bitte dass das dein deine dem der des du ein eine einen einem
+  einer es gibt habe haben ich ihr ihre ist kann kein keine mein meine nach nicht noch ob oder
+  sich sie sind und uns unser vom von warum welche welcher wenn wer werden wie wir wird wo zu zum
+  zur für über`.split(/\s+/)) {
+  STOPWORDS.add(word);
+}
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 /** An identifier in camelCase ("isValid", "toIPv4Address"), whose parts are words of its own. */
