@@ -55,16 +55,23 @@ export const styles = [
         display: none;
       }
     }
-    /* A phone, or a dashboard's sidebar: the question and the row's actions, which must stay in
-       view; the flags are read in the transcript and filtered on above. A row takes two lines,
-       the question above its buttons, as a data source's does: beside each other, the buttons
-       in German left a question of a few letters, or ran out of the table. */
+    /* A phone, a dashboard's sidebar, or the admin beside one at 1024 px: the question, its
+       marks and the row's actions, which must stay in view. A row takes two lines, the question
+       above its marks and buttons, as a data source's does: beside each other, the buttons in
+       German left a question of a few letters, or ran out of the table. The marks' header is
+       only read (a screen reader names each mark's cell by it), as the row of headers is one
+       line. */
     @container (width < 30em) {
       .tr {
         grid-template-columns: minmax(0, 1fr) auto;
       }
-      .tr > :nth-child(4) {
-        display: none;
+      .thead .tr > :nth-child(4) {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
       }
       .tbody .tr {
         height: 4.4em;
@@ -74,8 +81,11 @@ export const styles = [
       .tbody .tr > .title {
         grid-column: 1 / -1;
       }
+      .tbody .tr > .flags {
+        overflow: hidden;
+        white-space: nowrap;
+      }
       .tbody .tr > .row-actions {
-        grid-column: 1 / -1;
         justify-self: end;
       }
     }

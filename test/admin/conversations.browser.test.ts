@@ -26,6 +26,9 @@ function widestDate(lang: string, font: string): { text: string; width: number }
   return widest;
 }
 
+/** A header drawn on screen: not hidden, nor only read by screen readers (1px, clipped). */
+const drawn = (header: HTMLElement) => header.offsetWidth > 1;
+
 const rowOf = (panel: Element, question: string) =>
   deepAll(panel, '.tbody [role=row]').find(
     (row) => row.querySelector('.title')?.textContent?.trim() === question,
@@ -119,7 +122,7 @@ describe('<chatbot-admin> conversations', () => {
       el.style.width = `${width}px`;
       await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
-      const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+      const headers = deepAll(panel, '[role=columnheader]').filter(drawn);
       // The admin's own width decides its layout: in a 320px column the list of chatbots goes
       // above, and the conversations take the whole width (a viewport query left them 64px).
       const table = deep(panel, '[role=table]')!.getBoundingClientRect();
@@ -186,7 +189,7 @@ describe('<chatbot-admin> conversations', () => {
             el.lang = lang;
             await el.updateComplete;
             await new Promise((resolve) => requestAnimationFrame(resolve));
-            const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+            const headers = deepAll(panel, '[role=columnheader]').filter(drawn);
             headers.forEach((header, i) => {
               const what = `${header.textContent?.trim()} at ${width}px (${lang})`;
               const text = inked(header);
@@ -197,6 +200,57 @@ describe('<chatbot-admin> conversations', () => {
               expect(broken(header).map(String), what).to.deep.equal([]);
             });
           }
+        }
+      }
+    } finally {
+      el.style.width = '';
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
+  it("should show a row's marks at every width, below its question where the table is narrow", async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    try {
+      // A phone; a tablet; the admin beside a dashboard's sidebar at 1024×768 (721px); wide.
+      for (const [viewport, width] of [
+        [320, 320],
+        [390, 390],
+        [768, 752],
+        [1024, 721],
+        [1280, 1264],
+      ] as const) {
+        await setViewport({ width: viewport, height: 768 });
+        await until(() => innerWidth === viewport);
+        el.style.width = `${width}px`;
+        for (const lang of ['en', 'de']) {
+          el.lang = lang;
+          await el.updateComplete;
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+          const row = rowOf(panel, QUESTIONS.uncovered);
+          const box = row.getBoundingClientRect();
+          const marks = [...row.querySelectorAll<HTMLElement>('.flag')];
+          expect(marks.length, `marks at ${width}px`).to.be.at.least(2);
+          for (const mark of marks) {
+            const what = `${mark.title} at ${width}px (${lang})`;
+            const r = mark.getBoundingClientRect();
+            expect(r.width, what).to.be.above(0);
+            expect(r.left, what).to.be.at.least(box.left);
+            expect(r.right, what).to.be.at.most(box.right);
+            expect(r.top, what).to.be.at.least(box.top);
+            expect(r.bottom, what).to.be.at.most(box.bottom);
+            // Not under the row's buttons.
+            for (const button of row.querySelectorAll('button')) {
+              const b = button.getBoundingClientRect();
+              const apart =
+                r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom;
+              expect(apart, `${what} clear of ${button.textContent?.trim()}`).to.equal(true);
+            }
+          }
+          // Its column still has its header for a screen reader.
+          const header = deepAll(panel, '[role=columnheader]')[3]!;
+          expect(header.getClientRects().length, `marks header at ${width}px`).to.be.above(0);
         }
       }
     } finally {
@@ -222,7 +276,7 @@ describe('<chatbot-admin> conversations', () => {
         await new Promise((resolve) => requestAnimationFrame(resolve));
         const at = `at ${width}px, ${margin}px margins (${lang})`;
         const table = deep(panel, '[role=table]')!.getBoundingClientRect();
-        const headers = deepAll(panel, '[role=columnheader]').filter((h) => h.offsetWidth > 0);
+        const headers = deepAll(panel, '[role=columnheader]').filter(drawn);
         for (const header of headers) {
           const what = `${header.textContent?.trim()} ${at}`;
           expect(header.getBoundingClientRect().right, what).to.be.at.most(table.right);
