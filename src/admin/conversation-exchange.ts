@@ -81,7 +81,11 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
         aria-label=${fill(s.addAsQaFor, { question: label })}
         aria-expanded=${ctx.qa.openKey === message.uuid ? 'true' : 'false'}
         @click=${() =>
-          ctx.qa.toggle(message.uuid, { question: message.query, answer: message.response })}
+          // What a question the sources did not cover got is an apology and a list of topics:
+          // nothing to correct, the owner writes the answer (as from Insights' gaps).
+          notCovered
+            ? ctx.qa.toggle(message.uuid, { question: message.query, answer: '' }, 'gap')
+            : ctx.qa.toggle(message.uuid, { question: message.query, answer: message.response })}
       >
         ${s.addAsQa}
       </button>

@@ -110,8 +110,8 @@ describe('<chatbot-admin> conversation transcript', () => {
       .and.not.to.contain('Not covered by the sources');
   });
 
-  it('should add an exchange as a Q&A with the corrected answer, then ask it again in Try it', async () => {
-    const { client, bot, uncovered } = await seedConversations();
+  it('should add an exchange as a Q&A with the answer the owner writes, then ask it again in Try it', async () => {
+    const { client, bot } = await seedConversations();
     const { el, panel } = await mountConversations(client, bot);
     await until(() => button(panel, `Open session: ${QUESTIONS.uncovered}`));
     const transcript = await open(panel, QUESTIONS.uncovered);
@@ -121,9 +121,10 @@ describe('<chatbot-admin> conversation transcript', () => {
     const question = form.querySelector<HTMLInputElement>('[name=question]')!;
     const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
     expect(question.value).to.equal(QUESTIONS.uncovered);
-    expect(answer.value).to.equal(uncovered.message.response);
+    // The sources did not cover it: its answer was an apology, nothing to correct.
+    expect(answer.value).to.equal('');
     expect(form.querySelector('#qa-form-help')!.textContent).to.contain(
-      'Correct the answer as visitors should get it',
+      'Write the answer visitors should get to this question',
     );
     // Booleans: chai's message for two unequal elements of a shadow tree never finishes.
     expect(panel.shadowRoot!.activeElement === answer).to.equal(true);
@@ -207,6 +208,13 @@ describe('<chatbot-admin> conversation transcript', () => {
 
   it('should close the form unsaved, giving focus back to its button', async () => {
     const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
+    // A covered answer is there to correct.
+    expect(form.querySelector<HTMLTextAreaElement>('[name=answer]')!.value).to.equal(
+      'The ferry leaves at noon.',
+    );
+    expect(form.querySelector('#qa-form-help')!.textContent).to.contain(
+      'Correct the answer as visitors should get it',
+    );
     button(form, 'Cancel')!.click();
     await until(() => !transcript.querySelector('form.qa-form'));
     await until(() => panel.shadowRoot!.activeElement === add);
