@@ -11,6 +11,7 @@ import {
   type HumanEscalationSettings,
 } from '../api/types.js';
 import { fill } from '../ui/i18n.js';
+import type { AdminStrings } from '../ui/strings/admin.js';
 import {
   applies,
   type CreateDraft,
@@ -33,6 +34,16 @@ import {
 import { HEX_COLOR, isEnabled } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
 import { textField } from './text-field.js';
+
+/** An agent's type in the admin's language; its value (the API's) stays in the select. */
+const TYPE_NAMES = {
+  'user-facing': 'typeUserFacing',
+  background: 'typeBackground',
+  'human-escalation': 'typeHumanEscalation',
+  'pre-canned': 'typePreCanned',
+  'spam-defense': 'typeSpamDefense',
+} as const satisfies Record<AgentType, keyof AdminStrings>;
+const typeName = (type: AgentType, s: AdminStrings) => s[TYPE_NAMES[type]] ?? type;
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 const checked = (e: Event) => (e.target as HTMLInputElement).checked;
@@ -226,7 +237,7 @@ export class AdminAgentsPanel extends AdminPanel {
     return html`<article class="card" part="card" aria-labelledby=${headingId}>
       <div class="row center">
         <h3 id=${headingId} class="user-text flush" dir="auto">${agent.name}</h3>
-        <span class="badge">${agent.type}</span>
+        <span class="badge">${typeName(agent.type, s)}</span>
         <span class="spacer"></span>
         <label class="inline"
           ><input
@@ -402,7 +413,7 @@ export class AdminAgentsPanel extends AdminPanel {
       <div class="row">
         ${textField({ label: s.name, name: 'name', dir: 'auto', required: true, autocomplete: 'off', value: d.name, problem: p('name'), onInput: (name) => this.patchCreate({ name }) })}
         <label>${s.type}<select part="input" name="type" .value=${d.type} @change=${(e: Event) => this.patchCreate({ type: value(e) as AgentType })}>
-          ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${t}</option>`)}
+          ${AGENT_TYPES.map((t) => html`<option value=${t} ?selected=${t === d.type}>${typeName(t, s)}</option>`)}
         </select></label>
       </div>
       ${textField({ label: s.description, name: 'description', dir: 'auto', value: d.description, problem: p('description'), onInput: (description) => this.patchCreate({ description }) })}

@@ -37,12 +37,25 @@ describe('<chatbot-admin> agents', () => {
   it('should list the agents with their type and an enabled switch, and be accessible', async () => {
     const { el, panel } = await agentsPanel();
     const assistant = await card(panel, 'Assistant');
-    expect(assistant.textContent).to.contain('user-facing');
+    expect(assistant.querySelector('.badge')!.textContent).to.equal('User-facing');
     const toggle = assistant.querySelector<HTMLInputElement>('[role=switch]')!;
     // The list answers `enabled: 1`: the switch reads it as on.
     expect(toggle.checked).to.equal(true);
     expect(toggle.getAttribute('aria-label')).to.equal('Enabled: Assistant');
     await expect(el).to.be.accessible();
+    // The type in the admin's language, in the list and in the new agent's select.
+    el.lang = 'de';
+    await until(() => assistant.querySelector('.badge')!.textContent === 'Für Besucher');
+    const options = [...deepAll(panel, 'select[name=type] option')];
+    expect(options.map((o) => o.textContent)).to.deep.equal([
+      'Für Besucher',
+      'Hintergrund',
+      'Übergabe an Menschen',
+      'Vorgefertigt',
+      'Spam-Abwehr',
+    ]);
+    expect(options.map((o) => (o as HTMLOptionElement).value)).to.include('user-facing');
+    el.lang = '';
   });
 
   it('should adapt the create form to the agent type', async () => {
@@ -167,7 +180,7 @@ describe('<chatbot-admin> agents', () => {
     await until(() => message('stickness'));
     expect(message('temperature')).to.equal('Temperature (0–1) must be a number between 0 and 1.');
     expect(message('bias')).to.equal('Bias (0–1) must be a number between 0 and 1.');
-    expect(message('stickness')).to.equal('Stickness (0–1) must be a number between 0 and 1.');
+    expect(message('stickness')).to.equal('Stickiness (0–1) must be a number between 0 and 1.');
     expect(field('name').getAttribute('aria-invalid')).to.equal('false');
 
     button(form, 'Create agent')!.click();
