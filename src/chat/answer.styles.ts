@@ -326,6 +326,26 @@ const styles = css`
     height: 1em;
     vertical-align: -0.125em;
   }
+  /*
+   * A flash ("Copied") is read from the status region, and shown over the foot of the log for
+   * the reader who pressed the button, as the way back down is.
+   */
+  .flash:not(:empty) {
+    width: auto;
+    height: auto;
+    margin: 0;
+    clip: auto;
+    bottom: 8px;
+    left: 50%;
+    transform: translateX(-50%);
+    padding: 4px 12px;
+    border: 1px solid transparent;
+    border-radius: 999px;
+    background: var(--_text);
+    color: var(--_surface);
+    font-size: 0.875em;
+    pointer-events: none;
+  }
   .panel.dragging {
     outline: 2px dashed var(--_accent);
     outline-offset: -4px;

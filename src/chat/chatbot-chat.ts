@@ -398,6 +398,7 @@ export class ChatbotChat extends LitElement {
               </div>`
             : nothing
         }
+        <div class="latest"><div class="visually-hidden flash" role="status">${this.notices.notice}</div></div>
         <div class="error" part="error" role="alert">${this.notices.renderError(
           this.conversation.failedId === undefined ? undefined : () => this.retryExchange(),
         )}</div>
@@ -411,7 +412,6 @@ export class ChatbotChat extends LitElement {
           attach: this.extras?.attachments?.render(),
         })}
         <div class="visually-hidden" aria-live="polite">${this.notices.announcement}</div>
-        <div class="visually-hidden" role="status">${this.notices.notice}</div>
       </section>
     `;
   }

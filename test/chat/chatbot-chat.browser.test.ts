@@ -767,6 +767,17 @@ describe('<chatbot-chat>', () => {
       button(el, 'Copy answer')!.click();
       await until(() => copied, 'clipboard');
       expect(copied).to.equal('Copy me');
+      // Said to the reader who pressed it, not only to a screen reader: over the log's foot.
+      const flash = shadow(el).querySelector<HTMLElement>('[role=status]')!;
+      await until(() => flash.textContent?.trim(), 'the flash');
+      expect(flash.textContent!.trim()).to.equal('Copied');
+      const shown = flash.getBoundingClientRect();
+      const log = shadow(el).querySelector('[role=log]')!.getBoundingClientRect();
+      expect(shown.width, 'drawn').to.be.above(30);
+      expect(shown.height, 'drawn').to.be.above(10);
+      expect(shown.top).to.be.at.least(log.top);
+      expect(shown.bottom).to.be.at.most(log.bottom);
+      expect(getComputedStyle(flash).color).to.not.equal(getComputedStyle(flash).backgroundColor);
     } finally {
       navigator.clipboard.writeText = original;
     }
