@@ -57,6 +57,17 @@ export interface MarkdownViewOptions {
 }
 
 /**
+ * The tokens without the empty item an answer stopped (or cut) just after a list marker ends
+ * with, nor its list if that was all of it.
+ */
+function withoutEmptyLastItem(tokens: Token[]): Token[] {
+  const last = tokens.findLast((token) => token.type !== 'space');
+  if (last?.type !== 'list' || last.items.at(-1)?.text.trim()) return tokens;
+  last.items.pop();
+  return last.items.length ? tokens : tokens.filter((token) => token !== last);
+}
+
+/**
  * One answer's rendered markdown. `update(text)` takes the whole text so far; `finish()` closes
  * the last block. `root` is the node to place in the page.
  */
@@ -130,7 +141,7 @@ export class MarkdownView {
   /** Closes the open block: the answer is complete (or stopped). */
   finish(): void {
     const pending = this.text.slice(this.committed);
-    if (pending) this.commit(new Lexer(markedOptions).lex(pending));
+    if (pending) this.commit(withoutEmptyLastItem(new Lexer(markedOptions).lex(pending)));
     this.committed = this.text.length;
     this.openTokens = [];
     this.open.replaceChildren();

@@ -122,6 +122,28 @@ describe('markdown', () => {
     expect(view.root.querySelector('h1')).to.equal(heading);
   });
 
+  it('should drop the empty item an answer stopped after a list marker leaves, bullet or number', () => {
+    for (const [text, items] of [
+      ['Bring:\n\n- a map\n- ', 1],
+      ['Bring:\n\n- a map\n-', 1],
+      ['Steps:\n\n1. open it\n2. ', 1],
+      ['Bring:\n\n- ', 0],
+    ] as const) {
+      const view = new MarkdownView();
+      view.update(text);
+      view.finish();
+      expect(view.root.querySelectorAll('li').length, JSON.stringify(text)).to.equal(items);
+      // Nor read as a heading's underline ("- a map" over "-").
+      expect(view.root.querySelector('h2'), JSON.stringify(text)).to.equal(null);
+      expect(view.root.textContent, JSON.stringify(text)).to.contain(text.split(':')[0]);
+    }
+    // A number ending a paragraph's line is no list marker: kept.
+    const view = new MarkdownView();
+    view.update('It opened in\n2024.');
+    view.finish();
+    expect(view.root.textContent).to.contain('2024.');
+  });
+
   it('should open links in a new tab without opener and drop unsafe schemes', () => {
     const view = MarkdownView.render(
       '[a](https://a.example) [b](javascript:alert(1)) [c](mailto:x@y.z) [d](tel:+123) [e](/relative) [f](data:text/html,x)',
