@@ -44,8 +44,10 @@ export const styles = [
       padding: 12px;
       min-width: 0;
     }
+    /* New chatbot goes under the heading where both do not fit ("Neuer Chatbot" in 16em). */
     .header {
       display: flex;
+      flex-wrap: wrap;
       gap: 8px;
       align-items: center;
       justify-content: space-between;

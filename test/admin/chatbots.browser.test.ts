@@ -40,6 +40,28 @@ describe('<chatbot-admin> chatbots and settings', () => {
     expect(item.querySelector('.badge:last-child')!.textContent).to.equal('Privat');
   });
 
+  it('should keep the sidebar’s heading and New chatbot inside it, in English and German', async () => {
+    const client = await apiClient();
+    const el = await mountAdmin(client);
+    const sidebar = await until(() => deep(el, 'nav.sidebar'));
+    for (const lang of ['en', 'de']) {
+      el.lang = lang;
+      await until(() =>
+        deepAll(el, 'nav.sidebar button.primary').some(
+          (b) => b.textContent?.trim() === (lang === 'de' ? 'Neuer Chatbot' : 'New chatbot'),
+        ),
+      );
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const inner =
+        sidebar.getBoundingClientRect().right - parseFloat(getComputedStyle(sidebar).paddingRight);
+      for (const part of sidebar.querySelectorAll<HTMLElement>('.header h2, .header button')) {
+        const what = `${part.textContent?.trim()} (${lang})`;
+        expect(part.getBoundingClientRect().right, what).to.be.at.most(inner + 0.5);
+        expect(part.scrollWidth, what).to.be.at.most(part.clientWidth);
+      }
+    }
+  });
+
   it("should name the visibility in the reader's language and send the API's value", async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);
