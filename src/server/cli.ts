@@ -100,6 +100,15 @@ function count(name: string, value: string | undefined, fallback: number): numbe
   }
 }
 
+/**
+ * Whole seconds from the environment, a day at most: a timer set past 24.8 days fires at once
+ * (the ingestion queue would poll without pause, a socket close at once).
+ */
+function seconds(name: string, value: string | undefined, fallback: number): number {
+  const n = count(name, value, fallback);
+  return n <= 86_400 ? n : fail(`${name} must be a number of seconds from 1 to 86400, not "${n}"`);
+}
+
 /** Megabytes from the environment as bytes: any positive number ("0.5" is half a MB). */
 function uploadLimit(value: string | undefined): number | undefined {
   if (!value?.trim()) return undefined;
@@ -222,21 +231,17 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT ${env.PORT} is not a port number (0 to 65535; 0 picks a free one)`);
   const host = env.HOST || '127.0.0.1';
-  const leaseSeconds = Number(env.CHATBOT_INGEST_LEASE_SECONDS || 30);
-  // A day at most: past 24.8 days a timer fires at once, and the queue would poll without pause.
-  if (!(leaseSeconds > 0 && leaseSeconds <= 86_400)) {
-    fail(
-      `CHATBOT_INGEST_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "${String(env.CHATBOT_INGEST_LEASE_SECONDS).slice(0, 40)}"`,
-    );
-  }
+  const leaseSeconds = seconds(
+    'CHATBOT_INGEST_LEASE_SECONDS',
+    env.CHATBOT_INGEST_LEASE_SECONDS,
+    30,
+  );
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
-  const keepAliveSeconds = count('CHATBOT_KEEP_ALIVE_SECONDS', env.CHATBOT_KEEP_ALIVE_SECONDS, 65);
-  // A day at most, as the lease: a longer socket timer would fire at once.
-  if (keepAliveSeconds > 86_400) {
-    fail(
-      `CHATBOT_KEEP_ALIVE_SECONDS must be a number of seconds from 1 to 86400, not "${keepAliveSeconds}"`,
-    );
-  }
+  const keepAliveSeconds = seconds(
+    'CHATBOT_KEEP_ALIVE_SECONDS',
+    env.CHATBOT_KEEP_ALIVE_SECONDS,
+    65,
+  );
   // Checked before any worker starts: each would stop on it, and the primary start them again.
   const cors = corsOrigins(env.CHATBOT_CORS_ORIGINS);
   const llmUrl = env.LLM_BASE_URL ? llmBaseUrl(env.LLM_BASE_URL) : undefined;

@@ -106,6 +106,11 @@ describe('the command line', SQLITE_ONLY, () => {
         /CHATBOT_INGEST_LEASE_SECONDS must be a number of seconds from 1 to 86400, not "5000000"/,
       ],
       [
+        'CHATBOT_INGEST_LEASE_SECONDS',
+        '0x10',
+        /CHATBOT_INGEST_LEASE_SECONDS must be a positive whole number, not "0x10"/,
+      ],
+      [
         'CHATBOT_PG_POOL_SIZE',
         '0',
         /CHATBOT_PG_POOL_SIZE must be a positive whole number, not "0"/,
