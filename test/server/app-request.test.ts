@@ -255,7 +255,9 @@ describe("the app through app.request() (no port; this pass's store)", () => {
         call(`/api/v1/session/${uuid}/message/non-stream`, { json: { query: 'hello' } });
       assert.equal((await ask()).status, 200);
       const refused = await ask();
-      assert.equal(refused.headers.get('retry-after'), '60');
+      // The window's 60 s less the first answer's own time: a second or more on a loaded machine.
+      const wait = Number(refused.headers.get('retry-after'));
+      assert.ok(wait >= 55 && wait <= 60, `Retry-After ${wait}`);
       assert.deepEqual(await failure(refused), error(429, 'rate_limited', 'Slow down.'));
     });
   });
