@@ -23,6 +23,8 @@ export interface ExchangeContext {
   readonly qa: QaFormController;
   /** The answer as the visitor saw it: rendered, or its raw text. */
   readonly answer: (message: Message) => unknown;
+  /** A passage an answer quoted, by its citation's number: rendered, or its raw text. */
+  readonly passage: (message: Message, n: string, text: string) => unknown;
   readonly delete: (message: Message) => void;
 }
 
@@ -67,7 +69,7 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
               ${cites.map(
                 ([n, c]) => html`<li value=${Number(n) || nothing} tabindex="-1">
                   <span class="user-text" dir="auto">${c.title || c.file_name}</span>
-                  ${c.text ? html`<details><summary>${s.quotedPassage}</summary><p class="user-text" dir="auto">${c.text}</p></details>` : nothing}
+                  ${c.text ? html`<details><summary>${s.quotedPassage}</summary><div class="user-text passage" dir="auto">${ctx.passage(message, n, c.text)}</div></details>` : nothing}
                 </li>`,
               )}
             </ol>

@@ -463,6 +463,8 @@ export class AdminSessionsPanel extends AdminPanel {
       lang: this.lang,
       qa: this.qa,
       answer: (message: Message) => this.answers.render(message),
+      passage: (message: Message, n: string, text: string) =>
+        this.answers.passage(message, n, text),
       delete: (message: Message) => void this.handleDeleteMessage(message),
     };
     return html`

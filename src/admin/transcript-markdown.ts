@@ -25,6 +25,11 @@ export function renderAnswer(message: Message): HTMLElement {
   return root;
 }
 
+/** A passage an answer quoted from a source, as its source has it: markdown, drawn. */
+export function renderPassage(text: string): HTMLElement {
+  return MarkdownView.render(text).root;
+}
+
 /**
  * A `[n]` marker points at source n in the exchange's list of sources: focused here, as an
  * in-page anchor reaches no id inside shadow DOM, and would replace the admin's route in the hash.
@@ -45,7 +50,7 @@ function followMarker(event: MouseEvent): void {
  * composer's and ratings' rules, which would reach the admin's own forms.
  */
 const styles = css`
-  .answer .markdown {
+  :is(.answer, .passage) .markdown {
     white-space: normal;
     margin-bottom: -0.5em;
   }

@@ -88,6 +88,11 @@ describe('<chatbot-admin> transcript answers as the visitor saw them', () => {
     });
     expect(source.getAttribute('value')).to.equal('1');
     expect(location.hash).to.equal(hash);
+    // The passage it quoted, as its source writes it: drawn, not its markdown's marks.
+    const passage = source.querySelector<HTMLElement>('details .passage')!;
+    expect(passage.querySelector('strong')?.textContent).to.equal('Hold');
+    expect(passage.querySelector('pre code')?.textContent).to.contain('kiosk-reset --hard');
+    expect(passage.textContent).to.not.contain('**').and.not.to.contain('```');
 
     // Wide code and a wide table scroll inside the answer; the card keeps its width.
     const card = deep(panel, 'section.detail')!.getBoundingClientRect();
