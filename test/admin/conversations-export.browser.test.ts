@@ -86,7 +86,7 @@ describe('<chatbot-admin> conversations export', () => {
     const text = new TextDecoder().decode(bytes.slice(3));
     const [header, ...rows] = text.trimEnd().split('\r\n');
     expect(header).to.equal(
-      'session_uuid,created_at,query,response,rating,reason,comment,covered,cited_sources',
+      'session_uuid,created_at,query,response,rating,reason,comment,covered,cited_sources,test',
     );
     expect(rows).to.have.length(3);
     expect(text).to.contain('"We do sell umbrellas, at the kiosk."');

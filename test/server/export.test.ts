@@ -5,7 +5,8 @@ import { csvCell } from '../../src/server/review/export.js';
 import { type Harness, settled, startHarness } from './helpers.js';
 import { type ErrorBody, iso, type ReviewServer, reviewServer } from './review-helpers.js';
 
-const HEADER = 'session_uuid,created_at,query,response,rating,reason,comment,covered,cited_sources';
+const HEADER =
+  'session_uuid,created_at,query,response,rating,reason,comment,covered,cited_sources,test';
 const JSON_KEYS = HEADER.split(',');
 
 interface JsonRow {
@@ -18,6 +19,7 @@ interface JsonRow {
   comment: string;
   covered: boolean;
   cited_sources: string[];
+  test: boolean;
 }
 
 /** Text that spreadsheets and CSV readers trip on, one kind per exchange. */
@@ -81,16 +83,16 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
     const rows = text.slice(1).split('\r\n');
     assert.equal(
       rows[1],
-      `${session},${iso(16)},"""=quoted formula""","'=HYPERLINK(""http://example.com/x"",""click"")",,,,false,`,
+      `${session},${iso(16)},"""=quoted formula""","'=HYPERLINK(""http://example.com/x"",""click"")",,,,false,,false`,
     );
     assert.ok(
       text.includes(
-        `${session},${iso(12)},'=SUM(A1:A9),'+1 555 0100,down,wrong,"'=cmd|"" /C calc""!A0",false,\r\n`,
+        `${session},${iso(12)},'=SUM(A1:A9),'+1 555 0100,down,wrong,"'=cmd|"" /C calc""!A0",false,,false\r\n`,
       ),
     );
     assert.ok(
       text.includes(
-        `${session},${iso(10)},"He said ""hi"", then left","Quotes ""inside"", and a comma",up,,,true,"Guide, ""v2""; FAQ"\r\n`,
+        `${session},${iso(10)},"He said ""hi"", then left","Quotes ""inside"", and a comma",up,,,true,"Guide, ""v2""; FAQ",false\r\n`,
       ),
     );
     assert.ok(text.includes(`${session},${iso(13)},'-2 apples,'@mention someone,`));
@@ -143,6 +145,7 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
       comment: '',
       covered: true,
       cited_sources: ['Guide, "v2"', 'FAQ'],
+      test: false,
     });
     assert.equal(rows[0]!.rating, null);
     assert.equal(rows.find((r) => r.rating === 'down')!.comment, '=cmd|" /C calc"!A0');
@@ -162,6 +165,30 @@ describe('GET /api/v1/chatbot/{uuid}/messages/export', () => {
     assert.deepEqual(JSON.parse(empty.text), []);
     const emptyCsv = await download('?format=csv&q=nothingmatches');
     assert.equal(emptyCsv.text, `\uFEFF${HEADER}\r\n`);
+  });
+
+  it('should mark the owner’s tests when they are exported with visitors’ conversations, or alone', async () => {
+    const mixed = await s.chatbot('Mixed');
+    const visitor = await s.session(mixed, 0);
+    const owner = await s.session(mixed, 1, { test: true });
+    await s.put(visitor, { at: 10, query: 'asked by a visitor' });
+    await s.put(owner, { at: 11, query: 'asked in Try it' });
+    const rows = async (query: string) => {
+      const response = await s.call(`/api/v1/chatbot/${mixed}/messages/export${query}`);
+      return (JSON.parse(await response.text()) as JsonRow[]).map((r) => [r.query, r.test]);
+    };
+    assert.deepEqual(await rows('?format=json'), [['asked by a visitor', false]]);
+    assert.deepEqual(await rows('?format=json&test=include'), [
+      ['asked in Try it', true],
+      ['asked by a visitor', false],
+    ]);
+    assert.deepEqual(await rows('?format=json&test=only'), [['asked in Try it', true]]);
+    const csv = await s.call(`/api/v1/chatbot/${mixed}/messages/export?format=csv&test=include`);
+    const lines = (await csv.text()).trimEnd().split('\r\n');
+    assert.deepEqual(
+      lines.slice(1).map((line) => line.split(',').at(-1)),
+      ['true', 'false'],
+    );
   });
 
   it('should export every row exactly once across many batches', async () => {
@@ -234,6 +261,6 @@ describe('the export through the API module, over HTTP', () => {
     assert.equal(response.headers.get('x-total-count'), '1');
     assert.match(response.headers.get('access-control-expose-headers') ?? '', /X-Total-Count/i);
     const text = await response.text();
-    assert.match(text, /,Hours\?,Nine to five\.,,,,true,Hours\?\r\n$/);
+    assert.match(text, /,Hours\?,Nine to five\.,,,,true,Hours\?,false\r\n$/);
   });
 });

@@ -15,6 +15,7 @@ export const EXPORT_COLUMNS = [
   'comment',
   'covered',
   'cited_sources',
+  'test',
 ] as const;
 
 /** Rows read from the store at a time. */
@@ -31,9 +32,12 @@ export interface ExportRow {
   covered: boolean;
   /** Titles of the cited sources, as the answer named them. */
   cited_sources: string[];
+  /** Asked by the owner in Try it (ours), not by a visitor. */
+  test: boolean;
 }
 
-export function exportRow(row: MessageRow): ExportRow {
+/** `tests`: what the filter asked of the owner's tests (`MessageFilter['test']`). */
+export function exportRow(row: MessageRow, tests?: MessageFilter['test']): ExportRow {
   const titles = new Map<string, string>();
   for (const cite of Object.values(row.cite_data)) {
     const { data_source_uuid, title } = cite as { data_source_uuid?: string; title?: string };
@@ -50,6 +54,7 @@ export function exportRow(row: MessageRow): ExportRow {
     comment: row.feedback?.comment ?? '',
     covered: row.meta.covered === true,
     cited_sources: [...titles.values()],
+    test: row.test ?? tests === 'only',
   };
 }
 
@@ -97,7 +102,7 @@ export function exportStream(
       let text = started ? '' : format === 'csv' ? CSV_HEAD : '[';
       started = true;
       for (const row of rows) {
-        const line = exportRow(row);
+        const line = exportRow(row, filter.test);
         text +=
           format === 'csv' ? csvLine(line) : `${written > 0 ? ',' : ''}\n${JSON.stringify(line)}`;
         written++;

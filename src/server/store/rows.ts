@@ -9,6 +9,7 @@ import type {
   AgentRow,
   ChatbotRow,
   ChunkRow,
+  MessageFilter,
   MessageRow,
   SessionDocumentRow,
   SessionRow,
@@ -100,7 +101,15 @@ export const message = (r: Row): MessageRow => ({
   feedback: r.feedback_json ? parse(r.feedback_json) : null,
   created_at: String(r.created_at),
   modified_at: String(r.modified_at),
+  ...(r.test == null ? {} : { test: flag(r.test) }),
 });
+
+/**
+ * The column `message` reads as `test` for a filter that takes the owner's tests with visitors'
+ * sessions (`test` absent): which they are. A lookup by the session's key per row read.
+ */
+export const testColumn = (test: MessageFilter['test']) =>
+  test ? '' : ', (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test';
 
 /**
  * What storing a message writes, both stores alike: the columns in order, the chatbot's third

@@ -123,6 +123,11 @@ export interface MessageRow {
   feedback: Feedback | null;
   created_at: string;
   modified_at: string;
+  /**
+   * Whether its session is the owner's test: read by `findMessages` only, where the filter
+   * takes tests and visitors' sessions alike (otherwise the filter says).
+   */
+  test?: boolean;
 }
 
 /**

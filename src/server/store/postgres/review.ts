@@ -1,5 +1,5 @@
 import { wordForms } from '../../word-forms.js';
-import { MESSAGE_COLUMNS, message } from '../rows.js';
+import { MESSAGE_COLUMNS, message, testColumn } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import { num, type Row, type Sql } from './db.js';
 
@@ -159,7 +159,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       const { where, p } = matching(chatbotUuid, filter);
       const page = keyset('m.created_at, m.uuid', after, p);
       const rows = await sql.all(
-        `SELECT ${prefixed('m', MESSAGE_COLUMNS)} FROM messages m WHERE ${where}${page}
+        `SELECT ${prefixed('m', MESSAGE_COLUMNS)}${testColumn(filter.test)} FROM messages m WHERE ${where}${page}
           ORDER BY m.created_at DESC, m.uuid DESC LIMIT ${p.add(limit)}`,
         ...p.values,
       );

@@ -1,5 +1,5 @@
 import { wordForms } from '../../word-forms.js';
-import { message } from '../rows.js';
+import { message, testColumn } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import type { Immediate, Row, Sql } from './db.js';
 
@@ -255,7 +255,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
       const { where, params } = matching(chatbotUuid, filter);
       const keyset = after ? ' AND (m.created_at, m.uuid) < (?, ?)' : '';
       return all(
-        `SELECT m.* FROM messages m WHERE ${where}${keyset}
+        `SELECT m.*${testColumn(filter.test)} FROM messages m WHERE ${where}${keyset}
           ORDER BY m.created_at DESC, m.uuid DESC LIMIT ?`,
         ...params,
         ...keysetParams(after),
