@@ -63,10 +63,21 @@ export function declaredLength(c: Context): number {
   return Number.parseInt(requestHeader(c, 'content-length') ?? '0', 10) || 0;
 }
 
-/** A 413 from the declared length alone, before anything is read. */
-export function refuseDeclaredLength(c: Context, limit: number, what: string): void {
+/** The 413's message for a body past `limit`. */
+const overLimit = (what: string, limit: number) => `${what} is larger than ${limit} bytes`;
+
+/**
+ * A 413 from the declared length alone, before anything is read. `said` is its message, where a
+ * route names another limit than the body's (a file's, not the form's room around it).
+ */
+export function refuseDeclaredLength(
+  c: Context,
+  limit: number,
+  what: string,
+  said = overLimit(what, limit),
+): void {
   if (requestHeader(c, 'transfer-encoding') !== undefined) return;
-  if (declaredLength(c) > limit) throw tooLarge(`${what} is larger than ${limit} bytes`);
+  if (declaredLength(c) > limit) throw tooLarge(said);
 }
 
 /**
@@ -75,10 +86,15 @@ export function refuseDeclaredLength(c: Context, limit: number, what: string): v
  * it costs most of what a small JSON request does, and the rest of a refused body must stay
  * readable for the drain.
  */
-export async function readBody(c: Context, limit: number, what: string): Promise<Buffer> {
-  refuseDeclaredLength(c, limit, what);
+export async function readBody(
+  c: Context,
+  limit: number,
+  what: string,
+  said = overLimit(what, limit),
+): Promise<Buffer> {
+  refuseDeclaredLength(c, limit, what, said);
   const incoming = incomingOf(c);
-  if (!incoming || incoming.readableDidRead) return readWebBody(c, limit, what);
+  if (!incoming || incoming.readableDidRead) return readWebBody(c, limit, said);
   sayContinue(c, incoming);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -100,7 +116,7 @@ export async function readBody(c: Context, limit: number, what: string): Promise
       if (size <= limit) return void chunks.push(chunk);
       stop();
       incoming.pause();
-      reject(tooLarge(`${what} is larger than ${limit} bytes`));
+      reject(tooLarge(said));
     };
     const onEnd = () => {
       stop();
@@ -121,7 +137,7 @@ export async function readBody(c: Context, limit: number, what: string): Promise
 const unreadable = () => new HttpError(400, 'bad_request', 'the request body could not be read');
 
 /** Through the web Request (app.request, where there is no Node stream), counting its bytes. */
-async function readWebBody(c: Context, limit: number, what: string): Promise<Buffer> {
+async function readWebBody(c: Context, limit: number, said: string): Promise<Buffer> {
   const body = c.req.raw.body;
   if (!body || c.req.raw.bodyUsed) return Buffer.from(await c.req.arrayBuffer());
   const reader = body.getReader();
@@ -138,7 +154,7 @@ async function readWebBody(c: Context, limit: number, what: string): Promise<Buf
     size += next.value.byteLength;
     if (size > limit) {
       void reader.cancel();
-      throw tooLarge(`${what} is larger than ${limit} bytes`);
+      throw tooLarge(said);
     }
     chunks.push(next.value);
   }

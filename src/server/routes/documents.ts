@@ -99,15 +99,9 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
   const limit = settings.maxBytes + FORM_BYTES;
   // Every 413 here names the file's limit, not the form's room around it, which a visitor has
   // no use for: the chat reads the number to say the limit (attachments-controller.ts).
-  const fileTooLarge = () => tooLarge(`the file is larger than ${settings.maxBytes} bytes`);
-  const asFileLimit = (error: unknown) =>
-    error instanceof HttpError && error.status === 413 ? fileTooLarge() : error;
+  const fileTooLarge = `the file is larger than ${settings.maxBytes} bytes`;
   return new Hono<AppEnv>().post('/api/v1/session-document/upload', async (c) => {
-    try {
-      refuseDeclaredLength(c, limit, 'the upload');
-    } catch (error) {
-      throw asFileLimit(error);
-    }
+    refuseDeclaredLength(c, limit, 'the upload', fileTooLarge);
     const auth = c.get('auth');
     const { chatOnly } = auth;
     let fits: ((bytes: number) => void) | undefined;
@@ -120,12 +114,10 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
       fits(Math.max(1, declaredLength(c) - FORM_BYTES));
     }
     const type = multipartType(requestHeader(c, 'content-type'));
-    const body = await readBody(c, limit, 'the upload').catch((error: unknown) => {
-      throw asFileLimit(error);
-    });
+    const body = await readBody(c, limit, 'the upload', fileTooLarge);
     const form = await readUploadForm(type, body, ['filename']);
     const { file } = form;
-    if (file.size > settings.maxBytes) throw fileTooLarge();
+    if (file.size > settings.maxBytes) throw tooLarge(fileTooLarge);
     fits?.(file.size);
     const filename = (form.filename ?? file.name).trim();
     if (!filename) throw badInput('filename must not be empty');
