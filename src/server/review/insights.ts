@@ -1,7 +1,7 @@
 import type { Insights, TestSessions } from '../../api/types.js';
 import { badInput, timestamp } from '../http.js';
 import type { PeriodDay, Store } from '../store/types.js';
-import { LAST_TIME, parseTime } from './params.js';
+import { LAST_TIME, parseTime, storeTests } from './params.js';
 import { addDays, dayStart, localDate, offsetAt, UTC } from './zone.js';
 
 const DAY_MS = 86_400_000;
@@ -59,7 +59,7 @@ export async function insights(
   test: TestSessions,
   coveredNow: (questions: string[]) => Promise<boolean[]>,
 ): Promise<Insights> {
-  const rows = await store.insights(chatbotUuid, days, TOP, test === 'include' ? undefined : test);
+  const rows = await store.insights(chatbotUuid, days, TOP, storeTests(test));
   const byDate = new Map(rows.days.map((d) => [d.date, d]));
   const sources = await store.listSources(chatbotUuid);
   const titles = new Map(sources.map((s) => [s.uuid, s.title]));

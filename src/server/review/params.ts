@@ -67,6 +67,10 @@ export function parseTests(params: Record<string, string>): TestSessions {
   return value;
 }
 
+/** The store's word for `test`: it reads the owner's tests with the rest unless told otherwise. */
+export const storeTests = (test: TestSessions): MessageFilter['test'] =>
+  test === 'include' ? undefined : test;
+
 export function parseFilter(params: Record<string, string>): MessageFilter {
   const filter: MessageFilter = {};
   if (params.q !== undefined) {
@@ -90,8 +94,7 @@ export function parseFilter(params: Record<string, string>): MessageFilter {
     throw badInput('from must be before to');
   }
   if (params.session !== undefined) filter.session = params.session;
-  const test = parseTests(params);
-  if (test !== 'include') filter.test = test;
+  filter.test = storeTests(parseTests(params));
   for (const key of Object.keys(filter) as Array<keyof MessageFilter>) {
     if (filter[key] === undefined) delete filter[key];
   }

@@ -104,12 +104,14 @@ export const message = (r: Row): MessageRow => ({
   ...(r.test == null ? {} : { test: flag(r.test) }),
 });
 
+/** Whether the session of message `m` is the owner's test: a lookup by the session's key. */
+export const SESSION_TEST = '(SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test';
+
 /**
  * The column `message` reads as `test` for a filter that takes the owner's tests with visitors'
- * sessions (`test` absent): which they are. A lookup by the session's key per row read.
+ * sessions (`test` absent): which they are, per row read.
  */
-export const testColumn = (test: MessageFilter['test']) =>
-  test ? '' : ', (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test';
+export const testColumn = (test: MessageFilter['test']) => (test ? '' : `, ${SESSION_TEST}`);
 
 /**
  * What storing a message writes, both stores alike: the columns in order, the chatbot's third

@@ -1,5 +1,5 @@
 import { wordForms } from '../../word-forms.js';
-import { MESSAGE_COLUMNS, message, testColumn } from '../rows.js';
+import { MESSAGE_COLUMNS, message, SESSION_TEST, testColumn } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import { num, type Row, type Sql } from './db.js';
 
@@ -73,6 +73,9 @@ function inTests(column: string, test: MessageFilter['test'], chatbot: string): 
   return [`${column} ${test === 'only' ? 'IN' : 'NOT IN'} ${tests}`];
 }
 
+/** Conditions appended to a WHERE that has some already. */
+const and = (clauses: string[]) => clauses.map((c) => ` AND ${c}`).join('');
+
 /** `(time, uuid) < keyset`: the page goes on after `after`, newest first. */
 const keyset = (columns: string, after: Keyset | null, p: Params) =>
   after ? ` AND (${columns}) < (${p.add(after.at)}, ${p.add(after.uuid)})` : '';
@@ -100,7 +103,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           count(*) FILTER (WHERE m.failed) AS errors,
           (SELECT f.query FROM messages f WHERE f.session_uuid = m.session_uuid
             ORDER BY f.created_at, f.id LIMIT 1) AS first_query,
-          (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test
+          ${SESSION_TEST}
         FROM messages m
         WHERE m.session_uuid = ANY($1::text[])
         GROUP BY m.session_uuid`,
@@ -122,12 +125,10 @@ export function reviewQueries(sql: Sql): ReviewQueries {
     notCovered: boolean,
     test: MessageFilter['test'],
   ) => {
-    const narrowed = [
+    const narrowed = and([
       ...(notCovered ? ['NOT m.covered'] : []),
       ...inTests('m.session_uuid', test, '$1'),
-    ]
-      .map((c) => ` AND ${c}`)
-      .join('');
+    ]);
     const rows = await sql.all(
       `SELECT g.query_norm, g.n, g.last, g.not_covered, l.query, l.covered FROM (
           SELECT m.query_norm, count(*) AS n, max(m.created_at) AS last,
@@ -233,9 +234,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
 
     async insights(chatbotUuid, periodDays, top, test): Promise<InsightsRows> {
       const period = [chatbotUuid, periodDays[0]!.from, periodDays.at(-1)!.to];
-      const tests = inTests('m.session_uuid', test, '$1')
-        .map((c) => ` AND ${c}`)
-        .join('');
+      const tests = and(inTests('m.session_uuid', test, '$1'));
       // A citation names its message, not its session: the test sessions' messages, few.
       const citedTests = test
         ? ` AND c.message_id ${test === 'only' ? 'IN' : 'NOT IN'} (SELECT m.id FROM messages m

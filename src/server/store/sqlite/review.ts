@@ -1,5 +1,5 @@
 import { wordForms } from '../../word-forms.js';
-import { message, testColumn } from '../rows.js';
+import { message, SESSION_TEST, testColumn } from '../rows.js';
 import type { InsightsRows, Keyset, MessageFilter, Store } from '../types.js';
 import type { Immediate, Row, Sql } from './db.js';
 
@@ -119,7 +119,7 @@ export function reviewQueries(sql: Sql): ReviewQueries {
           sum(m.escalated) AS escalated, sum(m.failed) AS errors,
           (SELECT f.query FROM messages f WHERE f.session_uuid = m.session_uuid
             ORDER BY f.created_at, f.id LIMIT 1) AS first_query,
-          (SELECT s.test FROM sessions s WHERE s.uuid = m.session_uuid) AS test
+          ${SESSION_TEST}
         FROM messages m
         WHERE m.session_uuid IN (SELECT value FROM json_each(?))
         GROUP BY m.session_uuid`,
