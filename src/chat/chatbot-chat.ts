@@ -389,16 +389,16 @@ export class ChatbotChat extends LitElement {
           )}
           ${this.conversation.exchanges.length === 0 && this.suggestions.length ? renderSuggestions(html, this.suggestions, strings.suggestions, this.handleSuggestionClick) : nothing}
         </div>
-        ${
-          this.follow.behind
-            ? html`<div class="latest">
-                <button type="button" part="latest-button" @click=${this.handleLatestClick}>
+        <div class="latest">
+          ${
+            this.follow.behind
+              ? html`<button type="button" part="latest-button" @click=${this.handleLatestClick}>
                   <span aria-hidden="true">↓</span> ${strings.latest}
-                </button>
-              </div>`
-            : nothing
-        }
-        <div class="latest"><div class="visually-hidden flash" role="status">${this.notices.notice}</div></div>
+                </button>`
+              : nothing
+          }
+          <div class="visually-hidden flash" role="status">${this.notices.notice}</div>
+        </div>
         <div class="error" part="error" role="alert">${this.notices.renderError(
           this.conversation.failedId === undefined ? undefined : () => this.retryExchange(),
         )}</div>

@@ -9,15 +9,7 @@ export function formatSize(bytes: number, language: string): string {
       : bytes < 1024 * 1024
         ? [Math.round(bytes / 1024), 'KB']
         : [bytes / 1024 / 1024, 'MB'];
-  const options = { maximumFractionDigits: 1 };
-  let number: string;
-  try {
-    number = value.toLocaleString(language, options);
-  } catch {
-    // A page's `lang` may be no language tag at all (`en_US`), which Intl refuses.
-    number = value.toLocaleString('en', options);
-  }
-  return `${number} ${unit}`;
+  return `${value.toLocaleString(language, { maximumFractionDigits: 1 })} ${unit}`;
 }
 
 /**

@@ -51,12 +51,7 @@ export function plural<T extends Record<string, string>>(
 ): string {
   let rules = pluralRules.get(lang);
   if (!rules) {
-    try {
-      rules = new Intl.PluralRules(lang);
-    } catch {
-      // A page's `lang` may be no language tag at all (`en_US`, empty), which Intl refuses.
-      rules = new Intl.PluralRules('en');
-    }
+    rules = new Intl.PluralRules(lang);
     pluralRules.set(lang, rules);
   }
   const category = rules.select(count);
@@ -64,10 +59,20 @@ export function plural<T extends Record<string, string>>(
   return fill(strings[form] ?? strings[`${key}Other`]!, { count, ...values });
 }
 
-/** The language in effect for an element: its own `lang`, the closest ancestor's, or the page's. */
+/**
+ * The language in effect for an element: its own `lang`, the closest ancestor's, or the page's,
+ * as a language tag every Intl formatter takes. A page's `lang` may be none at all (`en_US`),
+ * which Intl refuses with a RangeError wherever it is given: English then.
+ */
 export function languageOf(element: Element): string {
   const owner = element.closest('[lang]');
-  return owner?.getAttribute('lang') || document.documentElement.lang || navigator.language || 'en';
+  const lang = owner?.getAttribute('lang') || document.documentElement.lang || navigator.language;
+  try {
+    // One tag in, one out.
+    return Intl.getCanonicalLocales(lang)[0]!;
+  } catch {
+    return 'en';
+  }
 }
 
 /**

@@ -208,6 +208,21 @@ describe('<chatbot-admin> conversations', () => {
     }
   });
 
+  it('should list conversations, their times in English, on a page whose lang is no language tag', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    // Written as some sites do: Intl refuses it, and every formatter given it throws.
+    el.lang = 'en_US';
+    await el.updateComplete;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    await shows(panel, all);
+    const time = rowOf(panel, QUESTIONS.covered).querySelector('.date')!.textContent!.trim();
+    // "Nov 28, 2026, 6:40 AM" (a narrow space before AM in recent Chromium).
+    expect(time).to.match(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/);
+    el.lang = '';
+  });
+
   it("should show a row's marks at every width, below its question where the table is narrow", async () => {
     const { client, bot } = await seedConversations();
     const { el, panel } = await mountConversations(client, bot);

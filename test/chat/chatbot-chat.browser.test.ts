@@ -621,6 +621,15 @@ describe('<chatbot-chat>', () => {
     expect(button(el, 'Send')!.disabled).to.equal(false);
   });
 
+  it('should say when sending is possible again on a page whose lang is no language tag', async () => {
+    const el = await chat(fakeService([{ status: 429, message: 'Slow down.', retryAfter: 30 }]));
+    // Written as some sites do: Intl refuses it, and every formatter given it throws.
+    el.lang = 'en_US';
+    await el.send('q');
+    await until(() => alertText(el).includes('Slow down.'), 'the rate limit');
+    expect(alertText(el)).to.match(/You can send again in \d+ s \(at .+\)/);
+  });
+
   it('should move to a new session once when the session has disappeared, keeping the conversation', async () => {
     const service = fakeService([{ chunks: ['first'] }, { chunks: ['second'] }, { chunks: ['x'] }]);
     const el = await chat(service);
