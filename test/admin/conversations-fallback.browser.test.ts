@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
 import {
+  capturedConsole,
   listRequests,
   mountConversations,
   QUESTIONS,
@@ -17,23 +18,10 @@ const without = (status: number) => (url: string, response: Response) =>
       })
     : response;
 
-const METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
-
 describe('<chatbot-admin> conversations without the review routes', () => {
-  let logged: unknown[][];
-  const originals = METHODS.map((method) => console[method]);
+  const logged = capturedConsole();
 
-  beforeEach(() => {
-    logged = [];
-    for (const method of METHODS) console[method] = (...args: unknown[]) => void logged.push(args);
-  });
-
-  afterEach(() => {
-    METHODS.forEach((method, i) => {
-      console[method] = originals[i]!;
-    });
-    history.replaceState(null, '', location.pathname + location.search);
-  });
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
   for (const status of [404, 405]) {
     it(`should fall back to the session list after a ${status}, without search, filters or export, and say nothing in the console`, async () => {

@@ -85,3 +85,24 @@ export const listRequests = (urls: string[]) =>
   urls
     .filter((url) => new URL(url).pathname.endsWith('/conversations'))
     .map((url) => new URL(url).searchParams);
+
+const METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
+
+/**
+ * What the page writes to the console during each test of the suite that calls it (the console
+ * itself says nothing then), for a test that asserts nothing of ours reaches it.
+ */
+export function capturedConsole(): unknown[][] {
+  const logged: unknown[][] = [];
+  const originals = METHODS.map((method) => console[method]);
+  beforeEach(() => {
+    logged.length = 0;
+    for (const method of METHODS) console[method] = (...args: unknown[]) => void logged.push(args);
+  });
+  afterEach(() => {
+    METHODS.forEach((method, i) => {
+      console[method] = originals[i]!;
+    });
+  });
+  return logged;
+}

@@ -4,6 +4,7 @@ import type { ChatbotClient } from '../../src/api/client.js';
 import { createClient } from '../../src/api/index.js';
 import { type ConversationSummary, OWNER_TEST_MEMBER, type Page } from '../../src/api/types.js';
 import {
+  capturedConsole,
   listRequests,
   mountConversations,
   type Panel,
@@ -77,23 +78,10 @@ async function clientBeforeTests() {
   return { client, urls };
 }
 
-const METHODS = ['log', 'info', 'warn', 'error', 'debug'] as const;
-
 describe("<chatbot-admin> conversations and the owner's tests (Try it)", () => {
-  let logged: unknown[][];
-  const originals = METHODS.map((method) => console[method]);
+  const logged = capturedConsole();
 
-  beforeEach(() => {
-    logged = [];
-    for (const method of METHODS) console[method] = (...args: unknown[]) => void logged.push(args);
-  });
-
-  afterEach(() => {
-    METHODS.forEach((method, i) => {
-      console[method] = originals[i]!;
-    });
-    history.replaceState(null, '', location.pathname + location.search);
-  });
+  afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
   it("should list the visitors' conversations alone at first, and the owner's tests when Asked by says, marked as tests", async () => {
     const { bot } = await seedWithTest();
