@@ -56,6 +56,18 @@ function feedbackAnswering(bot: Bot, status: number): ChatbotClient {
   return createClient({ baseUrl, apiKey: bot.apiKey, fetch: through, retry: false });
 }
 
+/** A chat that has answered QUESTION, whose service refuses every rating with a 500. */
+async function answeredRefusingRatings(): Promise<ChatbotChat> {
+  const bot = await realChatbot();
+  const el = await fixture<ChatbotChat>(html`<chatbot-chat
+    chatbot-uuid=${bot.chatbotUuid}
+    persist="none"
+    .client=${feedbackAnswering(bot, 500)}
+  ></chatbot-chat>`);
+  await el.send(QUESTION);
+  return el;
+}
+
 describe('<chatbot-chat> feedback', () => {
   afterEach(() => localStorage.clear());
 
@@ -370,13 +382,7 @@ describe('<chatbot-chat> feedback', () => {
   });
 
   it('should take a refused rating back and say so beside the buttons', async () => {
-    const bot = await realChatbot();
-    const el = await fixture<ChatbotChat>(html`<chatbot-chat
-      chatbot-uuid=${bot.chatbotUuid}
-      persist="none"
-      .client=${feedbackAnswering(bot, 500)}
-    ></chatbot-chat>`);
-    await el.send(QUESTION);
+    const el = await answeredRefusingRatings();
     await el.updateComplete;
     const events: unknown[] = [];
     el.addEventListener('chatbot-feedback', (e) => events.push(e));
@@ -404,13 +410,7 @@ describe('<chatbot-chat> feedback', () => {
       await setViewport({ width, height: 740 });
       if (touch) await executeServerCommand('emulate-touch', { enabled: true });
       try {
-        const bot = await realChatbot();
-        const el = await fixture<ChatbotChat>(html`<chatbot-chat
-          chatbot-uuid=${bot.chatbotUuid}
-          persist="none"
-          .client=${feedbackAnswering(bot, 500)}
-        ></chatbot-chat>`);
-        await el.send(QUESTION);
+        const el = await answeredRefusingRatings();
         await until(() => button(el, 'Helpful'), 'the rating controls');
         // A finished block takes its size once it has been seen on screen (content-visibility).
         await frames(2);
