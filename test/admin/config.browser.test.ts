@@ -1,6 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { AdminErrorEvent, ChatbotAdmin } from '../../src/admin/index.js';
-import { createClient } from '../../src/api/index.js';
 import {
   apiClient,
   deep,
@@ -133,20 +132,14 @@ describe('<chatbot-admin> failed loads', () => {
   });
 
   it("should report a panel's list that fails once the key no longer reads it", async () => {
-    const { baseUrl, apiKey } = await testEnv();
     const bot = await newChatbot(await apiClient(), 'Expiring');
     // The server itself refuses the agents list: the key sent for it is not one it knows.
-    const client = createClient({
-      baseUrl,
-      apiKey,
-      retry: false,
-      fetch: (input, init) => {
-        const url = input instanceof Request ? input.url : String(input);
-        if (!url.endsWith('/agents')) return fetch(input, init);
-        const headers = new Headers(init?.headers);
-        headers.set('Authorization', 'Bearer expired-key');
-        return fetch(input, { ...init, headers });
-      },
+    const client = await apiClient((input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.endsWith('/agents')) return fetch(input, init);
+      const headers = new Headers(init?.headers);
+      headers.set('Authorization', 'Bearer expired-key');
+      return fetch(input, { ...init, headers });
     });
     const errors: AdminErrorEvent['detail'][] = [];
     const el = await fixture<ChatbotAdmin>(

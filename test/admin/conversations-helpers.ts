@@ -1,6 +1,5 @@
 import type { ChatbotClient } from '../../src/api/client.js';
-import { createClient } from '../../src/api/index.js';
-import { apiClient, deep, deepAll, mountAdmin, newChatbot, testEnv, until } from './helpers.js';
+import { apiClient, deep, deepAll, mountAdmin, newChatbot, until } from './helpers.js';
 
 export type Panel = HTMLElement & {
   updateComplete: Promise<unknown>;
@@ -64,18 +63,12 @@ export const shownQuestions = (panel: Element) =>
 export async function recordingClient(
   answer?: (url: string, response: Response) => Response | Promise<Response>,
 ) {
-  const { baseUrl, apiKey } = await testEnv();
   const urls: string[] = [];
-  const client = createClient({
-    baseUrl,
-    apiKey,
-    retry: false,
-    fetch: async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      urls.push(url);
-      const response = await fetch(input, init);
-      return answer ? answer(url, response) : response;
-    },
+  const client = await apiClient(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    urls.push(url);
+    const response = await fetch(input, init);
+    return answer ? answer(url, response) : response;
   });
   return { client, urls };
 }

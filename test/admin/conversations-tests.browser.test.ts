@@ -1,7 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
 import type { ChatbotClient } from '../../src/api/client.js';
-import { createClient } from '../../src/api/index.js';
 import { type ConversationSummary, OWNER_TEST_MEMBER, type Page } from '../../src/api/types.js';
 import {
   capturedConsole,
@@ -13,7 +12,7 @@ import {
   seedConversations,
   shownQuestions,
 } from './conversations-helpers.js';
-import { deep, deepAll, deepText, testEnv, until } from './helpers.js';
+import { apiClient, deep, deepAll, deepText, until } from './helpers.js';
 
 const TRIED = 'Do you ship to the moon?';
 const visitors = [QUESTIONS.uncovered, QUESTIONS.escalated, QUESTIONS.covered].sort();
@@ -54,26 +53,20 @@ const hashParams = () => Object.fromEntries(new URLSearchParams(location.hash.sl
  * parameter it does not take, and lists every conversation, none said to be a test.
  */
 async function clientBeforeTests() {
-  const { baseUrl, apiKey } = await testEnv();
   const urls: string[] = [];
-  const client = createClient({
-    baseUrl,
-    apiKey,
-    retry: false,
-    fetch: async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      urls.push(url.href);
-      if (!url.pathname.endsWith('/conversations')) return fetch(input, init);
-      if (url.searchParams.has('test')) {
-        const message =
-          'test is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, cursor, limit)';
-        return Response.json({ error: { code: 'invalid_input', message } }, { status: 400 });
-      }
-      url.searchParams.set('test', 'include');
-      const page = (await (await fetch(url, init)).json()) as Page<ConversationSummary>;
-      for (const row of page.data) delete row.test;
-      return Response.json(page);
-    },
+  const client = await apiClient(async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    urls.push(url.href);
+    if (!url.pathname.endsWith('/conversations')) return fetch(input, init);
+    if (url.searchParams.has('test')) {
+      const message =
+        'test is not a parameter of this endpoint (it takes q, rating, covered, escalated, error, from, to, session, cursor, limit)';
+      return Response.json({ error: { code: 'invalid_input', message } }, { status: 400 });
+    }
+    url.searchParams.set('test', 'include');
+    const page = (await (await fetch(url, init)).json()) as Page<ConversationSummary>;
+    for (const row of page.data) delete row.test;
+    return Response.json(page);
   });
   return { client, urls };
 }

@@ -20,9 +20,10 @@ export async function testEnv(): Promise<TestEnv & { baseUrl: string }> {
   return value as TestEnv & { baseUrl: string };
 }
 
-export async function apiClient(): Promise<ChatbotClient> {
+/** A client of the test server, without retries; its requests go through `through` when given. */
+export async function apiClient(through?: typeof fetch): Promise<ChatbotClient> {
   const { baseUrl, apiKey } = await testEnv();
-  return createClient({ baseUrl, apiKey, retry: false });
+  return createClient({ baseUrl, apiKey, retry: false, ...(through && { fetch: through }) });
 }
 
 /**
@@ -35,24 +36,18 @@ export async function holdingClient(
   match: (method: string, url: string) => boolean,
   at: 'request' | 'answer',
 ) {
-  const { baseUrl, apiKey } = await testEnv();
   let held: Array<() => void> | null = null;
   const answered: string[] = [];
   const wait = () => new Promise<void>((release) => held!.push(release));
-  const client = createClient({
-    baseUrl,
-    apiKey,
-    retry: false,
-    fetch: async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      const method = init?.method ?? 'GET';
-      const holds = () => held !== null && match(method, url);
-      if (at === 'request' && holds()) await wait();
-      const response = await fetch(input, init);
-      answered.push(`${method} ${url}`);
-      if (at === 'answer' && holds()) await wait();
-      return response;
-    },
+  const client = await apiClient(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = init?.method ?? 'GET';
+    const holds = () => held !== null && match(method, url);
+    if (at === 'request' && holds()) await wait();
+    const response = await fetch(input, init);
+    answered.push(`${method} ${url}`);
+    if (at === 'answer' && holds()) await wait();
+    return response;
   });
   return {
     client,

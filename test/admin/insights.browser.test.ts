@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { ChatbotAdmin } from '../../src/admin/index.js';
-import { type ChatbotClient, createClient } from '../../src/api/index.js';
+import type { ChatbotClient } from '../../src/api/index.js';
 import { type Insights, OWNER_TEST_MEMBER } from '../../src/api/types.js';
 import {
   apiClient,
@@ -11,7 +11,6 @@ import {
   mountAdmin,
   newChatbot,
   pickDate,
-  testEnv,
   type,
   until,
 } from './helpers.js';
@@ -75,17 +74,11 @@ async function askAgainAnswered(client: ChatbotClient, bot: { uuid: string }) {
 
 /** A client that records the insights requests it makes. */
 async function recordingClient() {
-  const { baseUrl, apiKey } = await testEnv();
   const asked: URL[] = [];
-  const client = createClient({
-    baseUrl,
-    apiKey,
-    retry: false,
-    fetch: (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      if (url.pathname.endsWith('/insights')) asked.push(url);
-      return fetch(input, init);
-    },
+  const client = await apiClient((input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.pathname.endsWith('/insights')) asked.push(url);
+    return fetch(input, init);
   });
   return { client, asked };
 }
@@ -506,47 +499,35 @@ describe('<chatbot-admin> insights against a server without the route', () => {
 
   /** The real server, except that the insights route answers `status` as the hosted one may. */
   async function withoutInsights(status: number) {
-    const { baseUrl, apiKey } = await testEnv();
-    return createClient({
-      baseUrl,
-      apiKey,
-      retry: false,
-      fetch: (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input));
-        if (url.pathname.endsWith('/insights')) {
-          return Promise.resolve(new Response('Not Found', { status }));
-        }
-        return fetch(input, init);
-      },
+    return await apiClient((input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (url.pathname.endsWith('/insights')) {
+        return Promise.resolve(new Response('Not Found', { status }));
+      }
+      return fetch(input, init);
     });
   }
 
   const tabNames = (el: ChatbotAdmin) => deepAll(el, '[role=tab]').map((t) => t.id);
 
   it('should count UTC days and show the gaps and questions as before, against a server from before tz, answered_now, not_covered and test', async () => {
-    const { baseUrl, apiKey } = await testEnv();
     const asked: URL[] = [];
-    const client = createClient({
-      baseUrl,
-      apiKey,
-      retry: false,
-      fetch: async (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : String(input));
-        if (!url.pathname.endsWith('/insights')) return fetch(input, init);
-        asked.push(url);
-        if (url.searchParams.has('tz')) {
-          const error = {
-            code: 'invalid_input',
-            message: 'tz is not a parameter of this endpoint (it takes from, to)',
-          };
-          return Response.json({ error }, { status: 400 });
-        }
-        const insights = (await (await fetch(input, init)).json()) as Insights;
-        delete insights.test;
-        for (const gap of insights.gaps) delete gap.answered_now;
-        for (const question of insights.top_questions) delete question.not_covered;
-        return Response.json(insights);
-      },
+    const client = await apiClient(async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (!url.pathname.endsWith('/insights')) return fetch(input, init);
+      asked.push(url);
+      if (url.searchParams.has('tz')) {
+        const error = {
+          code: 'invalid_input',
+          message: 'tz is not a parameter of this endpoint (it takes from, to)',
+        };
+        return Response.json({ error }, { status: 400 });
+      }
+      const insights = (await (await fetch(input, init)).json()) as Insights;
+      delete insights.test;
+      for (const gap of insights.gaps) delete gap.answered_now;
+      for (const question of insights.top_questions) delete question.not_covered;
+      return Response.json(insights);
     });
     const { bot } = await seeded(client);
     await askAgainAnswered(client, bot);
