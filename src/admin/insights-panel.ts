@@ -1,7 +1,7 @@
 import { Task, TaskStatus } from '@lit/task';
 import { html, nothing } from 'lit';
 import { state } from 'lit/decorators.js';
-import { isApiError, isMissingRoute } from '../api/errors.js';
+import { isMissingRoute, refusesParameter } from '../api/errors.js';
 import type { Insights } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill, plural } from '../ui/i18n.js';
@@ -34,10 +34,6 @@ const visitorQuestion = (text: string) => html`<span class="clamp" title=${text}
 
 /** The server lists every source never cited; a chatbot may have thousands. */
 const NEVER_CITED_SHOWN = 20;
-
-/** A server from before `tz` refuses it as a parameter it does not take, naming it. */
-const refusesZone = (error: unknown) =>
-  isApiError(error) && error.status === 400 && /^tz\b/.test(error.serverMessage);
 
 /**
  * What the selected chatbot's conversations say over a period: traffic per day, the answers the
@@ -81,7 +77,7 @@ export class AdminInsightsPanel extends AdminPanel {
         try {
           return await client.review.insights(uuid, period, { signal });
         } catch (error) {
-          if (!refusesZone(error)) throw error;
+          if (!refusesParameter(error, 'tz')) throw error;
           this.zoneless = true;
         }
       }

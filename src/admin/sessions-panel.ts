@@ -2,7 +2,7 @@ import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { isApiError, isMissingRoute } from '../api/errors.js';
+import { isMissingRoute, refusesParameter } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
@@ -33,10 +33,6 @@ import { TranscriptAnswers } from './transcript-answers.js';
 
 /** The pause in typing after which a search is sent. */
 const SEARCH_DELAY_MS = 300;
-
-/** A server from before `test` refuses it as a parameter it does not take, naming it. */
-const refusesTests = (error: unknown) =>
-  isApiError(error) && error.status === 400 && /^test\b/.test(error.serverMessage);
 
 /**
  * The Conversations tab (its id stays `sessions`): the chatbot's conversations, searched and
@@ -189,7 +185,7 @@ export class AdminSessionsPanel extends AdminPanel {
         if (page.data.length > 0) this.tests = page.data.some((c) => c.test !== undefined);
         return { data: page.data.map(fromSummary), next_cursor: page.next_cursor };
       } catch (error) {
-        if (refusesTests(error) && this.applied.test) {
+        if (refusesParameter(error, 'test') && this.applied.test) {
           // Asked for the owner's tests by a hash: this server lists the visitors' alone.
           this.forgetTests();
           return this.loadPage(cursor, signal);

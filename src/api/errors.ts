@@ -106,6 +106,14 @@ export const isApiError = (error: unknown): error is ApiError =>
 export const isMissingRoute = (error: unknown): error is ApiError =>
   isApiError(error) && (error.status === 404 || error.status === 405);
 
+/**
+ * How a server without one of this project's query parameters (`tz`, `test`) answers it: a 400
+ * whose message starts with the parameter's name, as every unknown parameter's does. The
+ * elements ask again without it.
+ */
+export const refusesParameter = (error: unknown, name: string): error is ApiError =>
+  isApiError(error) && error.status === 400 && new RegExp(`^${name}\\b`).test(error.serverMessage);
+
 export const isNetworkError = (error: unknown): error is NetworkError =>
   named(error, 'NetworkError');
 
