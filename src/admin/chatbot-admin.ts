@@ -111,6 +111,11 @@ export class ChatbotAdmin extends LitElement {
         uuids: [chatbot.uuid],
       });
       this.navigate(chatbot.uuid, 'settings');
+      // The dialog gave focus back to New chatbot, in the list: the owner goes on in the new
+      // chatbot's tabs, which a screen reader names after it.
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>('#tab-settings')?.focus(),
+      );
     },
   });
 

@@ -146,6 +146,13 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await until(() => deep(el, 'chatbot-admin-settings'));
     expect(location.hash).to.match(/chatbot=[^&]+&tab=settings/);
     expect(changes[0]?.detail).to.include({ kind: 'chatbot', action: 'create' });
+    // The dialog gave focus back to New chatbot; it goes on to the new chatbot's open tab, so a
+    // keyboard or screen reader user is where the page now is, in its tabs (named after it).
+    const tab = await until(() => {
+      const focused = el.shadowRoot!.activeElement;
+      return focused?.id === 'tab-settings' ? focused : undefined;
+    });
+    expect(tab.closest('[role=tablist]')!.getAttribute('aria-label')).to.include(name);
     const list = await client.chatbots.list();
     expect(list.some((c) => c.name === name)).to.equal(true);
   });
