@@ -21,6 +21,7 @@ import {
   type FullScreenOptions,
 } from './full-screen.js';
 import { html, nothing, Strings } from './lazy-lit.js';
+import { NewChatUndo, type NewChatUndoHost } from './new-chat-undo.js';
 import { renderSent } from './sent-documents.js';
 import { renderSources } from './sources.js';
 import { hideOfferedList, renderSuggestions } from './suggestions.js';
@@ -75,6 +76,7 @@ export class AnswerExtras implements ReactiveController {
   private attachmentsAsked = false;
   private readonly sentI18n: StringsController<SentStrings>;
   private readonly answerI18n: StringsController<AnswerStrings>;
+  private readonly newChat: NewChatUndo;
   /**
    * Exchanges grow with no update of the element: a finished block is laid out only once it
    * nears the view (content-visibility), frames after the jump that brought it there on a busy
@@ -97,6 +99,7 @@ export class AnswerExtras implements ReactiveController {
     private readonly host: FeedbackHost &
       FullScreenHost &
       AttachmentsHost &
+      NewChatUndoHost &
       StringsHost<AnswerStrings>,
     private readonly options: AnswerExtrasOptions,
   ) {
@@ -104,6 +107,7 @@ export class AnswerExtras implements ReactiveController {
     this.ratings = new FeedbackController(host, options);
     this.sentI18n = new Strings(host, sentStrings);
     this.answerI18n = new Strings(host, answerStrings);
+    this.newChat = new NewChatUndo(host, options, () => this.answerI18n.value);
     new FullScreenController(host, options);
     host.addController(this);
   }
@@ -129,6 +133,14 @@ export class AnswerExtras implements ReactiveController {
       this.watched.add(exchange);
       this.growth.observe(exchange);
     }
+  }
+
+  /**
+   * New conversation is forgetting the conversation: Undo is offered until the next message
+   * (see `NewChatUndo.keep`).
+   */
+  keep(): void {
+    this.newChat.keep();
   }
 
   /**

@@ -152,6 +152,7 @@ const styles = css`
     .sources a,
     .actions .text-button,
     .feedback-form button,
+    .flash button,
     .danger-button,
     .suggestion {
       min-width: var(--_target);
@@ -198,6 +199,23 @@ const styles = css`
   .feedback-form label,
   .feedback-form input[name='comment'] {
     min-height: var(--_target);
+  }
+  /* The comment field looks as the message box does (chatbot-chat.styles.ts). */
+  .feedback-form [name='comment'] {
+    flex: 1;
+    font: inherit;
+    color: inherit;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    padding: 8px 10px;
+    unicode-bidi: plaintext;
+  }
+  /* iOS Safari zooms the page into a text field whose text is under 16px. */
+  @media (pointer: coarse) {
+    .feedback-form [name='comment'] {
+      font-size: max(16px, 1em);
+    }
   }
   .feedback [aria-pressed='true'] {
     color: var(--_pressed);
@@ -331,6 +349,9 @@ const styles = css`
    * the reader who pressed the button, as the way back down is.
    */
   .flash:not(:empty) {
+    display: flex;
+    align-items: center;
+    gap: 4px;
     width: auto;
     height: auto;
     margin: 0;
@@ -345,6 +366,16 @@ const styles = css`
     color: var(--_surface);
     font-size: 0.875em;
     pointer-events: none;
+  }
+  /* New conversation's Undo: the one control a flash holds. */
+  .flash button {
+    padding: 2px 6px;
+    border: 0;
+    background: none;
+    font-weight: 600;
+    text-decoration: underline;
+    cursor: pointer;
+    pointer-events: auto;
   }
   .panel.dragging {
     outline: 2px dashed var(--_accent);

@@ -160,7 +160,7 @@ export const styles = [
       position: relative;
       height: 0;
     }
-    .latest button {
+    .latest > button {
       position: absolute;
       bottom: 8px;
       left: 50%;
@@ -175,7 +175,7 @@ export const styles = [
       white-space: nowrap;
       cursor: pointer;
     }
-    .latest button:hover {
+    .latest > button:hover {
       background: var(--_surface-2);
     }
 
@@ -300,8 +300,7 @@ export const styles = [
       padding: 10px 12px;
       border-top: 1px solid var(--_border);
     }
-    textarea,
-    .feedback-form [name='comment'] {
+    textarea {
       flex: 1;
       resize: none;
       font: inherit;

@@ -66,6 +66,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart heading - The panel's title.
  * @csspart close-button - Closes the panel (launcher mode).
  * @csspart new-chat-button - Starts a new conversation.
+ * @csspart undo-button - Undo after New conversation: brings the conversation back, until the next message.
  * @csspart log - The conversation (`role="log"`).
  * @csspart latest-button - Shown when the reader has scrolled up: back to the newest message.
  * @csspart greeting - The greeting message.
@@ -311,6 +312,8 @@ export class ChatbotChat extends LitElement {
   /** Removes the current visitor's stored conversation and clears the view; others' stay. */
   forget(): void {
     this.clear();
+    // No session now: an Undo that New conversation offered goes too.
+    this.extras?.keep();
   }
 
   protected override scheduleUpdate(): Promise<unknown> | undefined {
@@ -507,6 +510,7 @@ export class ChatbotChat extends LitElement {
   };
 
   private handleNewChatClick = (): void => {
+    this.extras?.keep();
     this.clear();
     this.input?.focus();
   };

@@ -23,8 +23,8 @@ export class NoticesController implements ReactiveController {
   shownError?: ShownError;
   /** The text of the polite live region. */
   announcement = '';
-  /** The text of the status region. */
-  notice = '';
+  /** The text of the status region (New conversation's Undo puts a button beside it). */
+  notice: string | TemplateResult = '';
   /** Until when (epoch ms) the service refuses messages, after a 429 that said. */
   private rateLimitedUntil = 0;
   private rateTimer?: ReturnType<typeof setTimeout>;

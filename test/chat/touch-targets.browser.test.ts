@@ -189,6 +189,33 @@ describe('<chatbot-chat> on a touch screen', () => {
     expect(missedTargets(el, targets)).to.deep.equal({});
   });
 
+  it('should write at 16px or more in every text field, so iOS does not zoom into one', async () => {
+    const bot = await realChatbot();
+    await executeServerCommand('emulate-touch', { enabled: true });
+    // A page whose text is smaller than iOS's threshold.
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      style="font-size: 13px"
+      chatbot-uuid=${bot.chatbotUuid}
+      .client=${bot.client}
+    ></chatbot-chat>`);
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('When is the bakery open?');
+    await finished;
+    await until(() => button(el, 'Not helpful'), 'the rating controls');
+    button(el, 'Not helpful')!.click();
+    await until(() => shadow(el).querySelector('[part="feedback-comment"]'), 'the reason form');
+    const sizes = Object.fromEntries(
+      [...shadow(el).querySelectorAll<HTMLElement>('textarea, input:not([type=radio])')].map(
+        (field) => [
+          field.getAttribute('part'),
+          Number.parseFloat(getComputedStyle(field).fontSize),
+        ],
+      ),
+    );
+    expect(Object.keys(sizes).sort()).to.deep.equal(['feedback-comment', 'input']);
+    for (const [part, size] of Object.entries(sizes)) expect(size, part!).to.be.at.least(16);
+  });
+
   it('should keep the compact controls for a mouse', async () => {
     const bot = await orderingBot();
     expect(matchMedia('(pointer: coarse)').matches).to.equal(false);

@@ -186,6 +186,9 @@ export interface AnswerStrings extends Record<string, string> {
   askInstead: string;
   /** A question over the service's length limit; it goes back into the message box. */
   tooLong: string;
+  /** Said after New conversation, beside its Undo button. */
+  newChatStarted: string;
+  undo: string;
 }
 
 export const answerStrings: Tables<AnswerStrings> = {
@@ -194,12 +197,16 @@ export const answerStrings: Tables<AnswerStrings> = {
     askInstead: 'Ask instead',
     tooLong:
       'Your message is longer than the {max} characters this chat takes. Shorten it and send it again.',
+    newChatStarted: 'New conversation started.',
+    undo: 'Undo',
   },
   de: {
     sources: 'Quellen',
     askInstead: 'Stattdessen fragen',
     tooLong:
       'Ihre Nachricht ist länger als die {max} Zeichen, die dieser Chat annimmt. Kürzen Sie sie und senden Sie sie erneut.',
+    newChatStarted: 'Neue Unterhaltung begonnen.',
+    undo: 'Rückgängig',
   },
 };
 
