@@ -38,18 +38,6 @@ export function formatNumber(value: number, lang: string): string {
   return format.format(value);
 }
 
-export function formatBytes(bytes: number | undefined, lang: string): string {
-  if (!bytes) return '—';
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${formatNumber(unit ? value : Math.round(value), lang)} ${units[unit]}`;
-}
-
 /** Parses a JSON-encoded record field; a malformed one is treated as absent, not as a crash. */
 export function parseJson<T>(text: string | undefined | null): T | undefined {
   if (!text) return undefined;

@@ -3,9 +3,10 @@ import { query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { DataSource } from '../api/types.js';
 import { emit } from '../ui/events.js';
+import { formatSize } from '../ui/format-size.js';
 import { fill } from '../ui/i18n.js';
 import { focusFirstInvalid } from './field-problems.js';
-import { errorText, formatBytes } from './format.js';
+import { errorText } from './format.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
 import { qaProblems, renderQaFields } from './qa-from-exchange.js';
 import { panelStyles } from './styles.js';
@@ -361,7 +362,7 @@ export class AdminSourceAddPanel extends AdminPanel {
                       >${
                         u.state === 'done'
                           ? s.uploadDone
-                          : `${formatBytes(u.loaded, this.lang)} / ${formatBytes(u.size, this.lang)}`
+                          : `${formatSize(u.loaded, this.lang)} / ${formatSize(u.size, this.lang)}`
                       }</span
                     >
                     <progress

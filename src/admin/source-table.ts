@@ -1,8 +1,9 @@
 import { html, nothing, type ReactiveControllerHost } from 'lit';
 import type { DataSource } from '../api/types.js';
+import { formatSize } from '../ui/format-size.js';
 import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { formatBytes, formatDate, parseJson } from './format.js';
+import { formatDate, parseJson } from './format.js';
 import { type SortKey, type StatusGroup, statusGroup } from './source-filter.js';
 import { VirtualRowsController } from './virtual-rows-controller.js';
 
@@ -232,7 +233,7 @@ export class SourceTable {
     if (!cells || cells.lang !== lang) {
       cells = {
         lang,
-        size: formatBytes(src.file_size, lang),
+        size: src.file_size ? formatSize(src.file_size, lang) : '—',
         date: formatDate(src.created_at, lang),
         reason: failureReason(src),
       };

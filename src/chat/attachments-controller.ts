@@ -4,11 +4,11 @@ import { isApiError, isMissingRoute } from '../api/errors.js';
 import { documentsApi } from '../api/resources/documents.js';
 import { createTransport } from '../api/transport.js';
 import type { SessionDocument } from '../api/types.js';
+import { formatSize } from '../ui/format-size.js';
 import { fill } from '../ui/i18n.js';
 import { type AttachmentStrings, attachmentStrings } from '../ui/strings/chat.js';
 import type { StringsController, StringsHost } from '../ui/strings-controller.js';
 import { html, nothing, Strings } from './lazy-lit.js';
-import { formatSize } from './sent-documents.js';
 import type { SentDocument } from './transcript-store.js';
 
 /**

@@ -1,16 +1,6 @@
+import { formatSize } from '../ui/format-size.js';
 import { html, nothing } from './lazy-lit.js';
 import type { SentDocument } from './transcript-store.js';
-
-/** `12 KB`, `3.4 MB` (`3,4 MB` in German): sizes as a reader of `language` estimates them. */
-export function formatSize(bytes: number, language: string): string {
-  const [value, unit] =
-    bytes < 1024
-      ? [bytes, 'B']
-      : bytes < 1024 * 1024
-        ? [Math.round(bytes / 1024), 'KB']
-        : [bytes / 1024 / 1024, 'MB'];
-  return `${value.toLocaleString(language, { maximumFractionDigits: 1 })} ${unit}`;
-}
 
 /**
  * The files sent with a question, under it: their names and sizes, as chips that can no longer
