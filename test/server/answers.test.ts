@@ -196,6 +196,25 @@ describe('composed answers as Markdown', () => {
     assert.match(text, /\nSwitching commands are never retried\. \[1\]/);
   });
 
+  it('quotes a Q&A pair found in other words with its whole answer, code and all, not its question', async () => {
+    const qa = await h.api.sources.createQa(bot, {
+      question: 'How do I put the lamp widget on my website?',
+      answer:
+        'Add one script tag before `</body>`:\n\n```html\n<script src="/lamp-widget.js"></script>\n```\n\nIt shows the lamp in the corner.',
+    });
+    await h.server.idle();
+    // Too few of the pair's words to be it verbatim ("widget" and "website"), enough to be the
+    // passage that answers.
+    const text = await answer('Wie bette ich das Widget in meine Website ein?');
+    assert.match(
+      text,
+      /^Add one script tag before `<\/body>`:\n\n```html\n<script src="\/lamp-widget\.js"><\/script>\n```\n\nIt shows the lamp in the corner\./,
+    );
+    assert.doesNotMatch(text, /How do I put the lamp widget/);
+    await h.api.sources.delete(qa.uuid);
+    await h.server.idle();
+  });
+
   it('keeps a table whole, and never repeats a sentence another passage quoted', async () => {
     const text = await answer('Which errors can the lamp module report?');
     assert.match(text, /^\| `LampError` \| the lamp answered with a fault code \| .*\|$/m);

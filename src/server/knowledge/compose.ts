@@ -72,12 +72,14 @@ export function composedText(
     if (picked.length >= COMPOSED_PASSAGES) break;
     const source = sources.get(hit.sourceUuid);
     if (!source) continue;
-    const text = quote(
-      hit.units,
-      queryTerms,
-      picked.length === 0 ? FIRST_PASSAGE_CHARS : EXCERPT_CHARS,
-      quoted,
-    );
+    const text =
+      qaAnswer(source) ||
+      quote(
+        hit.units,
+        queryTerms,
+        picked.length === 0 ? FIRST_PASSAGE_CHARS : EXCERPT_CHARS,
+        quoted,
+      );
     const key = text.toLowerCase();
     if (!text || seen.has(key) || [...seen].some((s) => s.includes(key) || key.includes(s)))
       continue;
@@ -103,6 +105,16 @@ export function composedText(
     return lead ? `${lead}\n\n${body}` : body;
   });
   return { text: paragraphs.join('\n\n'), picked };
+}
+
+/**
+ * A Q&A pair's answer, whole: the owner wrote it as the answer to its question (often from
+ * Conversations' Add as Q&A), so a question that finds the pair in other words gets all of it,
+ * as one in its words does (answer.ts), not the excerpt a document's passage gets: that cut the
+ * code block out of "Add one script tag before `</body>`:" and quoted the question with it.
+ */
+function qaAnswer(source: SourceRow): string {
+  return source.type === 'qa' ? String(source.meta.answer ?? '').trim() : '';
 }
 
 /** "From *chatbot-elements › Errors*:": the source and the innermost section, when known. */
