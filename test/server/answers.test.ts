@@ -215,6 +215,36 @@ describe('composed answers as Markdown', () => {
     await h.server.idle();
   });
 
+  it('names the source of each passage when it quotes several, headings or none', async () => {
+    const plain = (await h.api.chatbots.create({ name: 'Harbour' })).uuid;
+    await h.api.sources.upload(
+      plain,
+      new Blob(['The harbour lamp is tested every Monday at dawn.']),
+      { fileName: 'lamp-log.txt' },
+    );
+    await h.api.sources.upload(
+      plain,
+      new Blob(['A harbour lamp that fails its test is replaced within the day.']),
+      { fileName: 'repairs.txt' },
+    );
+    await h.server.idle();
+    const { text } = await ask(
+      h.api,
+      (await h.api.sessions.create(plain)).uuid,
+      'When is the harbour lamp tested?',
+    );
+    // Without a lead-in the second read as the first one's next sentence (a text file's title
+    // is its first line).
+    const passages = text.split(/\n\n(?=From \*)/);
+    assert.equal(passages.length, 2, text);
+    assert.match(
+      passages[0]!,
+      /^From \*.+\*:\n\nThe harbour lamp is tested every Monday at dawn\. \[1\]$/,
+    );
+    assert.match(passages[1]!, /^From \*.+\*:\n\nA harbour lamp that fails its test .* \[2\]$/);
+    await h.api.chatbots.delete(plain);
+  });
+
   it('keeps a table whole, and never repeats a sentence another passage quoted', async () => {
     const text = await answer('Which errors can the lamp module report?');
     assert.match(text, /^\| `LampError` \| the lamp answered with a fault code \| .*\|$/m);

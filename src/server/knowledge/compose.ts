@@ -92,9 +92,9 @@ export function composedText(
   for (const p of picked)
     if (!numbers.has(p.source.uuid)) numbers.set(p.source.uuid, numbers.size + 1);
   const paragraphs = picked.map((p, i) => {
-    // Once one passage names its section, a passage without one must name at least its source,
-    // or it reads as the continuation of the passage above.
-    const lead = leadIn(p.source.title, headings[i]!, headings.some(Boolean));
+    // Beside another passage, or once one names its section, a passage names at least its
+    // source (a Q&A pair by its question): otherwise it reads as the one above continued.
+    const lead = leadIn(p.source.title, headings[i]!, picked.length > 1 || headings.some(Boolean));
     let body = p.text;
     if (showCitations) {
       const n = `[${numbers.get(p.source.uuid)}]`;
