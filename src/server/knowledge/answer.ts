@@ -1,6 +1,6 @@
 import type { AgentRow, ChatbotRow, SessionRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
-import { agentMeta, citationsFor, composed, composedText } from './compose.js';
+import { agentMeta, citationsFor, composed, composedText, qaAnswer } from './compose.js';
 import { type AnswerDocuments, withDocuments } from './documents.js';
 import { llmAnswer } from './llm-answer.js';
 import { matchQa, relevant, type Scope, type Section, scopeOf, termWeights } from './relevance.js';
@@ -87,7 +87,7 @@ export async function prepareAnswer(
     Boolean(deps.llm),
   );
   if (qa) {
-    const answer = String(qa.meta.answer ?? '');
+    const answer = qaAnswer(qa);
     const cite = citationsFor([{ source: qa, text: answer }]);
     return composed(
       deps,

@@ -73,7 +73,7 @@ export function composedText(
     const source = sources.get(hit.sourceUuid);
     if (!source) continue;
     const text =
-      qaAnswer(source) ||
+      qaAnswer(source).trim() ||
       quote(
         hit.units,
         queryTerms,
@@ -108,13 +108,14 @@ export function composedText(
 }
 
 /**
- * A Q&A pair's answer, whole: the owner wrote it as the answer to its question (often from
- * Conversations' Add as Q&A), so a question that finds the pair in other words gets all of it,
- * as one in its words does (answer.ts), not the excerpt a document's passage gets: that cut the
- * code block out of "Add one script tag before `</body>`:" and quoted the question with it.
+ * A Q&A pair's answer, whole ('' for another source): the owner wrote it as the answer to its
+ * question (often from Conversations' Add as Q&A), so it is what a question matching the pair
+ * gets verbatim (answer.ts), and what a passage of the pair quotes when a question in other
+ * words finds it: excerpted as a document's, it lost the code block of "Add one script tag
+ * before `</body>`:" and quoted the question with it.
  */
-function qaAnswer(source: SourceRow): string {
-  return source.type === 'qa' ? String(source.meta.answer ?? '').trim() : '';
+export function qaAnswer(source: SourceRow): string {
+  return source.type === 'qa' ? String(source.meta.answer ?? '') : '';
 }
 
 /** "From *chatbot-elements › Errors*:": the source and the innermost section, when known. */
