@@ -11,7 +11,7 @@ import { fill } from '../ui/i18n.js';
 import { type AdminStrings, adminLanguages, adminStrings } from '../ui/strings/admin.js';
 import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
-import { NO_FILTERS } from './conversation-filters.js';
+import { messageFilters, NO_FILTERS } from './conversation-filters.js';
 import { CreateChatbotController } from './create-chatbot.js';
 import {
   ADMIN_TABS,
@@ -24,7 +24,8 @@ import {
   type AdminTabUnavailableEvent,
   type AdminTagFilterEvent,
 } from './events.js';
-import { formatDate, visibilityLabel } from './format.js';
+import { askEarly, CONVERSATIONS_PAGE_SIZE } from './first-page.js';
+import { formatDate, prepareDates, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
@@ -157,6 +158,9 @@ export class ChatbotAdmin extends LitElement {
   private visited = new Set<AdminTab>();
   private visitedFor?: string | null;
 
+  /** The client whose first route `askAhead` has looked at. */
+  private askedAheadFor?: ChatbotClient;
+
   /** Chatbots created here since the list in flight was asked for: its answer predates them. */
   private createdMeanwhile: Chatbot[] = [];
 
@@ -227,11 +231,32 @@ export class ChatbotAdmin extends LitElement {
   }
 
   protected override willUpdate(): void {
+    this.askAhead();
     const { chatbotUuid, tab } = this.route.value;
     if (chatbotUuid !== this.visitedFor) {
       this.visitedFor = chatbotUuid;
       this.visited = new Set([tab]);
     } else this.visited.add(tab);
+  }
+
+  /**
+   * On a client's first route (a link or a reload straight to a chatbot's tab), what the tab will
+   * need goes out beside the chatbot list it waits for, not after it: its code, and the first
+   * page of Conversations; and the dates' format is built while they are on their way.
+   */
+  private askAhead(): void {
+    const api = this.api;
+    if (!api || api === this.askedAheadFor) return;
+    this.askedAheadFor = api;
+    const { chatbotUuid, tab, conversationFilters } = this.route.value;
+    prepareDates(this.language);
+    if (!chatbotUuid) return;
+    // A chunk that does not arrive is reported, and its tab hidden, when the tab is drawn.
+    TABS[tab].load?.().catch(() => {});
+    if (tab === 'sessions') {
+      const query = { ...messageFilters(conversationFilters), limit: CONVERSATIONS_PAGE_SIZE };
+      askEarly(api, chatbotUuid, query);
+    }
   }
 
   private get tabs(): AdminTab[] {

@@ -26,6 +26,7 @@ import {
 import { CursorPagesController } from './conversation-pages.js';
 import { styles } from './conversation-panel.styles.js';
 import { ExportController } from './export-controller.js';
+import { CONVERSATIONS_PAGE_SIZE, takeEarly } from './first-page.js';
 import { formatDate } from './format.js';
 import { AdminPanel, ariaDisabled, takeEscape } from './panel.js';
 import { QaFormController } from './qa-from-exchange.js';
@@ -52,7 +53,7 @@ export class AdminSessionsPanel extends AdminPanel {
   static override styles = styles;
 
   /** How many conversations one request asks for (1–200). */
-  pageSize = 50;
+  pageSize = CONVERSATIONS_PAGE_SIZE;
 
   /** Filters to show the list under (from the hash: a reload, Back, a link). */
   @property({ attribute: false }) filters: FilterDraft = NO_FILTERS;
@@ -176,11 +177,9 @@ export class AdminSessionsPanel extends AdminPanel {
     if (!client || !chatbot) return { data: [], next_cursor: null };
     if (this.review !== false) {
       try {
-        const page = await client.review.conversations(
-          chatbot.uuid,
-          { ...this.applied, cursor, limit: this.pageSize },
-          { signal },
-        );
+        const query = { ...this.applied, cursor, limit: this.pageSize };
+        const page = await ((cursor === undefined && takeEarly(client, chatbot.uuid, query)) ||
+          client.review.conversations(chatbot.uuid, query, { signal }));
         this.review = true;
         if (page.data.length > 0) this.tests = page.data.some((c) => c.test !== undefined);
         return { data: page.data.map(fromSummary), next_cursor: page.next_cursor };

@@ -188,4 +188,28 @@ describe('<chatbot-admin> conversation filters in the hash', () => {
     // Its button gone, focus goes to the search box, where a new search starts.
     await until(() => panel.shadowRoot!.activeElement?.matches('input[type=search]'));
   });
+
+  it('should ask for the first page beside the chatbot list on a link to Conversations, and once', async () => {
+    const { bot } = await seedConversations();
+    let askedFirst = false;
+    const { client, urls } = await recordingClient(async (url, response) => {
+      if (new URL(url).pathname.endsWith('/chatbots')) {
+        // The list's answer is held until the page is asked for: an admin that asks only once
+        // the list is in never does, and after 2 s the list goes on, for the assertion to fail.
+        const deadline = performance.now() + 2000;
+        while (!listRequests(urls).length && performance.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        askedFirst = listRequests(urls).length > 0;
+      }
+      return response;
+    });
+    location.hash = `chatbot=${bot.uuid}&tab=sessions&rating=down`;
+    const { panel } = await reload(client);
+    await shows(panel, [QUESTIONS.uncovered]);
+    expect(askedFirst, 'the page was asked for before the list answered').to.be.true;
+    const asked = listRequests(urls);
+    expect(asked.length, 'one request for the first page').to.equal(1);
+    expect(asked[0]!.get('rating')).to.equal('down');
+  });
 });
