@@ -10,6 +10,7 @@ import {
 import type { StringsController, StringsHost } from '../ui/strings-controller.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
+import { DeleteConfirm } from './delete-confirm.js';
 import {
   FeedbackController,
   type FeedbackHost,
@@ -77,6 +78,7 @@ export class AnswerExtras implements ReactiveController {
   private readonly sentI18n: StringsController<SentStrings>;
   private readonly answerI18n: StringsController<AnswerStrings>;
   private readonly newChat: NewChatUndo;
+  private readonly deletes: DeleteConfirm;
   /**
    * Exchanges grow with no update of the element: a finished block is laid out only once it
    * nears the view (content-visibility), frames after the jump that brought it there on a busy
@@ -108,6 +110,7 @@ export class AnswerExtras implements ReactiveController {
     this.sentI18n = new Strings(host, sentStrings);
     this.answerI18n = new Strings(host, answerStrings);
     this.newChat = new NewChatUndo(host, options, () => this.answerI18n.value);
+    this.deletes = new DeleteConfirm(host, () => this.answerI18n.value);
     new FullScreenController(host, options);
     host.addController(this);
   }
@@ -181,9 +184,14 @@ export class AnswerExtras implements ReactiveController {
     return renderSuggestions(html, topics, this.answerI18n.value.askInstead, onAsk);
   }
 
-  /** Among a finished exchange's actions: its rating controls. */
-  rating(exchange: Exchange): TemplateResult | typeof nothing {
-    return this.ratings.render(exchange);
+  /** Whether the reader confirms deleting `exchange`: asked among its actions. */
+  confirmDelete(exchange: Exchange): Promise<boolean> {
+    return this.deletes.ask(exchange);
+  }
+
+  /** Among a finished exchange's actions: Delete's question while it is asked, and the rating. */
+  actions(exchange: Exchange): TemplateResult {
+    return html`${this.deletes.render(exchange)}${this.ratings.render(exchange)}`;
   }
 
   /** A click in the conversation: a code block's copy button, or a citation marker. */

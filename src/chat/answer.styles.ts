@@ -367,6 +367,21 @@ const styles = css`
     font-size: 0.875em;
     pointer-events: none;
   }
+  /* Delete's question, among an exchange's actions: it reads as one with its two answers. */
+  .confirm {
+    display: inline-flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 4px;
+    padding-inline-start: 4px;
+    font-size: 0.85em;
+  }
+  .confirm .text-button {
+    font-size: 1em;
+  }
+  .confirm .danger-button {
+    color: var(--_text);
+  }
   /* New conversation's Undo: the one control a flash holds. */
   .flash button {
     padding: 2px 6px;

@@ -98,10 +98,6 @@ export const styles = [
       display: grid;
       place-items: center;
     }
-    .launcher svg {
-      width: 26px;
-      height: 26px;
-    }
 
     /* Not a <header>: in the launcher's dialog, one would read as a second banner of the page. */
     .head {

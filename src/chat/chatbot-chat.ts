@@ -67,6 +67,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart close-button - Closes the panel (launcher mode).
  * @csspart new-chat-button - Starts a new conversation.
  * @csspart undo-button - Undo after New conversation: brings the conversation back, until the next message.
+ * @csspart delete-confirm - The question after "Delete this exchange", with its Delete and Cancel buttons.
  * @csspart log - The conversation (`role="log"`).
  * @csspart latest-button - Shown when the reader has scrolled up: back to the newest message.
  * @csspart greeting - The greeting message.
@@ -465,7 +466,7 @@ export class ChatbotChat extends LitElement {
                 ? html`<button type="button" class="text-button" @click=${() => this.deleteExchange(exchange)}>${strings.deleteExchange}</button>`
                 : nothing
             }
-            ${this.extras?.rating(exchange)}
+            ${this.extras?.actions(exchange)}
           </div>`
           : nothing
       }
@@ -473,6 +474,8 @@ export class ChatbotChat extends LitElement {
   }
 
   private async deleteExchange(exchange: Exchange): Promise<void> {
+    // Asked first by the answers' chunk; a chat whose chunk did not load deletes at once.
+    if ((await this.extras?.confirmDelete(exchange)) === false) return;
     // The button goes away with the exchange; the reader carries on where they write.
     if (await this.conversation.remove(exchange)) this.input?.focus();
   }

@@ -791,6 +791,9 @@ describe('<chatbot-chat>', () => {
       navigator.clipboard.writeText = original;
     }
     button(el, 'Delete this exchange')!.click();
+    // Asked first (test/chat/delete-confirm.browser.test.ts), once the answers' chunk is here.
+    await until(() => button(el, 'Delete'), 'the question');
+    button(el, 'Delete')!.click();
     await until(() => userMessages(el).length === 0, 'exchange removed');
     expect(service.calls.some((c) => c.path === '/api/v1/message/m-9/delete')).to.equal(true);
   });

@@ -43,6 +43,10 @@ describe('<chatbot-chat> without the renderer chunk', () => {
         warned.filter(([text]) => String(text).includes('chatbot-markdown.js')),
       ).to.have.length(1);
       await expect(el).to.be.accessible();
+      // Nothing here can ask first (the question comes with the chunk): Delete deletes at once.
+      button(el, 'Delete this exchange')!.click();
+      await until(() => answers(el).length === 0, 'the exchange gone');
+      expect(service.calls.some((c) => c.path === '/api/v1/message/m-1/delete')).to.equal(true);
     } finally {
       console.warn = warn;
     }

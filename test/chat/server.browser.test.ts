@@ -190,6 +190,8 @@ describe('<chatbot-chat> with the reference server', () => {
     const el = await mount(bot, 'none');
     await el.send('When is the bakery open?');
     button(el, 'Delete this exchange')!.click();
+    await until(() => button(el, 'Delete'), 'the question');
+    button(el, 'Delete')!.click();
     await until(() => userMessages(el).length === 0, 'exchange removed');
     expect(await bot.client.messages.list(el.sessionUuid)).to.deep.equal([]);
   });

@@ -111,6 +111,8 @@ describe('<chatbot-chat> on a touch screen', () => {
     await el.send('What does it cost?');
     await refused;
     await until(() => shadow(el).querySelector('[part="suggestion"]'), 'the offered topics');
+    button(el, 'Delete this exchange')!.click();
+    await until(() => button(el, 'Cancel'), 'the question after Delete');
     await frames(2);
 
     const targets: Array<[string, HTMLElement | null | undefined]> = [
@@ -118,7 +120,9 @@ describe('<chatbot-chat> on a touch screen', () => {
       ['citation marker', shadow(el).querySelector<HTMLElement>('a.citation')],
       ['source link', shadow(el).querySelector<HTMLElement>('.sources a')],
       ['Copy answer', button(el, 'Copy answer')],
-      ['Delete', button(el, 'Delete this exchange')],
+      ['Delete this exchange', button(el, 'Delete this exchange')],
+      ['Delete, confirmed', button(el, 'Delete')],
+      ['Cancel', button(el, 'Cancel')],
       ['Helpful', button(el, 'Helpful')],
       ['Not helpful', button(el, 'Not helpful')],
       ['offered topic', shadow(el).querySelector<HTMLElement>('[part="suggestion"]')],

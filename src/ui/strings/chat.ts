@@ -189,6 +189,10 @@ export interface AnswerStrings extends Record<string, string> {
   /** Said after New conversation, beside its Undo button. */
   newChatStarted: string;
   undo: string;
+  /** Asked after "Delete this exchange", beside its two answers. */
+  deleteQuestion: string;
+  deleteYes: string;
+  cancel: string;
 }
 
 export const answerStrings: Tables<AnswerStrings> = {
@@ -199,6 +203,9 @@ export const answerStrings: Tables<AnswerStrings> = {
       'Your message is longer than the {max} characters this chat takes. Shorten it and send it again.',
     newChatStarted: 'New conversation started.',
     undo: 'Undo',
+    deleteQuestion: 'Delete this question and its answer?',
+    deleteYes: 'Delete',
+    cancel: 'Cancel',
   },
   de: {
     sources: 'Quellen',
@@ -207,6 +214,9 @@ export const answerStrings: Tables<AnswerStrings> = {
       'Ihre Nachricht ist länger als die {max} Zeichen, die dieser Chat annimmt. Kürzen Sie sie und senden Sie sie erneut.',
     newChatStarted: 'Neue Unterhaltung begonnen.',
     undo: 'Rückgängig',
+    deleteQuestion: 'Diese Frage und ihre Antwort löschen?',
+    deleteYes: 'Löschen',
+    cancel: 'Abbrechen',
   },
 };
 
