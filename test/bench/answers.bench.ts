@@ -26,6 +26,7 @@ import { type CiteData, createClient, type QaSourceCreate } from '../../src/api/
 import { NOT_COVERED } from '../../src/server/knowledge/answer.js';
 import { startServer } from '../../src/server/main.js';
 import { mulberry32 } from '../random.js';
+import { reportBudgets } from './figures.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'test/fixtures/answers');
@@ -333,6 +334,7 @@ async function main(): Promise<void> {
     `\nElapsed: ${((performance.now() - began) / 1000).toFixed(1)} s for ${times.length} answers` +
       ` (answer time median ${times[times.length >> 1]!.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms)`,
   );
+  reportBudgets(missed);
 }
 
 function printHeader(
@@ -360,18 +362,25 @@ const pct = (n: number, of: number) => (of === 0 ? '–' : `${((100 * n) / of).t
 const count = (results: Result[], outcome: Outcome) =>
   results.filter((r) => r.outcome === outcome).length;
 
+/** Budgets over, by table and line, for the verdict at the end. */
+const missed: string[] = [];
+let table = '';
+
 function line(label: string, n: number, of?: number, budget?: number) {
   const share = of === undefined ? '' : pct(n, of);
+  const over = budget !== undefined && of !== undefined && of > 0 && (100 * n) / of > budget;
+  if (over) missed.push(`${table}: ${label}`);
   const verdict =
     budget === undefined || of === undefined
       ? ''
-      : `≤ ${String(budget).padStart(2)} %  ${of > 0 && (100 * n) / of > budget ? 'OVER' : 'PASS'}`;
+      : `≤ ${String(budget).padStart(2)} %  ${over ? 'OVER' : 'PASS'}`;
   console.log(
     `  ${label.padEnd(40)} ${String(n).padStart(4)}  ${share.padStart(8)}   ${verdict}`.trimEnd(),
   );
 }
 
 function printTable(label: string, results: Result[]) {
+  table = label;
   const answerable = results.filter((r) => r.question.covered);
   const offTopic = results.filter((r) => !r.question.covered);
   const a = answerable.length;
