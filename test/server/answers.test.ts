@@ -245,6 +245,35 @@ describe('composed answers as Markdown', () => {
     await h.api.chatbots.delete(plain);
   });
 
+  it('names a section as written when its name holds a tag or an underscore', async () => {
+    const panel = (await h.api.chatbots.create({ name: 'Panel' })).uuid;
+    const doc = `# Lamp parts
+
+## The \`<lamp-panel>\` element
+
+The lamp panel shows the beam of every lamp on the coast at once.
+
+## The \`beam_angle\` setting
+
+The beam angle sets how wide the lamp sweeps, in degrees.
+`;
+    await h.api.sources.upload(panel, new Blob([doc]), { fileName: 'parts.md' });
+    await h.server.idle();
+    const asked = async (question: string) =>
+      (await ask(h.api, (await h.api.sessions.create(panel)).uuid, question)).text;
+    // Not "lamp-panel", nor a tag the reader's sanitizer would drop.
+    assert.match(
+      await asked('What does the lamp panel show?'),
+      /^From \*Lamp parts › The `<lamp-panel>` element\*:\n\n/,
+    );
+    // Not "beamangle", nor the start of emphasis.
+    assert.match(
+      await asked('How wide does the beam angle sweep?'),
+      /^From \*Lamp parts › The `beam_angle` setting\*:\n\n/,
+    );
+    await h.api.chatbots.delete(panel);
+  });
+
   it('keeps a table whole, and never repeats a sentence another passage quoted', async () => {
     const text = await answer('Which errors can the lamp module report?');
     assert.match(text, /^\| `LampError` \| the lamp answered with a fault code \| .*\|$/m);

@@ -124,9 +124,22 @@ function leadIn(title: string, heading: string, always: boolean): string {
   if (!section && !always) return '';
   const name = [title.trim(), section]
     .filter((part, i, all) => part && (i === 0 || part.toLowerCase() !== all[0]!.toLowerCase()))
-    .join(HEADING_SEPARATOR)
-    .replace(/[*_`[\]\\<>]/g, '');
+    .map(literal)
+    .join(HEADING_SEPARATOR);
   return name ? `From *${name}*:` : '';
+}
+
+/**
+ * A name as written, inside the lead-in's emphasis: a word of it that Markdown would read as a
+ * tag or as emphasis (`<chatbot-admin>`, `rate_limit`) goes in a code span, so it shows as it
+ * is, not dropped by the sanitizer; brackets go (they could read as a citation marker).
+ */
+function literal(name: string): string {
+  return name
+    .replace(/[[\]\\]/g, '')
+    .split(/(\s+)/)
+    .map((word) => (/[*_`<>]/.test(word) ? `\`${word.replace(/`/g, '')}\`` : word))
+    .join('');
 }
 
 /** An answer known in full: its text goes out in paced pieces. */

@@ -52,13 +52,20 @@ const oneLine = (text: string) => stripInlineHtml(text.replace(/\s*\n\s*/g, ' ')
 const withoutImages = (text: string) =>
   text.includes('![') ? text.replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])/g, '') : text;
 
+/** Emphasis markers outside code spans: stars, and underscores not inside a word. */
+const EMPHASIS = /[*`]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+
 /**
  * Heading text for a section path or a title: inline markup would show literally in a lead-in,
  * and a badge beside a project's name ("better-sqlite3 [![Build Status](…)](…)") is no part of it.
+ * A code span keeps what it holds (`beam_angle`, `**kwargs`); outside one, an underscore within
+ * a word is the word's own, not emphasis.
  */
 export const plainHeading = (text: string) =>
   stripInlineHtml(linkText(withoutImages(text)))
-    .replace(/[*_`]+/g, '')
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => part.replace(i % 2 ? /`/g : EMPHASIS, ''))
+    .join('')
     .replace(/\s+/g, ' ')
     .trim();
 
