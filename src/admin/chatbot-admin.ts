@@ -25,7 +25,7 @@ import {
   type AdminTagFilterEvent,
 } from './events.js';
 import { askEarly, CONVERSATIONS_PAGE_SIZE } from './first-page.js';
-import { formatDate, prepareDates, visibilityLabel } from './format.js';
+import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
@@ -242,14 +242,13 @@ export class ChatbotAdmin extends LitElement {
   /**
    * On a client's first route (a link or a reload straight to a chatbot's tab), what the tab will
    * need goes out beside the chatbot list it waits for, not after it: its code, and the first
-   * page of Conversations; and the dates' format is built while they are on their way.
+   * page of Conversations.
    */
   private askAhead(): void {
     const api = this.api;
     if (!api || api === this.askedAheadFor) return;
     this.askedAheadFor = api;
     const { chatbotUuid, tab, conversationFilters } = this.route.value;
-    prepareDates(this.language);
     if (!chatbotUuid) return;
     // A chunk that does not arrive is reported, and its tab hidden, when the tab is drawn.
     TABS[tab].load?.().catch(() => {});

@@ -20,26 +20,12 @@ export function formatDate(value: string | undefined, lang: string): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return dateFormat(lang).format(date);
-}
-
-function dateFormat(lang: string): Intl.DateTimeFormat {
   let format = dateFormats.get(lang);
   if (!format) {
     format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
     dateFormats.set(lang, format);
   }
-  return format;
-}
-
-/**
- * Builds the date format of `lang` in a task of its own, soon: the first Intl date format a
- * page builds costs 30–70 ms (the browser loads its calendar data then), which a list's first
- * render would otherwise pay once its data is in. Called while the admin's first requests are
- * on their way, so the wait pays it.
- */
-export function prepareDates(lang: string): void {
-  if (!dateFormats.has(lang)) setTimeout(() => dateFormat(lang));
+  return format.format(date);
 }
 
 /** A number in the reader's language (`100,000`, `100.000`), to one decimal. */
