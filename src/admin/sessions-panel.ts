@@ -1,12 +1,11 @@
 import { Task } from '@lit/task';
 import { html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
 import { isMissingRoute, refusesParameter } from '../api/errors.js';
 import type { Chatbot, ChatSession, Message, MessageFilters, Page } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
-import { renderExchange, shorten } from './conversation-exchange.js';
+import { shorten } from './conversation-exchange.js';
 import {
   datesInOrder,
   type FilterDraft,
@@ -25,6 +24,7 @@ import {
 } from './conversation-list.js';
 import { CursorPagesController } from './conversation-pages.js';
 import { styles } from './conversation-panel.styles.js';
+import { renderTranscript } from './conversation-transcript.js';
 import { ExportController } from './export-controller.js';
 import { CONVERSATIONS_PAGE_SIZE, takeEarly } from './first-page.js';
 import { formatDate } from './format.js';
@@ -449,58 +449,23 @@ export class AdminSessionsPanel extends AdminPanel {
   }
 
   private renderTranscript() {
-    const s = this.strings;
     const session = this.shownSession();
     if (!session) return nothing;
-    const data = Object.entries(session.meta ?? {});
-    const context = {
-      strings: s,
+    return renderTranscript({
+      strings: this.strings,
       lang: this.lang,
       qa: this.qa,
-      answer: (message: Message) => this.answers.render(message),
-      passage: (message: Message, n: string, text: string) =>
-        this.answers.passage(message, n, text),
-      delete: (message: Message) => void this.handleDeleteMessage(message),
-    };
-    return html`
-      ${this.openTest ? html`<p class="help">${s.transcriptTest}</p>` : nothing}
-      <h3>${s.storedData}</h3>
-      ${
-        data.length
-          ? html`<dl class="data">
-              ${data.map(
-                ([k, v]) => html`<dt class="user-text">${k}</dt>
-                  <dd class="user-text" dir="auto">${String(v)}</dd>`,
-              )}
-            </dl>`
-          : html`<p class="empty">${s.noStoredData}</p>`
-      }
-      <h3 id="exchanges-heading">${s.exchanges}</h3>
-      ${this.renderError('transcript')}
-      <div part="transcript" role="log" aria-labelledby="exchanges-heading">
-        ${
-          this.messages.length
-            ? repeat(
-                this.messages,
-                (m) => m.uuid,
-                (m) => renderExchange(m, context),
-              )
-            : html`<p class="empty">${s.noMessages}</p>`
-        }
-      </div>
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          part="button danger"
-          @click=${() => {
-            const item = this.pages.items.find((x) => x.uuid === session.uuid);
-            void this.handleDeleteSession(item ?? fromSession(session));
-          }}
-        >
-          ${s.deleteSession}
-        </button>
-      </div>
-    `;
+      answer: (message) => this.answers.render(message),
+      passage: (message, n, text) => this.answers.passage(message, n, text),
+      delete: (message) => void this.handleDeleteMessage(message),
+      session,
+      messages: this.messages,
+      test: this.openTest,
+      error: this.renderError('transcript'),
+      deleteSession: () => {
+        const item = this.pages.items.find((x) => x.uuid === session.uuid);
+        void this.handleDeleteSession(item ?? fromSession(session));
+      },
+    });
   }
 }
