@@ -10,6 +10,7 @@ import {
 import type { StringsController, StringsHost } from '../ui/strings-controller.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
+import { copyBySelection } from './copy-selection.js';
 import { DeleteConfirm } from './delete-confirm.js';
 import {
   FeedbackController,
@@ -66,7 +67,8 @@ function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
  * They come with the chunk because none can show before an answer exists; one is made per
  * element, by the element, when `answerExtras()` (renderer.ts) has it. If the chunk cannot be
  * loaded, answers show as plain text without any of them: no sources list and no ratings.
- * The chunk also brings what the launcher's panel does on a phone (`FullScreenController`):
+ * The chunk also brings the Copy buttons' fallback where the Clipboard API is refused (a copy as
+ * a selection: copy-selection.ts), and what the launcher's panel does on a phone (`FullScreenController`):
  * the launcher loads it as soon as it is touched, so it is there when the panel opens; and,
  * for `attachments="on"` only, loads attachments' own chunk (whose chips' styles are here).
  */
@@ -106,6 +108,7 @@ export class AnswerExtras implements ReactiveController {
     private readonly options: AnswerExtrasOptions,
   ) {
     adoptAnswerStyles(host.renderRoot);
+    options.notices.copyBySelection = copyBySelection;
     this.ratings = new FeedbackController(host, options);
     this.sentI18n = new Strings(host, sentStrings);
     this.answerI18n = new Strings(host, answerStrings);

@@ -80,6 +80,12 @@ export class NoticesController implements ReactiveController {
   }
 
   /** Copies `text` for the reader, and flashes whether that worked. */
+  /**
+   * Copies as a selection where the Clipboard API is refused (see copy-selection.ts): set by the
+   * answers' chunk, which every Copy button but one in a chat whose chunk did not load comes with.
+   */
+  copyBySelection?: (text: string, root: ParentNode) => boolean;
+
   async copy(text: string): Promise<void> {
     const strings = this.i18n.value;
     // Asked first where the frame's policy allows it: a refused call logs a browser error.
@@ -94,7 +100,7 @@ export class NoticesController implements ReactiveController {
         // Refused (or no Clipboard API, on plain http): copied as a selection below.
       }
     }
-    copied ||= copyBySelection(
+    copied ||= !!this.copyBySelection?.(
       text,
       (this.host as { renderRoot?: ParentNode }).renderRoot ?? document.body,
     );
@@ -171,24 +177,4 @@ export class NoticesController implements ReactiveController {
       this.rateLimitedUntil - Date.now() + 50,
     );
   }
-}
-
-/**
- * Copies `text` as a selection: where the Clipboard API is refused (a frame of another origin
- * without `allow="clipboard-write"`, a page on plain http) the reader's click still allows this.
- * Focus goes back where it was.
- */
-function copyBySelection(text: string, root: ParentNode): boolean {
-  const back = (root as ShadowRoot).activeElement ?? document.activeElement;
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.readOnly = true;
-  area.style.cssText = 'position:fixed;top:0;opacity:0';
-  root.append(area);
-  area.focus({ preventScroll: true });
-  area.select();
-  const copied = document.execCommand('copy');
-  area.remove();
-  (back as HTMLElement | null)?.focus({ preventScroll: true });
-  return copied;
 }
