@@ -114,6 +114,7 @@ export class ConversationController implements ReactiveController {
   }
 
   hostConnected(): void {
+    addEventListener('storage', this.follow);
     const session = this.interrupted;
     this.interrupted = undefined;
     const client = this.options.client();
@@ -126,6 +127,7 @@ export class ConversationController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    removeEventListener('storage', this.follow);
     if (!this.restoring) return;
     this.interrupted = this.host.sessionUuid;
     this.restoring.abort();
@@ -139,6 +141,19 @@ export class ConversationController implements ReactiveController {
   sync(): void {
     if (this.configKey() !== this.loadedKey) this.load();
   }
+
+  /**
+   * The visitor's other tab saved or forgot the conversation: this one shows what a reload would
+   * (the stored session and transcript, then the service's list), so the two do not go on in two
+   * sessions, and a conversation forgotten there is gone here too. Not while this one is
+   * answering: its save at the end is then the newest.
+   */
+  private readonly follow = (event: StorageEvent): void => {
+    if (event.key !== this.store?.key || this.stream.active || this.creatingSession) return;
+    this.host.sessionUuid = '';
+    this.loadedKey = '';
+    this.host.requestUpdate();
+  };
 
   /** Stops the answer that is streaming, keeping what arrived. */
   stop(): void {
