@@ -79,13 +79,13 @@ export class NoticesController implements ReactiveController {
       }`;
   }
 
-  /** Copies `text` for the reader, and flashes whether that worked. */
   /**
    * Copies as a selection where the Clipboard API is refused (see copy-selection.ts): set by the
    * answers' chunk, which every Copy button but one in a chat whose chunk did not load comes with.
    */
   copyBySelection?: (text: string, root: ParentNode) => boolean;
 
+  /** Copies `text` for the reader, and flashes whether that worked. */
   async copy(text: string): Promise<void> {
     const strings = this.i18n.value;
     // Asked first where the frame's policy allows it: a refused call logs a browser error.
