@@ -375,6 +375,9 @@ export class ConversationController implements ReactiveController {
     this.restoring?.abort();
     const restoring = new AbortController();
     this.restoring = restoring;
+    // What another tab stores meanwhile (a conversation forgotten there, say) is followed, not
+    // overwritten with this read's now stale answer.
+    const stored = this.store?.load().sessionUuid;
     try {
       // What reads the list comes with the answers' chunk, which showing them needs anyway.
       const [messages] = await Promise.all([
@@ -382,7 +385,14 @@ export class ConversationController implements ReactiveController {
         loadRenderer(),
       ]);
       const merge = transcriptMerge();
-      if (restoring.signal.aborted || session !== this.host.sessionUuid || !merge) return;
+      if (
+        restoring.signal.aborted ||
+        session !== this.host.sessionUuid ||
+        !merge ||
+        this.store?.load().sessionUuid !== stored
+      ) {
+        return;
+      }
       // A message sent meanwhile makes the local view newer than the list.
       if (this.stream.active || this.creatingSession) return;
       if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;

@@ -76,6 +76,41 @@ describe('<chatbot-chat> in two tabs of one visitor', () => {
     ]);
   });
 
+  it('should not bring back a conversation forgotten in one tab while the other was reading it again', async () => {
+    const bot = await realChatbot();
+    const first = await here(bot);
+    const second = await otherTab(bot);
+    // The other tab's reads of the messages list are held, then let go in the very task that
+    // forgets: their answers are handled before the storage event that says so.
+    const win = frames[0]!.contentWindow! as Window & typeof globalThis;
+    const through = win.fetch.bind(win);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    win.fetch = async (input, init) => {
+      const response = await through(input, init);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      if (!url.pathname.endsWith('/messages')) return response;
+      held++;
+      const body = await response.text();
+      await gate;
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    await ask(first, 'When is the bakery open?');
+    await until(
+      () => userMessages(second).length === 1 && held > 0,
+      'the other tab showing it and reading the list',
+    );
+    first.forget();
+    release();
+    await until(() => userMessages(second).length === 0, 'the other tab forgetting it');
+    expect(userMessages(first), 'not brought back here').to.deep.equal([]);
+    const stored = Object.keys(localStorage).filter((key) => key.includes(bot.chatbotUuid));
+    expect(stored, 'nothing stored again').to.deep.equal([]);
+  });
+
   it('should forget the conversation in the other tab too when one forgets it', async () => {
     const bot = await realChatbot();
     const first = await here(bot);
