@@ -150,9 +150,9 @@ export class ConversationController implements ReactiveController {
    */
   private readonly follow = (event: StorageEvent): void => {
     if (event.key !== this.store?.key || this.stream.active || this.creatingSession) return;
+    // No session of its own: load() takes the stored one, as on a reload.
     this.host.sessionUuid = '';
-    this.loadedKey = '';
-    this.host.requestUpdate();
+    this.load();
   };
 
   /** Stops the answer that is streaming, keeping what arrived. */
