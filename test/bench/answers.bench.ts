@@ -211,6 +211,11 @@ interface Result {
   /** The record's meta_json `rule`, which names the path the answer took. */
   rule: string;
   ms: number;
+  /**
+   * A covered question refused: whether one of the topics the refusal offered, asked next in the
+   * same session as a visitor's click on it asks it, is answered with the question's evidence.
+   */
+  offeredAnswers?: boolean;
 }
 
 /**
@@ -285,7 +290,16 @@ async function ask(
     ? meta.sources.map((uuid) => names.get(String(uuid)) ?? String(uuid))
     : Object.values(citeData).map((c) => c.file_name || c.title);
   const outcome = classify(question, isRefusal(meta, response), response);
-  return { question, outcome, response, cited, rule: String(meta.rule ?? ''), ms };
+  const result = { question, outcome, response, cited, rule: String(meta.rule ?? ''), ms };
+  if (outcome !== 'refused') return result;
+  const offered = Array.isArray(meta.suggestions) ? meta.suggestions.map(String) : [];
+  for (const topic of offered) {
+    const next = await api.messages.send(session.uuid, topic);
+    if (classify(question, false, next.response) === 'correct') {
+      return { ...result, offeredAnswers: true };
+    }
+  }
+  return { ...result, offeredAnswers: false };
 }
 
 async function main(): Promise<void> {
@@ -337,6 +351,7 @@ async function main(): Promise<void> {
         id: r.question.id,
         half: half.get(r.question.id),
         outcome: r.outcome,
+        offeredAnswers: r.offeredAnswers,
         cited: r.cited,
         response: r.response,
       })),
@@ -408,6 +423,9 @@ function printTable(label: string, results: Result[]) {
   line('  of which cite another source too', padded.length, a);
   line('answered wrongly (passage lacks it)', count(answerable, 'wrong'), a, BUDGETS.wrong);
   line('refused, though covered', count(answerable, 'refused'), a, BUDGETS.refusedCovered);
+  // Not budgeted: a refusal that offers the section holding the answer is one click from it.
+  const offered = answerable.filter((r) => r.offeredAnswers).length;
+  line('  of which a topic it offers answers it', offered, a);
   line('questions no source covers', offTopic.length);
   line('refused honestly', count(offTopic, 'honest'), offTopic.length);
   line('answered anyway', count(offTopic, 'answered'), offTopic.length, BUDGETS.offTopicAnswered);

@@ -178,6 +178,41 @@ describe('honest answers and what meta_json says of them', () => {
     assert.notDeepEqual((await lastMeta(h, gone)).sources, [beta.uuid]);
   });
 
+  it('answers a topic picked from a refusal from the part of it closest to the refused question', async () => {
+    const parser = (await h.api.chatbots.create({ name: 'Parser' })).uuid;
+    // One long section, cut into several chunks: its beginning is about brackets, its end about
+    // how deep they go.
+    const middle = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `Keys are decoded as UTF-8 by default, and rule ${i + 1} of the charset sentinel applies ` +
+        'when the form was sent by an older browser that encodes its characters differently.',
+    ).join('\n\n');
+    await h.api.sources.upload(
+      parser,
+      new Blob([
+        '# Query parser\n\n## Parsing objects\n\nSurround the name of a key with square brackets ' +
+          `to make an object inside an object.\n\n${middle}\n\nObjects are built up to five levels ` +
+          'deep; keys past that stay as one literal key.\n\n## Stringifying\n\nArrays get indices.\n',
+      ]),
+      { fileName: 'parser.md' },
+    );
+    await h.server.idle();
+    const s = await session(parser);
+    await ask(h.api, s, 'Why do my sub-objects vanish after a handful of levels?');
+    const offered = (await lastMeta(h, s)).suggestions as string[];
+    assert.ok(offered.includes('Parsing objects'), String(offered));
+    // Picked from the offer: the part that holds what was asked, not the section's first lines.
+    const picked = await ask(h.api, s, 'Parsing objects');
+    assert.match(picked.text, /five levels deep/);
+    assert.deepEqual((await lastMeta(h, s)).covered, true);
+    // Asked for on its own, the section is answered from its beginning, as before.
+    const fresh = await session(parser);
+    const { text } = await ask(h.api, fresh, 'Parsing objects');
+    assert.match(text, /square brackets/);
+    assert.doesNotMatch(text, /five levels deep/);
+  });
+
   it('an answer from passages is covered, and names the sources it drew on', async () => {
     const s = await session();
     const { text } = await ask(h.api, s, 'How long does the pizza dough rest?');

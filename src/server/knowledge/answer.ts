@@ -3,7 +3,15 @@ import type { AnswerDeps, AnswerMeta, PreparedAnswer } from './answer-types.js';
 import { agentMeta, citationsFor, composed, composedText, qaAnswer } from './compose.js';
 import { type AnswerDocuments, withDocuments } from './documents.js';
 import { llmAnswer } from './llm-answer.js';
-import { matchQa, relevant, type Scope, type Section, scopeOf, termWeights } from './relevance.js';
+import {
+  closestFirst,
+  matchQa,
+  relevant,
+  type Scope,
+  type Section,
+  scopeOf,
+  termWeights,
+} from './relevance.js';
 import { asksForHuman, isSpam, matchesTrigger, triggerPhrases } from './rules.js';
 import type { Hit } from './search.js';
 import { NOT_COVERED, notCoveredText, suggestionsFor } from './suggestions.js';
@@ -80,7 +88,7 @@ export async function prepareAnswer(
   const scope = scopeOf(await deps.store.listSources(chatbot.uuid), agent);
   // The session's documents lead, ahead of the sources and of a Q&A pair (documents.ts).
   const { qa, hits, queryTerms, closeness, sections, sources, leading } = withDocuments(
-    await judge(deps, chatbot.uuid, query, scope),
+    await judge(deps, chatbot.uuid, query, scope, session),
     scope.sources,
     query,
     documents,
@@ -197,6 +205,7 @@ async function judge(
   chatbotUuid: string,
   query: string,
   scope: Scope,
+  session?: SessionRow,
 ): Promise<Judged> {
   const { sources, allowed, qaSources } = scope;
   const none: Judged = { hits: [], queryTerms: new Set(), closeness: new Map(), sections: [] };
@@ -216,8 +225,39 @@ async function judge(
     query,
     scope,
   );
+  if (!named) return { qa, hits, queryTerms, closeness, sections };
+  // A section picked from a refusal's offer answers the question refused, around its words.
+  const refused = session && (await refusedOffering(deps, session, query));
+  if (refused) {
+    const earlier = await deps.index.search(chatbotUuid, refused, { limit: 0 });
+    const ordered = closestFirst(hits, earlier);
+    if (ordered !== hits) {
+      const asked = [...earlier.terms, ...[...(earlier.alternatives?.values() ?? [])].flat()];
+      return { qa, hits: ordered, queryTerms: new Set(asked), closeness, sections };
+    }
+  }
   // A section asked for by its heading is quoted from its beginning, not around its words.
-  return { qa, hits, queryTerms: named ? new Set() : queryTerms, closeness, sections };
+  return { qa, hits, queryTerms: new Set(), closeness, sections };
+}
+
+const sameTopic = (a: string, b: string) =>
+  a.replace(/\s+/g, ' ').trim().toLowerCase() === b.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * The question the session's last answer refused, when that refusal offered `query` as a topic:
+ * the visitor picked it (a click on the chat's chip sends the topic's text) to find that answer.
+ */
+async function refusedOffering(
+  deps: AnswerDeps,
+  session: SessionRow,
+  query: string,
+): Promise<string | undefined> {
+  const [last] = await deps.store.recentMessages(session.uuid, 1);
+  const offered = last?.meta.suggestions;
+  if (last?.meta.covered !== false || !Array.isArray(offered)) return undefined;
+  return offered.some((topic) => typeof topic === 'string' && sameTopic(topic, query))
+    ? last.query
+    : undefined;
 }
 
 export type { Hit };

@@ -274,6 +274,27 @@ function namedSection(found: SearchResult, query: string, scope: Scope): Hit[] {
 }
 
 /**
+ * A section's chunks (`namedSection`'s, in order) for a visitor who picked it from the topics a
+ * refusal offered: the chunk whose best window holds most of the refused question's weight
+ * (`earlier`, as the index searched it) first, the others after it in order. None holding any of
+ * it, the section as it stands, from its beginning.
+ */
+export function closestFirst(section: Hit[], earlier: SearchResult): Hit[] {
+  const question = questionBits(termWeights(earlier), earlier.alternatives);
+  let best = -1;
+  let bestWeight = 0;
+  section.forEach((hit, i) => {
+    // Every term asked: excerptTerms looks for each in the units, with its synonyms.
+    const { weight } = excerptTerms({ ...hit, matched: earlier.terms }, new Set(), question);
+    if (weight > bestWeight) {
+      best = i;
+      bestWeight = weight;
+    }
+  });
+  return best <= 0 ? section : [section[best]!, ...section.filter((_, i) => i !== best)];
+}
+
+/**
  * The question's terms in the best window of a hit's units, with the hit's context. A question's
  * terms are bits of a mask (up to 31 of them; a longer question's others count only in the
  * context), so each unit is read once and a window is two ORs: a set per window, and every unit
