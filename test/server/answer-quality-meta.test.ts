@@ -135,6 +135,32 @@ describe('honest answers and what meta_json says of them', () => {
     assert.deepEqual((await lastMeta(h, both)).suggestions, ['Northwind bike manual › Tyres']);
   });
 
+  it('fills the offer with nearer topics once one is close, and offers none of them when none is', async () => {
+    const shop = (await h.api.chatbots.create({ name: 'Cycle shop' })).uuid;
+    await h.api.sources.upload(
+      shop,
+      new Blob([
+        '# Cycle shop manual\n\n## Tyres\n\nPump the tyres to 4 bar before every ride.\n\n' +
+          '## Brakes\n\nReplace the brake pads when the groove is gone.\n\n' +
+          '## Lights\n\nThe lights switch on by themselves at dusk.\n',
+      ]),
+      { fileName: 'manual.md' },
+    );
+    await h.server.idle();
+    // Brakes holds two of the question's seven words, Tyres one: both are offered.
+    const both = await session(shop);
+    await ask(h.api, both, 'Which tyres and brake pads suit snowy trails in winter?');
+    assert.deepEqual((await lastMeta(h, both)).suggestions, ['Brakes', 'Tyres']);
+    // One word of seven, and nothing closer: what the chatbot can help with, as before.
+    const far = await session(shop);
+    const { text } = await ask(
+      h.api,
+      far,
+      'Which tyres suit snowy mountain trails in deep winter?',
+    );
+    assert.match(text, /Here is what I can help with:\n\n- Cycle shop manual$/);
+  });
+
   it('answers a section asked for by its heading, as a refusal offers it, from its beginning', async () => {
     const guide = (await h.api.chatbots.create({ name: 'Guides' })).uuid;
     // Fifteen sections say the heading's words, in their headings too, more often than the

@@ -12,6 +12,12 @@ const OFFERED = 3;
  * weight: a word or two in common, not enough to answer (relevance.ts asks for half).
  */
 const CLOSE_SHARE = 0.2;
+/**
+ * Once one topic is close, others this near fill the offer's places: a paraphrase whose words
+ * the document does not use may hold little of the question's weight in the very section that
+ * answers it ("the ^ symbol" for Caret Ranges).
+ */
+const NEAR_SHARE = 0.1;
 
 const CLOSEST = 'These topics come closest to your question:';
 const AVAILABLE = 'Here is what I can help with:';
@@ -37,7 +43,8 @@ function sectionTopic(source: SourceRow, heading: string, titled: boolean): stri
  * Up to OFFERED topics for a question no source answers: what came closest to it (`closeness`
  * and `sections`, from relevance.ts), closest first: a Q&A pair's question, or the sections of a
  * document whose passages came close (its title when it has no headings), since a chatbot of one
- * long manual would otherwise offer the manual's title to every question. When nothing is close,
+ * long manual would otherwise offer the manual's title to every question; once one is close,
+ * nearer ones (NEAR_SHARE) fill the places left. When nothing is close,
  * what the chatbot can help with at all: its Q&A questions in the owner's order (each is
  * answered as asked), then its documents, largest first. None when the agent has no source to
  * answer from.
@@ -51,12 +58,12 @@ export function suggestionsFor(
   const titled = allowed.filter((s) => s.type !== 'qa').length > 1;
   const close: Array<{ share: number; topic: string }> = [];
   for (const [uuid, share] of closeness) {
-    if (share < CLOSE_SHARE || !scope.allowed.has(uuid)) continue;
+    if (share < NEAR_SHARE || !scope.allowed.has(uuid)) continue;
     const source = scope.sources.get(uuid)!;
     const parts =
       source.type === 'qa'
         ? []
-        : sections.filter((s) => s.sourceUuid === uuid && s.share >= CLOSE_SHARE);
+        : sections.filter((s) => s.sourceUuid === uuid && s.share >= NEAR_SHARE);
     if (parts.length === 0) close.push({ share, topic: topic(source) });
     for (const part of parts) {
       close.push({ share: part.share, topic: sectionTopic(source, part.heading, titled) });
@@ -64,15 +71,15 @@ export function suggestionsFor(
   }
   // Stable: equally close topics keep the search's order.
   close.sort((a, b) => b.share - a.share);
-  const pool =
-    close.length > 0
-      ? close.map((c) => c.topic)
-      : [
-          ...allowed.filter((s) => s.type === 'qa'),
-          ...allowed.filter((s) => s.type !== 'qa').sort((a, b) => b.tokens - a.tokens),
-        ].map(topic);
+  const isClose = close.length > 0 && close[0]!.share >= CLOSE_SHARE;
+  const pool = isClose
+    ? close.map((c) => c.topic)
+    : [
+        ...allowed.filter((s) => s.type === 'qa'),
+        ...allowed.filter((s) => s.type !== 'qa').sort((a, b) => b.tokens - a.tokens),
+      ].map(topic);
   const topics = [...new Set(pool.filter(Boolean))].slice(0, OFFERED);
-  return { close: close.length > 0, topics };
+  return { close: isClose, topics };
 }
 
 /**
