@@ -358,6 +358,59 @@ describe('the PostgreSQL store', { skip }, () => {
     });
   });
 
+  test("should commit a question's rate-limit hits without waiting for the disk, and nothing else", async () => {
+    const database = await freshDatabase();
+    const store = await openPostgresStore(database.url);
+    const client = new pg.Client({ connectionString: database.url });
+    try {
+      await client.connect();
+      // As a production server is set (the test cluster turns it off for speed).
+      await client.query('SET synchronous_commit = on');
+      const chatbotUuid = await storeChatbot(store, 'Durable');
+      await store.createSession({
+        uuid: 'sync-session',
+        chatbotUuid,
+        meta: null,
+        created_at: at(0),
+        modified_at: at(0),
+      });
+      // As the store calls them, each in the transaction of its statement: what commit waits for.
+      const setting = async (call: string, values: unknown[]) => {
+        await client.query('BEGIN');
+        try {
+          await client.query(call, values);
+          return (await client.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+        } finally {
+          await client.query('ROLLBACK');
+        }
+      };
+      assert.equal(
+        await setting('SELECT * FROM take_rate_limit($1, $2, $3, $4)', ['sync-session', 3, 0, 1]),
+        'off',
+      );
+      assert.equal(
+        await setting('SELECT * FROM take_visitor_limit($1, $2, $3, $4, $5, $6)', [
+          chatbotUuid,
+          'visitor',
+          3,
+          0,
+          1,
+          2,
+        ]),
+        'off',
+      );
+      // Any other statement keeps the server's setting.
+      assert.equal(await setting('SELECT 1', []), 'on');
+      // And the hit counts at once, for every instance, as before.
+      assert.equal(await store.takeRateLimit('sync-session', [1, 60], 1_000), null);
+      assert.ok(await store.takeRateLimit('sync-session', [1, 60], 1_001));
+    } finally {
+      await client.end();
+      await store.close();
+      await database.drop();
+    }
+  });
+
   test('should lock the sessions of messages saved together in one order, so two statements never wait on each other', async () => {
     const database = await freshDatabase();
     const store = await openPostgresStore(database.url);
