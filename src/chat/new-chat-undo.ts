@@ -1,13 +1,15 @@
 import type { ReactiveController, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { ChatClient } from '../api/client.js';
 import type { AnswerStrings } from '../ui/strings/chat.js';
-import { html } from './lazy-lit.js';
+import { html, Transcripts } from './lazy-lit.js';
 import type { NoticesController } from './notices-controller.js';
+import type { Transcript, TranscriptStore } from './transcript-store.js';
 
 export interface NewChatUndoHost extends ReactiveControllerHost, EventTarget {
   sessionUuid: string;
   readonly chatbotUuid: string;
   readonly userId: string;
+  readonly persist: 'local' | 'none';
   readonly renderRoot: ParentNode;
 }
 
@@ -21,12 +23,14 @@ export interface NewChatUndoOptions {
  * finds it by mistake, and it forgets a conversation at once: Undo is offered in the status
  * region (drawn over the foot of the log) until the new conversation's first message. The old
  * session was only forgotten by the element, never deleted, so Undo returns to it as a reload
- * does, its transcript read again from the service. The offer has no timer, so a reader who
- * needs longer to reach it has that time (WCAG 2.2.1). It is never another visitor's way back:
- * it goes as soon as the visitor (`user-id`), the chatbot or the service changes.
+ * does: the remembered transcript first (put back as it was, with the questions only this page
+ * has, one the service refused or never answered), then the service's list. The offer has no
+ * timer, so a reader who needs longer to reach it has that time (WCAG 2.2.1). It is never
+ * another visitor's way back: it goes as soon as the visitor (`user-id`), the chatbot or the
+ * service changes.
  */
 export class NewChatUndo implements ReactiveController {
-  private kept?: { session: string; owner: string };
+  private kept?: { session: string; owner: string; transcript?: Transcript };
   /** The offer last put in the status region, to take out only that. */
   private shown?: TemplateResult;
 
@@ -46,7 +50,7 @@ export class NewChatUndo implements ReactiveController {
    */
   keep(): void {
     const session = this.host.sessionUuid;
-    if (session) this.kept = { session, owner: this.owner() };
+    if (session) this.kept = { session, owner: this.owner(), transcript: this.store()?.load() };
     else this.drop();
   }
 
@@ -66,9 +70,10 @@ export class NewChatUndo implements ReactiveController {
   }
 
   private readonly undo = (): void => {
-    const session = this.kept?.session;
+    const { session, transcript } = this.kept ?? {};
     this.drop();
     if (!session) return;
+    if (transcript?.sessionUuid === session) this.store()?.save(transcript);
     this.host.sessionUuid = session;
     // The button goes with the offer: the reader carries on where they write.
     this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
@@ -82,6 +87,15 @@ export class NewChatUndo implements ReactiveController {
       this.host.requestUpdate();
     }
     this.shown = undefined;
+  }
+
+  /** Where the conversation is remembered, as the conversation controller keys it. */
+  private store(): TranscriptStore | undefined {
+    const { host } = this;
+    const client = this.options.client();
+    return client && Transcripts && host.persist !== 'none'
+      ? new Transcripts(client.baseUrl, host.chatbotUuid, host.userId)
+      : undefined;
   }
 
   private owner(): string {

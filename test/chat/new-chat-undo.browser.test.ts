@@ -79,6 +79,44 @@ describe('<chatbot-chat> New conversation, undone', () => {
     await until(() => userMessages(again).length === 2, 'the remembered conversation');
   });
 
+  it('should bring back a question the service never answered', async () => {
+    // One message a minute: the second question is refused (429), so only this page has it.
+    const bot = await realChatbot({ rate_limit: [1, 60], rate_limit_message: 'Slow down.' });
+    const el = await mount(bot);
+    await answered(el);
+    const refused = oneEvent(el, 'chatbot-error');
+    await el.send('Is it open on Saturday?');
+    expect((await refused).detail.kind).to.equal('rate-limit');
+    button(el, 'New conversation')!.click();
+    await until(() => button(el, 'Undo'), 'the Undo offer');
+
+    // Undo reads the session's list from the service again: note when the client has read it.
+    const original = window.fetch;
+    let listed = false;
+    window.fetch = async (...args) => {
+      const response = await original(...args);
+      if (String(args[0] instanceof Request ? args[0].url : args[0]).endsWith('/messages')) {
+        const read = response.text.bind(response);
+        response.text = () =>
+          read().finally(() => {
+            listed = true;
+          });
+      }
+      return response;
+    };
+    try {
+      button(el, 'Undo')!.click();
+      await until(() => listed, 'the list read again');
+    } finally {
+      window.fetch = original;
+    }
+    // What follows the read is promise reactions, all run before the next task.
+    await new Promise((resolve) => setTimeout(resolve));
+    await el.updateComplete;
+    // The list holds the first question only; the refused one is this page's to give back.
+    expect(userMessages(el)).to.deep.equal(['When is the bakery open?', 'Is it open on Saturday?']);
+  });
+
   it('should stop offering Undo once the new conversation has a message', async () => {
     const bot = await realChatbot();
     const el = await mount(bot);
