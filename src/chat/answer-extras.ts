@@ -23,13 +23,16 @@ import {
   type FullScreenOptions,
 } from './full-screen.js';
 import { html, nothing, Strings } from './lazy-lit.js';
-import { NewChatUndo, type NewChatUndoHost } from './new-chat-undo.js';
+import { NewChatUndo, type NewChatUndoHost, type NewChatUndoOptions } from './new-chat-undo.js';
 import { renderSent } from './sent-documents.js';
 import { renderSources } from './sources.js';
 import { hideOfferedList, renderSuggestions } from './suggestions.js';
 import type { Exchange } from './transcript-store.js';
 
-export interface AnswerExtrasOptions extends FeedbackOptions, FullScreenOptions {
+export interface AnswerExtrasOptions
+  extends FeedbackOptions,
+    FullScreenOptions,
+    NewChatUndoOptions {
   /** Copies `text` for the reader and says whether that worked. */
   copy(text: string): void;
 }

@@ -333,6 +333,7 @@ export class ChatbotChat extends LitElement {
       client: () => this.api.value,
       strings: () => this.i18n.value,
       save: () => this.conversation.save(),
+      transcripts: () => this.conversation.store,
       notices: this.notices,
       copy: (text) => this.notices.copy(text),
       resized: () => this.follow.follow(),

@@ -86,7 +86,8 @@ export class ConversationController implements ReactiveController {
   /** A session is being created for the first message. */
   creatingSession = false;
   private readonly stream: StreamController;
-  private store?: TranscriptStore;
+  /** Where the conversation is remembered: none with `persist="none"`. Undo puts one back. */
+  store?: TranscriptStore;
   /** The configuration the exchanges were loaded for (see `configKey`). */
   private loadedKey = '';
   private restoring?: AbortController;

@@ -1,6 +1,5 @@
 import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { StringsController } from '../ui/strings-controller.js';
-import type { TranscriptStore } from './transcript-store.js';
 
 /**
  * Lit's `html` and `nothing`, and the element's `StringsController`, for the modules of the
@@ -14,18 +13,15 @@ import type { TranscriptStore } from './transcript-store.js';
 export let html: typeof litHtml;
 export let nothing: typeof litNothing;
 export let Strings: typeof StringsController;
-/** The element's transcript store, for the answers' chunk (Undo puts a transcript back). */
-export let Transcripts: typeof TranscriptStore | undefined;
 
 /** What the element hands over. */
 export interface Shared {
   html: typeof litHtml;
   nothing: typeof litNothing;
   Strings: typeof StringsController;
-  Transcripts?: typeof TranscriptStore;
 }
 
 /** Hands the element's lit and strings controller over to the chunk. */
 export function useLit(shared: Shared): void {
-  ({ html, nothing, Strings, Transcripts } = shared);
+  ({ html, nothing, Strings } = shared);
 }

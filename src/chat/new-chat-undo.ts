@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { ChatClient } from '../api/client.js';
 import type { AnswerStrings } from '../ui/strings/chat.js';
-import { html, Transcripts } from './lazy-lit.js';
+import { html } from './lazy-lit.js';
 import type { NoticesController } from './notices-controller.js';
 import type { Transcript, TranscriptStore } from './transcript-store.js';
 
@@ -9,13 +9,14 @@ export interface NewChatUndoHost extends ReactiveControllerHost, EventTarget {
   sessionUuid: string;
   readonly chatbotUuid: string;
   readonly userId: string;
-  readonly persist: 'local' | 'none';
   readonly renderRoot: ParentNode;
 }
 
 export interface NewChatUndoOptions {
   client(): ChatClient | undefined;
   notices: NoticesController;
+  /** The conversation's own transcript store (none when nothing is remembered). */
+  transcripts(): TranscriptStore | undefined;
 }
 
 /**
@@ -50,8 +51,9 @@ export class NewChatUndo implements ReactiveController {
    */
   keep(): void {
     const session = this.host.sessionUuid;
-    if (session) this.kept = { session, owner: this.owner(), transcript: this.store()?.load() };
-    else this.drop();
+    if (session) {
+      this.kept = { session, owner: this.owner(), transcript: this.options.transcripts()?.load() };
+    } else this.drop();
   }
 
   hostUpdate(): void {
@@ -73,7 +75,7 @@ export class NewChatUndo implements ReactiveController {
     const { session, transcript } = this.kept ?? {};
     this.drop();
     if (!session) return;
-    if (transcript?.sessionUuid === session) this.store()?.save(transcript);
+    if (transcript?.sessionUuid === session) this.options.transcripts()?.save(transcript);
     this.host.sessionUuid = session;
     // The button goes with the offer: the reader carries on where they write.
     this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
@@ -87,15 +89,6 @@ export class NewChatUndo implements ReactiveController {
       this.host.requestUpdate();
     }
     this.shown = undefined;
-  }
-
-  /** Where the conversation is remembered, as the conversation controller keys it. */
-  private store(): TranscriptStore | undefined {
-    const { host } = this;
-    const client = this.options.client();
-    return client && Transcripts && host.persist !== 'none'
-      ? new Transcripts(client.baseUrl, host.chatbotUuid, host.userId)
-      : undefined;
   }
 
   private owner(): string {

@@ -3,7 +3,6 @@ import { StringsController } from '../ui/strings-controller.js';
 import type { AnswerExtras } from './answer-extras.js';
 import type { MarkdownViewOptions } from './markdown.js';
 import type { withListed } from './transcript-merge.js';
-import { TranscriptStore } from './transcript-store.js';
 
 /** One answer on screen: `update(text)` takes the whole text so far, `finish()` closes it. */
 export interface AnswerView {
@@ -76,7 +75,7 @@ async function load(): Promise<CreateView> {
     const chunk: typeof import('./answer-chunk.js') = address
       ? await import(/* @vite-ignore */ address)
       : await import('./answer-chunk.js');
-    chunk.useLit({ html, nothing, Strings: StringsController, Transcripts: TranscriptStore });
+    chunk.useLit({ html, nothing, Strings: StringsController });
     extras = chunk.AnswerExtras;
     merge = chunk.withListed;
     return (options) => new chunk.MarkdownView(options);
