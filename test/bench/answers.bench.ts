@@ -74,6 +74,13 @@ interface Corpus {
 
 const readText = (path: string) => readFileSync(path, 'utf8');
 
+/** Package READMEs copied into test/fixtures/answers/corpus/, by the name before `.README.md`. */
+const readmes = (names: string[]): SourceFile[] =>
+  names.map((name) => ({
+    name: `${name}.README.md`,
+    text: readText(join(fixtures, 'corpus', `${name}.README.md`)),
+  }));
+
 const CORPORA: Record<CorpusName, Corpus> = {
   // As demo/start.ts's seed() adds them.
   demo: {
@@ -88,27 +95,10 @@ const CORPORA: Record<CorpusName, Corpus> = {
   },
   packages: {
     qa: [],
-    files: ['hono', 'better-sqlite3', 'minisearch', 'papaparse', 'cookies', 'ipaddr.js'].map(
-      (name) => ({
-        name: `${name}.README.md`,
-        text: readText(join(fixtures, 'corpus', `${name}.README.md`)),
-      }),
-    ),
+    files: readmes(['hono', 'better-sqlite3', 'minisearch', 'papaparse', 'cookies', 'ipaddr.js']),
   },
-  'held-out': {
-    qa: [],
-    files: ['ws', 'chokidar', 'hono-node-server'].map((name) => ({
-      name: `${name}.README.md`,
-      text: readText(join(fixtures, 'corpus', `${name}.README.md`)),
-    })),
-  },
-  'packages-2': {
-    qa: [],
-    files: ['debug', 'semver', 'qs'].map((name) => ({
-      name: `${name}.README.md`,
-      text: readText(join(fixtures, 'corpus', `${name}.README.md`)),
-    })),
-  },
+  'held-out': { qa: [], files: readmes(['ws', 'chokidar', 'hono-node-server']) },
+  'packages-2': { qa: [], files: readmes(['debug', 'semver', 'qs']) },
 };
 
 const BOTS: Array<{ label: string; corpora: CorpusName[] }> = [
