@@ -12,7 +12,8 @@
  *   The load client shares the machine's cores with the servers, and its own cost shows in every
  *   figure (see MACHINE-NOTES.md): the floor measured the same way shows how much.
  * - PostgreSQL is a throwaway cluster (test/postgres-cluster.mjs) with a fresh database, removed
- *   at the end; without PostgreSQL installed, its columns are skipped with one line.
+ *   at the end; without PostgreSQL installed, its columns are skipped with one line. Its own CPU
+ *   per answer is printed too: it shares the machine's cores with the servers.
  *
  * BENCH_SERVER_STORES=sqlite skips PostgreSQL; BENCH_SERVER_SQLITE=file keeps SQLite in a file in
  * a temporary directory, as `npm start` does (in memory by default); BENCH_SERVER_AB=<checkout>[,<checkout>…] adds a
@@ -22,7 +23,7 @@
  * process but the workers. Budgets are printed beside the
  * figures; nothing here fails a build.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -64,6 +65,35 @@ const asker = (url: string, sessions: string[]) => (i: number) => ({
   url: `${url}/api/v1/session/${sessions[i]}/message/stream`,
   body: JSON.stringify({ query: query() }),
 });
+
+/**
+ * CPU time used so far by every PostgreSQL process on this machine (Linux's /proc; 0 elsewhere):
+ * the backends' own, and that of the ended ones their postmaster collected. Taken around a
+ * server's windows, it says what PostgreSQL spends per answer on the same two cores.
+ */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      // Fields after the name: state is 3rd; utime, stime, cutime, cstime are the 14th–17th.
+      const fields = stat.slice(close + 2).split(' ');
+      ticks += fields.slice(11, 15).reduce((sum, n) => sum + Number(n), 0);
+    } catch {
+      // Ended between the listing and the read.
+    }
+  }
+  // USER_HZ is 100 on every Linux this runs on.
+  return ticks * 10;
+}
 
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
@@ -130,8 +160,16 @@ async function main() {
 
   const loadBefore = load();
   await bursts(targets, ROUNDS);
+  const postgresCpu = new Map<Target, { ms: number; answers: number }>();
   for (let pass = 0; pass < PASSES; pass++) {
-    for (const target of targets) await sustained(target, WINDOW);
+    for (const target of targets) {
+      const [cpuBefore, givenBefore] = [postgresCpuMs(), target.given];
+      await sustained(target, WINDOW);
+      const used = postgresCpu.get(target) ?? { ms: 0, answers: 0 };
+      used.ms += postgresCpuMs() - cpuBefore;
+      used.answers += target.given - givenBefore;
+      postgresCpu.set(target, used);
+    }
   }
   const loadAfter = load();
   await Promise.all(stops.map((stop) => stop()));
@@ -207,6 +245,16 @@ async function main() {
     }),
     '(all work, request to last byte)',
   );
+  if (typeof database !== 'string') {
+    row(
+      'PostgreSQL CPU per answer',
+      targets.map((t) => {
+        const used = postgresCpu.get(t);
+        return used && used.answers > 0 ? ms(used.ms / used.answers) : '–';
+      }),
+      '(sustained windows; every postgres process)',
+    );
+  }
   for (const t of targets) {
     const first = t.burst.error ?? t.sustained.error;
     if (first) console.log(`  ${t.name}: first error: ${first}`);
