@@ -17,17 +17,6 @@ import {
   TranscriptStore,
 } from './transcript-store.js';
 
-/**
- * The start of an answer, for the live region: a long answer read out whole would hold the
- * screen reader for minutes; the full text is in the log.
- */
-export function excerpt(answer: string, max = 240): string {
-  const text = answer.replace(/\s+/g, ' ').trim();
-  if (text.length <= max) return text;
-  const cut = text.lastIndexOf(' ', max);
-  return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
-}
-
 /** A retried exchange's last try, and the deletion of its record once a new try replaces it. */
 interface Attempt {
   shown: Pick<Exchange, 'response' | 'messageUuid' | 'citations' | 'suggestions'>;
@@ -504,7 +493,8 @@ export class ConversationController implements ReactiveController {
       exchange.state = stopped ? 'stopped' : 'done';
       this.save();
       this.host.requestUpdate();
-      const text = excerpt(view?.plainText ?? outcome.text);
+      // No view yet (the renderer still loading): the start of the text will do.
+      const text = view?.plainText ?? outcome.text.slice(0, 240);
       const t = this.options.strings();
       // A stopped answer is said to be one: the log shows "Stopped" under it.
       this.options.notices.announce(

@@ -45,6 +45,17 @@ export function loadRawHtml(): Promise<RawHtml | undefined> {
 /** A lone list marker may still become the next item of the list before it. */
 const PENDING_LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)]?)$/;
 
+/**
+ * The start of an answer, for the live region: a long answer read out whole would hold the
+ * screen reader for minutes; the full text is in the log.
+ */
+export function excerpt(answer: string, max = 240): string {
+  const text = answer.replace(/\s+/g, ' ').trim();
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max);
+  return `${text.slice(0, cut > max / 2 ? cut : max)}…`;
+}
+
 export interface MarkdownViewOptions {
   /** The answer's citations, to link `[n]` markers; read on every render. */
   citations?: () => readonly Citation[] | undefined;
@@ -147,7 +158,7 @@ export class MarkdownView {
     this.open.replaceChildren();
   }
 
-  /** The answer as plain text, for announcements. */
+  /** The start of the answer as plain text, for announcements (see `excerpt`). */
   get plainText(): string {
     // What the answer says: not its buttons' labels ("Copy code" before a code block).
     let text = '';
@@ -155,7 +166,7 @@ export class MarkdownView {
     for (let node = walk.nextNode(); node; node = walk.nextNode()) {
       text += node.parentElement?.closest('button') ? ' ' : node.nodeValue;
     }
-    return text.replace(/\s+/g, ' ').trim();
+    return excerpt(text);
   }
 
   private reset(): void {

@@ -9,7 +9,7 @@ export interface AnswerView {
   readonly root: HTMLElement;
   update(text: string): void;
   finish(): void;
-  /** The answer as plain text, for announcements. */
+  /** The start of the answer as plain text, for announcements. */
   readonly plainText: string;
 }
 
@@ -102,6 +102,6 @@ class PlainView implements AnswerView {
   finish(): void {}
 
   get plainText(): string {
-    return (this.root.textContent ?? '').replace(/\s+/g, ' ').trim();
+    return (this.root.textContent ?? '').slice(0, 240);
   }
 }

@@ -5,7 +5,6 @@ import { AnswerViewsController } from '../../src/chat/answer-views-controller.js
 import {
   ConversationController,
   type ConversationHost,
-  excerpt,
 } from '../../src/chat/conversation-controller.js';
 import { NoticesController } from '../../src/chat/notices-controller.js';
 import { chatStrings } from '../../src/ui/strings/chat.js';
@@ -293,13 +292,5 @@ describe('ConversationController', () => {
     expect(conversation.exchanges).to.deep.equal([]);
     expect(host.sessionUuid).to.equal('');
     expect(stored()).to.equal(null);
-  });
-
-  it('should announce the start of a long answer, cut at a word', () => {
-    const long = `${'word '.repeat(100)}end`;
-    const cut = excerpt(long);
-    expect(cut.length).to.be.at.most(241);
-    expect(cut.endsWith('word…')).to.equal(true);
-    expect(excerpt('  short \n answer ')).to.equal('short answer');
   });
 });

@@ -92,6 +92,15 @@ describe('markdown', () => {
     expect(view.plainText).to.equal('done to do');
   });
 
+  it('should give the start of a long answer to announce, cut at a word', () => {
+    const view = MarkdownView.render(`**Opening hours**\n\n${'word '.repeat(100)}end`);
+    const said = view.plainText;
+    expect(said.startsWith('Opening hours word word')).to.equal(true);
+    expect(said.length).to.be.at.most(241);
+    expect(said.endsWith('word…')).to.equal(true);
+    expect(MarkdownView.render('  short \n answer ').plainText).to.equal('short answer');
+  });
+
   it('should render the same DOM incrementally as in one pass, for every chunk size', () => {
     const whole = MarkdownView.render(SAMPLE);
     for (const size of [1, 3, 7, 10, 64]) {
