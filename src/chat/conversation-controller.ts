@@ -14,6 +14,7 @@ import {
   type Exchange,
   newExchangeId,
   type SentDocument,
+  savedConversations,
   TranscriptStore,
 } from './transcript-store.js';
 
@@ -104,7 +105,7 @@ export class ConversationController implements ReactiveController {
   }
 
   hostConnected(): void {
-    addEventListener('storage', this.follow);
+    savedConversations.addEventListener('save', this.follow);
     const session = this.interrupted;
     this.interrupted = undefined;
     const client = this.options.client();
@@ -117,7 +118,7 @@ export class ConversationController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    removeEventListener('storage', this.follow);
+    savedConversations.removeEventListener('save', this.follow);
     if (!this.restoring) return;
     this.interrupted = this.host.sessionUuid;
     this.restoring.abort();
@@ -133,13 +134,21 @@ export class ConversationController implements ReactiveController {
   }
 
   /**
-   * The visitor's other tab saved or forgot the conversation: this one shows what a reload would
-   * (the stored session and transcript, then the service's list), so the two do not go on in two
-   * sessions, and a conversation forgotten there is gone here too. Not while this one is
-   * answering: its save at the end is then the newest.
+   * The visitor's other tab, or another chat of this page, saved or forgot the conversation: this
+   * one shows what a reload would (the stored session and transcript, then the service's list),
+   * so the two do not go on in two sessions, and a conversation forgotten there is gone here too.
+   * Not while this one is answering: its save at the end is then the newest.
    */
-  private readonly follow = (event: StorageEvent): void => {
-    if (event.key !== this.store?.key || this.stream.active || this.creatingSession) return;
+  private readonly follow = (event: Event): void => {
+    const { detail } = event as CustomEvent<{ key: string | null }>;
+    if (
+      detail === this.store ||
+      detail.key !== this.store?.key ||
+      this.stream.active ||
+      this.creatingSession
+    ) {
+      return;
+    }
     // No session of its own: load() takes the stored one, as on a reload.
     this.host.sessionUuid = '';
     this.load();

@@ -68,6 +68,17 @@ function visitorKey(id: string): string {
 }
 
 /**
+ * Changes to the stored conversations, as `detail`: the browser's `storage` events (another
+ * page's), and this page's stores after each change, which the browser tells other pages only:
+ * two chats of one page (a launcher, and the same chatbot inline on its help page) keep one
+ * conversation too.
+ */
+export const savedConversations = new EventTarget();
+const tell = (detail: { key: string | null }) =>
+  savedConversations.dispatchEvent(new CustomEvent('save', { detail }));
+globalThis.addEventListener?.('storage', tell as unknown as (event: Event) => void);
+
+/**
  * The conversation kept in localStorage per service, chatbot and visitor (`user-id`), so it
  * survives reloads and continues in the same session, and one visitor never sees another's.
  * Storage can be missing, full or forbidden (private mode, a sandboxed iframe): then the widget
@@ -111,10 +122,7 @@ export class TranscriptStore {
     // conversation lasts as long as the page.
     for (const kept of [newest, newest.slice(newest.length >> 1)]) {
       try {
-        globalThis.localStorage?.setItem(
-          this.key,
-          JSON.stringify({ sessionUuid, exchanges: kept }),
-        );
+        this.write(JSON.stringify({ sessionUuid, exchanges: kept }));
         return;
       } catch {}
     }
@@ -122,10 +130,23 @@ export class TranscriptStore {
 
   clear(): void {
     try {
-      globalThis.localStorage?.removeItem(this.key);
+      this.write(null);
     } catch {
       // Nothing stored, nothing to clear.
     }
+  }
+
+  /**
+   * Stores `value` (null: removes it) and tells the page's other chats, only of a change, as the
+   * browser tells other pages: each one following a save saves what it then shows, which is
+   * the same.
+   */
+  private write(value: string | null): void {
+    const storage = globalThis.localStorage;
+    if (!storage || storage.getItem(this.key) === value) return;
+    if (value === null) storage.removeItem(this.key);
+    else storage.setItem(this.key, value);
+    tell(this);
   }
 }
 

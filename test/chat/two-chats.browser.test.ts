@@ -1,0 +1,105 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
+import '../../src/chat/index.js';
+import { realChatbot, until, userMessages } from './helpers.js';
+
+type Bot = Awaited<ReturnType<typeof realChatbot>>;
+
+/**
+ * Two chats of the same chatbot in one page (a launcher on every page, and the same chatbot
+ * inline on the help page), one visitor: the browser's storage event tells other pages only, so
+ * the page's own chats tell each other (real server).
+ */
+describe('<chatbot-chat> twice in one page', () => {
+  const realFetch = window.fetch;
+  let lists = 0;
+  beforeEach(() => {
+    lists = 0;
+    // Counts the reads of a session's messages, which a chat makes when it takes up a stored
+    // conversation.
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname.endsWith('/messages')) lists++;
+      return realFetch(input, init);
+    };
+  });
+  afterEach(() => {
+    window.fetch = realFetch;
+    localStorage.clear();
+  });
+
+  async function chats(bot: Bot, count: number): Promise<ChatbotChat[]> {
+    const wrapper = await fixture<HTMLElement>(html`<div>
+      ${Array.from(
+        { length: count },
+        () => html`<chatbot-chat
+          base-url=${bot.baseUrl}
+          api-key=${bot.apiKey}
+          chatbot-uuid=${bot.chatbotUuid}
+        ></chatbot-chat>`,
+      )}
+    </div>`);
+    const all = [...wrapper.querySelectorAll('chatbot-chat')] as ChatbotChat[];
+    await Promise.all(all.map((el) => el.updateComplete));
+    return all;
+  }
+
+  async function ask(el: ChatbotChat, question: string) {
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send(question);
+    await finished;
+  }
+
+  it('should show a question asked in one in the other, and go on in one session', async () => {
+    const bot = await realChatbot();
+    const [inline, launcher] = await chats(bot, 2);
+    await ask(inline!, 'When is the bakery open?');
+    await until(
+      () => userMessages(launcher!).join() === 'When is the bakery open?',
+      'the question in the other chat',
+    );
+    expect(launcher!.sessionUuid).to.equal(inline!.sessionUuid);
+
+    // Asked there, it joins the same session instead of starting one that would replace the
+    // remembered conversation.
+    await ask(launcher!, 'Is it open on Saturday?');
+    expect(launcher!.sessionUuid).to.equal(inline!.sessionUuid);
+    await until(() => userMessages(inline!).length === 2, 'the other chat’s question here');
+    const records = await bot.client.messages.list(inline!.sessionUuid);
+    expect(records.map((m) => m.query)).to.deep.equal([
+      'When is the bakery open?',
+      'Is it open on Saturday?',
+    ]);
+
+    // Once both show the conversation, neither takes up the other's saves again and again.
+    await until(() => userMessages(launcher!).length === 2, 'both questions in both');
+    const settled = lists;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lists, 'reads of the list after both settled').to.equal(settled);
+    expect(settled, 'reads of the list in all').to.be.at.most(10);
+  });
+
+  it('should forget the conversation in the other one too', async () => {
+    const bot = await realChatbot();
+    const [inline, launcher] = await chats(bot, 2);
+    await ask(inline!, 'When is the bakery open?');
+    await until(() => userMessages(launcher!).length === 1, 'the question in the other chat');
+    launcher!.forget();
+    await until(() => userMessages(inline!).length === 0, 'the other chat forgetting it');
+    expect(inline!.sessionUuid).to.equal('');
+  });
+
+  it('should not take up its own saves when alone', async () => {
+    const bot = await realChatbot();
+    const [chat] = await chats(bot, 1);
+    await ask(chat!, 'When is the bakery open?');
+    await ask(chat!, 'Is it open on Saturday?');
+    // A chat reading its own conversation back from the service after every answer would
+    // redraw it and cost a request per answer.
+    expect(lists).to.equal(0);
+    expect(userMessages(chat!)).to.deep.equal([
+      'When is the bakery open?',
+      'Is it open on Saturday?',
+    ]);
+  });
+});
