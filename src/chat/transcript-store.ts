@@ -138,8 +138,8 @@ export class TranscriptStore {
 
   /**
    * Stores `value` (null: removes it) and tells the page's other chats, only of a change, as the
-   * browser tells other pages: each one following a save saves what it then shows, which is
-   * the same.
+   * browser tells other pages: a chat that follows a save saves what it then shows, mostly the
+   * same, and two chats would otherwise answer each other's saves without end.
    */
   private write(value: string | null): void {
     const storage = globalThis.localStorage;

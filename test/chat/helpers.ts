@@ -1,3 +1,4 @@
+import { oneEvent } from '@open-wc/testing';
 import { type ChatbotClient, createClient } from '../../src/api/client.js';
 import { encodeCitations } from '../../src/api/stream.js';
 import type { Citation } from '../../src/api/types.js';
@@ -211,6 +212,13 @@ export async function until(check: () => unknown, what = 'condition', ms = 20_00
     if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Sends `question` through the element's API and waits until its answer has finished. */
+export async function ask(el: ChatbotChat, question: string): Promise<void> {
+  const finished = oneEvent(el, 'chatbot-answer-finished');
+  await el.send(question);
+  await finished;
 }
 
 /** Types and sends a message through the textbox and the Enter key. */

@@ -1,7 +1,7 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { realChatbot, until, userMessages } from './helpers.js';
+import { ask, realChatbot, until, userMessages } from './helpers.js';
 
 type Bot = Awaited<ReturnType<typeof realChatbot>>;
 
@@ -42,12 +42,6 @@ describe('<chatbot-chat> twice in one page', () => {
     const all = [...wrapper.querySelectorAll('chatbot-chat')] as ChatbotChat[];
     await Promise.all(all.map((el) => el.updateComplete));
     return all;
-  }
-
-  async function ask(el: ChatbotChat, question: string) {
-    const finished = oneEvent(el, 'chatbot-answer-finished');
-    await el.send(question);
-    await finished;
   }
 
   it('should show a question asked in one in the other, and go on in one session', async () => {

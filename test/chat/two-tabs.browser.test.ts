@@ -1,7 +1,7 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { realChatbot, until, userMessages } from './helpers.js';
+import { ask, realChatbot, until, userMessages } from './helpers.js';
 
 type Bot = Awaited<ReturnType<typeof realChatbot>>;
 
@@ -42,12 +42,6 @@ describe('<chatbot-chat> in two tabs of one visitor', () => {
       'the other tab’s chat',
     );
     return frame.contentDocument!.querySelector('chatbot-chat') as ChatbotChat;
-  }
-
-  async function ask(el: ChatbotChat, question: string) {
-    const finished = oneEvent(el, 'chatbot-answer-finished');
-    await el.send(question);
-    await finished;
   }
 
   it('should show a question asked in one tab in the other, and go on in one session', async () => {
