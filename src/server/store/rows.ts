@@ -18,7 +18,18 @@ import type {
 
 export type Row = Record<string, unknown>;
 
-export const json = (value: unknown) => JSON.stringify(value);
+/** JSON's escape of U+0000, after an even number of backslashes (an odd one escapes the "\"). */
+const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
+/**
+ * JSON text, with U+FFFD for any NUL a user's text carried in (as an HTML parser reads one):
+ * PostgreSQL's jsonb cannot hold U+0000 (a message's trigger reads its meta_json as jsonb), nor
+ * its text a NUL byte; both stores write the same.
+ */
+export const json = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text?.includes('\\u0000') ? text.replace(NUL_ESCAPE, '$1\\ufffd') : text;
+};
 export const parse = <T>(text: unknown): T => JSON.parse(String(text)) as T;
 /** Counts and ids: int8 arrives as a string from PostgreSQL (ours never exceed a double). */
 export const num = (value: unknown) => Number(value ?? 0);
