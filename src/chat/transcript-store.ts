@@ -49,11 +49,11 @@ export interface Transcript {
 export const MAX_EXCHANGES = 200;
 const VERSION = 1;
 
-let counter = 0;
-export function newExchangeId(): string {
-  counter += 1;
-  return `x${Date.now().toString(36)}${counter.toString(36)}`;
-}
+/**
+ * Random, not counted: the element and the answers' chunk are separate builds, each with its own
+ * copy of this function, and two counters of one millisecond gave the same ids.
+ */
+export const newExchangeId = (): string => `x${Math.random().toString(36).slice(2)}`;
 
 /**
  * A visitor's id as their storage key holds it: hashed (32-bit FNV-1a), so that an id (often an
@@ -73,10 +73,10 @@ function visitorKey(id: string): string {
  * two chats of one page (a launcher, and the same chatbot inline on its help page) keep one
  * conversation too.
  */
-export const savedConversations = new EventTarget();
-const tell = (detail: { key: string | null }) =>
+export const savedConversations = /* @__PURE__ */ new EventTarget();
+/** Tells the page's chats of a change; conversation-controller.ts passes on the browser's. */
+export const tellSaved = (detail: { key: string | null }) =>
   savedConversations.dispatchEvent(new CustomEvent('save', { detail }));
-globalThis.addEventListener?.('storage', tell as unknown as (event: Event) => void);
 
 /**
  * The conversation kept in localStorage per service, chatbot and visitor (`user-id`), so it
@@ -146,7 +146,7 @@ export class TranscriptStore {
     if (!storage || storage.getItem(this.key) === value) return;
     if (value === null) storage.removeItem(this.key);
     else storage.setItem(this.key, value);
-    tell(this);
+    tellSaved(this);
   }
 }
 

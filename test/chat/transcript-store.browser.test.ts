@@ -155,3 +155,22 @@ describe('TranscriptStore', () => {
     expect(store.load().exchanges[0]!.feedback).to.deep.equal({ rating: 'up' });
   });
 });
+
+describe('newExchangeId', () => {
+  it('should not repeat an id made in the same millisecond by another copy of the code', async () => {
+    // The element and the answers' chunk are separate builds, each with its own copy of this
+    // module: an id the chunk makes for a restored message must not be one the element makes.
+    const one = await import('../../src/chat/transcript-store.js');
+    const other = (await import(
+      // @ts-expect-error: a second instance of the module, as a second build has
+      '../../src/chat/transcript-store.js?copy'
+    )) as typeof one;
+    expect(other.newExchangeId).to.not.equal(one.newExchangeId);
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      ids.add(one.newExchangeId());
+      ids.add(other.newExchangeId());
+    }
+    expect(ids.size).to.equal(100);
+  });
+});
