@@ -14,13 +14,19 @@ describe('a NUL character in what the stores write as JSON', () => {
   });
   after(() => h.close());
 
-  it('a refusal offering a Q&A question that holds one is stored, the NUL as U+FFFD', async () => {
+  /** A chatbot whose one source is a Q&A pair asking `question`. */
+  async function bistro(question: string): Promise<string> {
     const bot = (await h.api.chatbots.create({ name: 'Bistro' })).uuid;
     await h.api.sources.createQa(bot, {
-      question: 'Do you\u0000 deliver?',
+      question,
       answer: 'We deliver within 3 km of the restaurant.',
     });
     await h.server.idle();
+    return bot;
+  }
+
+  it('a refusal offering a Q&A question that holds one is stored, the NUL as U+FFFD', async () => {
+    const bot = await bistro('Do you\u0000 deliver?');
     const session = (await h.api.sessions.create(bot)).uuid;
     await h.api.messages.send(session, 'Are you open on public holidays?');
     const records = await h.api.messages.list(session);
@@ -31,12 +37,7 @@ describe('a NUL character in what the stores write as JSON', () => {
   });
 
   it('a rating comment and session data holding one are kept, the NUL as U+FFFD', async () => {
-    const bot = (await h.api.chatbots.create({ name: 'Bistro' })).uuid;
-    await h.api.sources.createQa(bot, {
-      question: 'Do you deliver?',
-      answer: 'We deliver within 3 km of the restaurant.',
-    });
-    await h.server.idle();
+    const bot = await bistro('Do you deliver?');
     const session = (await h.api.sessions.create(bot, { 'plan\u0000': 'pro\u0000' })).uuid;
     await h.api.messages.send(session, 'Do you deliver?');
     const [answered] = await h.api.messages.list(session);
