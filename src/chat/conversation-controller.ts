@@ -21,7 +21,7 @@ import {
 
 // Here, not beside the store: the answers' chunk has its own copy of the store's module (each
 // chunk is its own build), and a listener registered there would be a second one doing nothing.
-globalThis.addEventListener?.('storage', tellSaved as unknown as (event: Event) => void);
+globalThis.addEventListener?.('storage', tellSaved);
 
 /** A retried exchange's last try, and the deletion of its record once a new try replaces it. */
 interface Attempt {

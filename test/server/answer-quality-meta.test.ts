@@ -10,6 +10,14 @@ import { NOT_COVERED } from '../../src/server/knowledge/answer.js';
 import { ask, type Harness, startHarness } from './helpers.js';
 
 /** The meta_json of a session's last message. */
+/** A manual of three short sections (Tyres, Brakes, Lights) under `title`. */
+const bikeManual = (title: string) =>
+  new Blob([
+    `# ${title}\n\n## Tyres\n\nPump the tyres to 4 bar before every ride.\n\n` +
+      '## Brakes\n\nReplace the brake pads when the groove is gone.\n\n' +
+      '## Lights\n\nThe lights switch on by themselves at dusk.\n',
+  ]);
+
 async function lastMeta(h: Harness, sessionUuid: string): Promise<Record<string, unknown>> {
   const messages = await h.api.messages.list(sessionUuid);
   return JSON.parse(messages.at(-1)!.meta_json) as Record<string, unknown>;
@@ -89,15 +97,9 @@ describe('honest answers and what meta_json says of them', () => {
 
   it('offers the sections of a document that came close, not its title, and each as text', async () => {
     const manual = (await h.api.chatbots.create({ name: 'Bike shop' })).uuid;
-    await h.api.sources.upload(
-      manual,
-      new Blob([
-        '# Northwind bike manual\n\n## Tyres\n\nPump the tyres to 4 bar before every ride.\n\n' +
-          '## Brakes\n\nReplace the brake pads when the groove is gone.\n\n' +
-          '## Lights\n\nThe lights switch on by themselves at dusk.\n',
-      ]),
-      { fileName: 'manual.md' },
-    );
+    await h.api.sources.upload(manual, bikeManual('Northwind bike manual'), {
+      fileName: 'manual.md',
+    });
     await h.api.sources.createQa(manual, {
       question: 'Are the <b>lights</b> & *dynamo* [hub] included?',
       answer: 'Yes, both come with every bike.',
@@ -137,15 +139,7 @@ describe('honest answers and what meta_json says of them', () => {
 
   it('fills the offer with nearer topics once one is close, and offers none of them when none is', async () => {
     const shop = (await h.api.chatbots.create({ name: 'Cycle shop' })).uuid;
-    await h.api.sources.upload(
-      shop,
-      new Blob([
-        '# Cycle shop manual\n\n## Tyres\n\nPump the tyres to 4 bar before every ride.\n\n' +
-          '## Brakes\n\nReplace the brake pads when the groove is gone.\n\n' +
-          '## Lights\n\nThe lights switch on by themselves at dusk.\n',
-      ]),
-      { fileName: 'manual.md' },
-    );
+    await h.api.sources.upload(shop, bikeManual('Cycle shop manual'), { fileName: 'manual.md' });
     await h.server.idle();
     // Brakes holds two of the question's seven words, Tyres one: both are offered.
     const both = await session(shop);
