@@ -75,22 +75,28 @@ function referenceServerPlugin() {
 }
 
 /**
- * `executeServerCommand('emulate-touch', { enabled })`: Chromium's touch emulation for the test's
- * page, as on a phone (a coarse pointer and no fine one, no hover), without the reload
- * `setViewport({ hasTouch })` would cost. The override lasts as long as its DevTools session,
- * so one is kept per page.
+ * A phone's conditions for the test's page, as Chromium's DevTools emulate them:
+ * - `executeServerCommand('emulate-touch', { enabled })`: a coarse pointer and no fine one, no
+ *   hover, without the reload `setViewport({ hasTouch })` would cost;
+ * - `executeServerCommand('safe-area', { top, right, bottom, left })`: the notch's and the home
+ *   indicator's insets, as `env(safe-area-inset-*)` reads them (`{}` for none).
+ * An override lasts as long as its DevTools session, so one is kept per page.
  */
 function touchEmulationPlugin() {
   const sessions = new Map();
   return {
     name: 'emulate-touch',
     async executeCommand({ command, payload, session }) {
-      if (command !== 'emulate-touch') return undefined;
+      if (command !== 'emulate-touch' && command !== 'safe-area') return undefined;
       const page = session.browser.getPage(session.id);
       let cdp = sessions.get(page);
       if (!cdp) {
         cdp = await page.createCDPSession();
         sessions.set(page, cdp);
+      }
+      if (command === 'safe-area') {
+        await cdp.send('Emulation.setSafeAreaInsetsOverride', { insets: payload ?? {} });
+        return true;
       }
       await cdp.send('Emulation.setTouchEmulationEnabled', {
         enabled: Boolean(payload?.enabled),

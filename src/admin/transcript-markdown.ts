@@ -54,7 +54,7 @@ const styles = css`
     white-space: normal;
     margin-bottom: -0.5em;
   }
-  .markdown :is(p, ul, ol, blockquote, table, pre, h1, h2, h3, h4, h5, h6) {
+  .markdown :is(p, ul, ol, blockquote, .table, pre, h1, h2, h3, h4, h5, h6) {
     margin: 0 0 0.5em;
   }
   .markdown :is(h1, h2, h3, h4, h5, h6) {
@@ -79,11 +79,16 @@ const styles = css`
     font-family: var(--_mono);
     font-size: 0.9em;
   }
-  .markdown :is(pre, table) {
-    display: block;
+  .markdown :is(pre, .table) {
     overflow-x: auto;
-    background: var(--_surface);
+  }
+  /* At its columns' natural widths: the box around it scrolls (see markdown.ts). */
+  .markdown table {
+    width: max-content;
     border-collapse: collapse;
+  }
+  .markdown :is(pre, table) {
+    background: var(--_surface);
   }
   .markdown pre {
     padding: 8px;
@@ -95,8 +100,9 @@ const styles = css`
   .markdown :is(th, td) {
     border: 1px solid var(--_border);
     padding: 4px 8px;
-    /* Whole words: a table too wide for the bubble scrolls, rather than breaking them apart. */
+    /* Whole words, and a long cell wraps at a readable width. */
     overflow-wrap: normal;
+    max-width: 14em;
   }
   /* A header centred in a wide column can sit out of view: it starts where its cells do. */
   .markdown th:not([align]) {

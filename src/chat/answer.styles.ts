@@ -38,7 +38,7 @@ const styles = css`
   .markdown ul,
   .markdown ol,
   .markdown blockquote,
-  .markdown table,
+  .markdown .table,
   .markdown .code-block {
     margin: 0 0 0.6em;
   }
@@ -104,17 +104,20 @@ const styles = css`
     padding: 1px 6px;
     cursor: pointer;
   }
+  .markdown .table {
+    overflow-x: auto;
+  }
   .markdown table {
     border-collapse: collapse;
-    display: block;
-    overflow-x: auto;
+    width: max-content;
   }
   .markdown th,
   .markdown td {
     border: 1px solid var(--_border);
     padding: 4px 8px;
-    /* Whole words: a table too wide for the bubble scrolls, rather than breaking them apart. */
+    /* Whole words, and a long cell wraps at a readable width. */
     overflow-wrap: normal;
+    max-width: 14em;
   }
   .citation {
     text-decoration: none;

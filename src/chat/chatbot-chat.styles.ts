@@ -53,6 +53,8 @@ export const styles = [
       --_height: var(--chatbot-height, 600px);
       position: fixed;
       inset: auto var(--_offset) var(--_offset) auto;
+      /* Clear of the notch and the home indicator (with viewport-fit=cover). */
+      margin: 0 env(safe-area-inset-right) env(safe-area-inset-bottom) 0;
       z-index: var(--_z);
     }
     :host([mode='launcher']) .panel {
@@ -137,6 +139,8 @@ export const styles = [
     }
 
     .log {
+      /* Holds the visually hidden labels: positioned against the page, they made it longer. */
+      position: relative;
       flex: 1;
       overflow-y: auto;
       overscroll-behavior: contain;
@@ -318,7 +322,8 @@ export const styles = [
       }
       .icon-button,
       .text-button,
-      .primary {
+      .primary,
+      .latest > button {
         min-height: 48px;
         min-width: 48px;
       }
@@ -339,7 +344,7 @@ export const styles = [
       cursor: pointer;
       font-weight: 600;
     }
-    .primary:disabled {
+    .primary[aria-disabled='true'] {
       opacity: 0.55;
       cursor: not-allowed;
     }

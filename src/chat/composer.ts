@@ -5,7 +5,10 @@ export interface ComposerOptions {
   strings: ChatStrings;
   /** An answer is streaming: the button is Stop. */
   streaming: boolean;
-  /** Sending is not possible right now (rate limit, session being created). */
+  /**
+   * Sending is not possible right now (rate limit, session being created): said with
+   * `aria-disabled`, as a disabled button would drop keyboard focus to the page.
+   */
   sendDisabled: boolean;
   onSubmit: (event: SubmitEvent) => void;
   onKeyDown: (event: KeyboardEvent) => void;
@@ -46,7 +49,7 @@ export function renderComposer(options: ComposerOptions): TemplateResult {
       type=${streaming ? 'button' : 'submit'}
       class="primary"
       part=${streaming ? 'stop-button' : 'send-button'}
-      ?disabled=${!streaming && sendDisabled}
+      aria-disabled=${!streaming && sendDisabled}
       @click=${(event: Event) => {
         if (!streaming) return;
         event.preventDefault();

@@ -127,11 +127,14 @@ export class FeedbackController {
     }
   }
 
-  /** Thanks the reader beside the buttons; the status region says it, once. */
+  /**
+   * Thanks the reader beside the buttons, and says it once, in the polite live region: a flash
+   * would show it a second time, over the foot of the log, where the last answer's buttons are.
+   */
   private thank(exchange: Exchange): void {
     this.thanking.delete(exchange.id);
     this.thanked.add(exchange.id);
-    this.options.notices.flash(this.i18n.value.feedbackThanks);
+    this.options.notices.announce(this.i18n.value.feedbackThanks);
     this.host.requestUpdate();
   }
 

@@ -222,8 +222,16 @@ export class MarkdownView {
       if (html) this.awaitRawHtml(into, tokens, complete);
     }
     linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
+    // A wide table scrolls in a box of its own at its columns' natural widths: as its own
+    // scroller (display: block) it would be squeezed to one word a line in every column.
+    for (const table of fragment.querySelectorAll('table')) {
+      const box = document.createElement('div');
+      box.className = 'table';
+      table.replaceWith(box);
+      box.append(table);
+    }
     // Code and tables scroll sideways when wide; a keyboard reader scrolls what has focus.
-    for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, table')) {
+    for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, .table')) {
       scroller.tabIndex = 0;
     }
     if (complete) addCopyButtons(fragment, this.options.copyCodeLabel?.() ?? 'Copy code');

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
@@ -483,6 +484,21 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
   });
 
+  it('should give the way back down a target of at least 44×44 px on a touch screen', async () => {
+    const { el, log } = await rememberedConversation(40);
+    await executeServerCommand('emulate-touch', { enabled: true });
+    try {
+      await until(() => userMessages(el).length === 40, 'the whole conversation');
+      log.scrollTop = 0;
+      const latest = () => shadow(el).querySelector<HTMLButtonElement>('[part=latest-button]');
+      await until(() => latest(), 'the button');
+      const box = latest()!.getBoundingClientRect();
+      expect(Math.round(Math.min(box.width, box.height))).to.be.at.least(44);
+    } finally {
+      await executeServerCommand('emulate-touch', { enabled: false });
+    }
+  });
+
   it("should not cover the last answer's buttons with the way back down, on a phone-sized chat", async () => {
     const { el, log } = await rememberedConversation(6);
     el.style.cssText = 'display: block; width: 390px; height: 640px';
@@ -554,10 +570,10 @@ describe('<chatbot-chat>', () => {
     const table = `| ${cells.join(' | ')} |\n|${' --- |'.repeat(30)}\n| ${cells.join(' | ')} |`;
     const el = await chat(fakeService([{ chunks: [`\`\`\`\n${wide}\n\`\`\`\n\n${table}\n`] }]));
     await el.send('wide');
-    for (const scroller of answers(el)[0]!.querySelectorAll<HTMLElement>('pre, table')) {
-      expect(scroller.scrollWidth, scroller.localName).to.be.above(scroller.clientWidth);
+    for (const scroller of answers(el)[0]!.querySelectorAll<HTMLElement>('pre, .table')) {
+      expect(scroller.scrollWidth, scroller.className).to.be.above(scroller.clientWidth);
       scroller.focus();
-      expect(shadow(el).activeElement, `${scroller.localName} takes focus`).to.equal(scroller);
+      expect(shadow(el).activeElement, `${scroller.className} takes focus`).to.equal(scroller);
     }
     await expect(el).to.be.accessible();
   });
@@ -580,7 +596,7 @@ describe('<chatbot-chat>', () => {
         expect(range.getClientRects().length, `"${word}" whole`).to.equal(1);
       }
     }
-    const scroller = answers(el)[0]!.querySelector<HTMLElement>('table')!;
+    const scroller = answers(el)[0]!.querySelector<HTMLElement>('.table')!;
     expect(scroller.scrollWidth).to.be.above(scroller.clientWidth);
   });
 
@@ -614,11 +630,62 @@ describe('<chatbot-chat>', () => {
     expect((await errored).detail.kind).to.equal('rate-limit');
     expect(alertText(el)).to.contain('Slow down, please.');
     expect(alertText(el)).to.match(/You can send again in \d+ s/);
-    expect(button(el, 'Send')!.disabled).to.equal(true);
+    const send = button(el, 'Send')!;
+    // Sending now sends nothing and keeps what was typed, and focus stays on the button.
+    input(el).value = 'the next question';
+    send.focus();
+    send.click();
+    await el.updateComplete;
+    expect(streamCalls(service)).to.have.length(1);
+    expect(input(el).value).to.equal('the next question');
+    expect(shadow(el).activeElement === send, 'focus on Send').to.equal(true);
+    expect(send.getAttribute('aria-disabled')).to.equal('true');
     await expect(el).to.be.accessible();
     await until(() => button(el, 'Retry'), 'retry after the wait');
     expect(alertText(el)).to.contain('You can send again now.');
-    expect(button(el, 'Send')!.disabled).to.equal(false);
+    expect(send.getAttribute('aria-disabled')).to.equal('false');
+  });
+
+  it('should not make the page longer than the inline chat, however long the conversation', async () => {
+    const el = await chat(fakeService(), { style: '--chatbot-height: 240px' });
+    await el.updateComplete;
+    const page = () => document.scrollingElement!.scrollHeight;
+    const before = page();
+    for (let i = 0; i < 8; i++) await el.send(`question ${i}`);
+    await frames();
+    // The log scrolls inside the chat; the page below it stays as it was.
+    expect(shadow(el).querySelectorAll('.exchange')).to.have.length(8);
+    expect(page()).to.equal(before);
+  });
+
+  it('should keep keyboard focus on Send while the first question starts a session', async () => {
+    const service = fakeService([{ chunks: ['Open at 7.'] }]);
+    const held = gate();
+    const client = createClient({
+      baseUrl: 'https://fake.test',
+      apiKey: 'fake-key',
+      retry: false,
+      fetch: async (url, init) => {
+        if (String(url).endsWith('/session/create')) await held.wait();
+        return service.fetch(url, init);
+      },
+    });
+    const el = await chat({ ...service, client });
+    input(el).value = 'When do you open?';
+    const send = button(el, 'Send')!;
+    send.focus();
+    send.click();
+    await el.updateComplete;
+    await frames();
+    // A disabled button would have dropped focus to the page: the reader's place is lost.
+    expect(shadow(el).activeElement === send, 'focus while the session is created').to.equal(true);
+    expect(send.getAttribute('aria-disabled')).to.equal('true');
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    held.release();
+    await finished;
+    await el.updateComplete;
+    expect(answers(el)[0]!.textContent).to.contain('Open at 7.');
+    expect(shadow(el).activeElement === send, 'focus after the answer').to.equal(true);
   });
 
   it('should say when sending is possible again on a page whose lang is no language tag', async () => {
@@ -730,6 +797,23 @@ describe('<chatbot-chat>', () => {
     expect(live.textContent!.trim()).to.equal(
       'Answer: Add one tag: <script src="x.js"></script> Done.',
     );
+  });
+
+  it('should scroll a wide table sideways with a few words a line, not one', async () => {
+    const long = 'The address of the service, without the api prefix, that every request goes to.';
+    const table = `| Name | Type | Default | Required | Meaning |\n| --- | --- | --- | --- | --- |\n| base-url | string | none | yes | ${long} |\n`;
+    const el = await chat(fakeService([{ chunks: [table] }]), { style: 'width: 320px' });
+    await loadRenderer();
+    await el.send('Which attributes?');
+    await until(() => answers(el)[0]?.querySelector('td:last-child'), 'the table');
+    const cell = answers(el)[0]!.querySelector<HTMLElement>('td:last-child')!;
+    const box = cell.closest<HTMLElement>('.table')!;
+    const lines =
+      cell.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(cell).lineHeight);
+    // Wider than the bubble, so it scrolls; the long cell in a few lines (one word each: 14).
+    expect(box.scrollWidth).to.be.greaterThan(box.clientWidth);
+    expect(lines).to.be.below(5);
+    expect(document.scrollingElement!.scrollWidth).to.equal(document.scrollingElement!.clientWidth);
   });
 
   it('should link citation markers and list the cited sources under the answer', async () => {

@@ -226,13 +226,14 @@ describe('<chatbot-chat> feedback', () => {
     expect(shadow(el).activeElement).to.equal(button(el, 'Not helpful'));
   });
 
-  /** What the chat's status region says, each time it changes to something (not to empty). */
+  /** What the chat's polite live region says, each time it changes to something (not to empty). */
   function announcements(el: ChatbotChat): string[] {
-    const region = shadow(el).querySelector('[role="status"]')!;
+    const region = shadow(el).querySelector('[aria-live="polite"]')!;
     const said: string[] = [];
     new MutationObserver(() => {
       const text = region.textContent?.trim();
-      if (text) said.push(text);
+      // The answer's own announcement may come after the controls: only what rating says.
+      if (text && !text.startsWith('Answer:')) said.push(text);
     }).observe(region, { childList: true, subtree: true, characterData: true });
     return said;
   }
@@ -261,8 +262,15 @@ describe('<chatbot-chat> feedback', () => {
     await oneEvent(el, 'chatbot-feedback');
     await el.updateComplete;
     expect(thanks(el)).to.deep.equal(['Thanks for your feedback']);
-    // Said by the status region; the visible words are no live region of their own.
+    // Said by the live region; the visible words are no live region of their own, and are
+    // shown once: not again over the foot of the log, where this answer's buttons are.
+    await frames(1);
     expect(said).to.deep.equal(['Thanks for your feedback']);
+    const flash = shadow(el).querySelector<HTMLElement>('.flash')!;
+    expect(flash.textContent!.trim() === '' || !flash.checkVisibility(), 'no second copy').to.equal(
+      true,
+    );
+    expect(flash.getBoundingClientRect().width, 'no second copy').to.be.at.most(1);
     const shown = shadow(el).querySelector('[part="feedback-thanks"]')!;
     const live = shown.closest(
       '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"]',
@@ -305,6 +313,7 @@ describe('<chatbot-chat> feedback', () => {
     expect((await explained).detail.reason).to.equal('wrong');
     await el.updateComplete;
     expect(thanks(el)).to.deep.equal(['Thanks for your feedback']);
+    await frames(1);
     expect(said).to.deep.equal(['Thanks for your feedback']);
     await expect(el).to.be.accessible();
   });

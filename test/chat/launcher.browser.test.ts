@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
 import { button, fakeService, frames, input, shadow, until, userMessages } from './helpers.js';
@@ -155,6 +156,24 @@ describe('<chatbot-chat mode="launcher">', () => {
   it('should float in the corner above the page', async () => {
     const el = await launcher();
     expect(getComputedStyle(el).position).to.equal('fixed');
+  });
+
+  it('should keep the launcher clear of the notch and the home indicator', async () => {
+    const el = await launcher();
+    const open = button(el, 'Open chat')!;
+    const gaps = () => {
+      const box = open.getBoundingClientRect();
+      return [innerWidth - box.right, innerHeight - box.bottom].map(Math.round);
+    };
+    const [right, bottom] = gaps();
+    await executeServerCommand('safe-area', { right: 47, bottom: 34 });
+    try {
+      await frames();
+      // As far from the insets' edges as it was from the screen's.
+      expect(gaps()).to.deep.equal([right! + 47, bottom! + 34]);
+    } finally {
+      await executeServerCommand('safe-area', {});
+    }
   });
 });
 
