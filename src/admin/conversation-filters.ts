@@ -156,9 +156,10 @@ function calendarDate(value: string | null): string {
 
 /**
  * The search box and filter controls. Every change is reported with `change` (the search text
- * on each keystroke: the panel waits for a pause before asking); `dateError` is shown beside
- * the date inputs, which it marks invalid. While any control is set, Clear filters calls `clear`.
- * "Asked by" only where the server tells the owner's tests apart (`tests`).
+ * on each keystroke: the panel waits for a pause before asking); each of `problems` is shown
+ * under its control (the search box, the date inputs), which it marks invalid. While any
+ * control is set, Clear filters calls `clear`. "Asked by" only where the server tells the
+ * owner's tests apart (`tests`).
  */
 export function renderFilters(
   strings: AdminStrings,
@@ -172,18 +173,26 @@ export function renderFilters(
   const s = strings;
   const value = (e: Event) => (e.target as HTMLInputElement | HTMLSelectElement).value;
   return html`<div class="toolbar" part="toolbar">
-      <label class="search"
-        >${s.search}<input
-          type="search"
-          part="input"
-          dir="auto"
-          placeholder=${s.searchConversations}
-          aria-invalid=${problems.search ? 'true' : 'false'}
-          aria-describedby=${problems.search ? 'search-error' : nothing}
-          .value=${draft.q}
-          @input=${(e: Event) => change({ q: value(e) })}
-      /></label>
-      ${dateRange(s, draft, dateError ? 'date-error' : undefined, (end, date) => change({ [end]: date }))}
+      <div class="field search">
+        <label
+          >${s.search}<input
+            type="search"
+            part="input"
+            dir="auto"
+            placeholder=${s.searchConversations}
+            aria-invalid=${problems.search ? 'true' : 'false'}
+            aria-describedby=${problems.search ? 'search-error' : nothing}
+            .value=${draft.q}
+            @input=${(e: Event) => change({ q: value(e) })}
+        /></label>
+        ${problems.search ? html`<p class="error" part="error" id="search-error" role="alert">${problems.search}</p>` : nothing}
+      </div>
+      <div class="field">
+        <div class="dates">
+          ${dateRange(s, draft, dateError ? 'date-error' : undefined, (end, date) => change({ [end]: date }))}
+        </div>
+        ${dateError ? html`<p class="error" part="error" id="date-error" role="alert">${dateError}</p>` : nothing}
+      </div>
       <label
         >${s.filterRating}<select
           part="input"
@@ -215,8 +224,6 @@ export function renderFilters(
           : nothing
       }
     </div>
-    ${problems.search ? html`<p class="error" part="error" id="search-error" role="alert">${problems.search}</p>` : nothing}
-    ${dateError ? html`<p class="error" part="error" id="date-error" role="alert">${dateError}</p>` : nothing}
     <div class="toolbar flags" part="toolbar">
       ${FLAGS.map(
         (f) => html`<label class="inline"

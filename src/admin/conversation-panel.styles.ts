@@ -11,6 +11,30 @@ export const styles = [
     .toolbar.flags {
       gap: 4px 16px;
     }
+    /* A control with its problem under it, as one item of the toolbar; the message wraps to the
+       control's width rather than widen it. Top-aligned then, as .row is: bottom-aligned, the
+       message would lift its control above its neighbours. */
+    .toolbar > .field {
+      margin: 0;
+      min-width: 0;
+      max-width: 100%;
+    }
+    .toolbar > .field > .error {
+      contain: inline-size;
+    }
+    .toolbar:has(> .field > .error) {
+      align-items: flex-start;
+    }
+    .dates {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+      align-items: flex-end;
+    }
+    /* Brought into view when it opens: not flush with the top edge. */
+    .detail {
+      scroll-margin-top: 12px;
+    }
     .detail-head {
       display: flex;
       align-items: baseline;

@@ -3,7 +3,7 @@ import type { ChatbotClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
 import { emit } from '../ui/events.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
-import { tooLong } from './field-problems.js';
+import { problemOf, tooLong } from './field-problems.js';
 import { errorText } from './format.js';
 import { ariaDisabled } from './panel.js';
 import { NAME_MAX } from './settings-panel.js';
@@ -18,6 +18,9 @@ export interface CreateChatbotHost extends ReactiveControllerHost, HTMLElement {
  * failure said inside the dialog, with the name kept. `created` takes the new chatbot.
  */
 export class CreateChatbotController implements ReactiveController {
+  /** What is wrong with the name, said under it: refused before anything was sent. */
+  private problem = '';
+  /** Why the request failed. */
   private error = '';
   private creating = false;
 
@@ -38,14 +41,14 @@ export class CreateChatbotController implements ReactiveController {
     return this.host.renderRoot.querySelector('dialog.create');
   }
 
-  private set(change: { error?: string; creating?: boolean }): void {
+  private set(change: { problem?: string; error?: string; creating?: boolean }): void {
     Object.assign(this, change);
     this.host.requestUpdate();
   }
 
-  /** Opens the dialog, without the last attempt's error. */
+  /** Opens the dialog, without the last attempt's problem or error. */
   readonly open = (): void => {
-    this.set({ error: '' });
+    this.set({ problem: '', error: '' });
     this.dialog?.showModal();
   };
 
@@ -58,10 +61,10 @@ export class CreateChatbotController implements ReactiveController {
     const { t, language } = this.options.strings();
     const problem = name ? tooLong(name, NAME_MAX, t, language) : t.nameRequired;
     if (problem) {
-      this.set({ error: problem });
+      this.set({ problem, error: '' });
       return;
     }
-    this.set({ creating: true, error: '' });
+    this.set({ creating: true, problem: '', error: '' });
     try {
       const chatbot = await api.chatbots.create({ name });
       input.value = '';
@@ -81,10 +84,23 @@ export class CreateChatbotController implements ReactiveController {
 
   render() {
     const { t } = this.options.strings();
+    const p = problemOf('create', 'name', { name: this.problem }, true);
     return html`<dialog class="create" part="dialog" aria-labelledby="create-title">
       <form part="form" @submit=${this.submit} novalidate>
         <h2 id="create-title">${t.newChatbot}</h2>
-        <label>${t.name}<input name="name" part="input" dir="auto" required autocomplete="off" /></label>
+        <div class="field">
+          <label
+            >${t.name}<input
+              name="name"
+              part="input"
+              dir="auto"
+              required
+              autocomplete="off"
+              aria-invalid=${p.invalid}
+              aria-describedby=${p.describedBy}
+          /></label>
+          ${p.message}
+        </div>
         ${this.error ? html`<p class="error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions">
           <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.creating)}>

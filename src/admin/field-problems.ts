@@ -14,15 +14,19 @@ export type FieldProblem = ReturnType<typeof problemOf>;
 
 /**
  * How field `field` of the form whose ids start with `form` shows its problem (the message
- * beside it), if it has one: marked invalid, and described by the message.
+ * beside it), if it has one: marked invalid, and described by the message. With `alert`, the
+ * message is also said as it shows: a dialog's one field, refused on Enter in it, keeps focus,
+ * and a screen reader would not hear of it otherwise.
  */
-export function problemOf(form: string, field: string, problems: FieldProblems) {
+export function problemOf(form: string, field: string, problems: FieldProblems, alert = false) {
   const message = problems[field];
   const id = `${form}-${field}-error`;
   return {
     invalid: message ? 'true' : 'false',
     describedBy: message ? id : nothing,
-    message: message ? html`<p class="help error" part="error" id=${id}>${message}</p>` : nothing,
+    message: message
+      ? html`<p class="help error" part="error" id=${id} role=${alert ? 'alert' : nothing}>${message}</p>`
+      : nothing,
   };
 }
 

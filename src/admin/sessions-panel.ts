@@ -36,6 +36,24 @@ import { TranscriptAnswers } from './transcript-answers.js';
 const SEARCH_DELAY_MS = 300;
 
 /**
+ * The band of the window through which `node` can be seen: the viewport, less what its
+ * scrolling ancestors (a dashboard's scrolling pane) cut off.
+ */
+function visibleBand(node: Element): { top: number; bottom: number } {
+  let top = 0;
+  let bottom = innerHeight;
+  for (let n = node.parentNode; n; n = n instanceof ShadowRoot ? n.host : n.parentNode) {
+    // The root's and the body's scrolling is the viewport's.
+    if (!(n instanceof Element) || n === document.documentElement || n === document.body) continue;
+    if (!/auto|scroll/.test(getComputedStyle(n).overflowY)) continue;
+    const box = n.getBoundingClientRect();
+    top = Math.max(top, box.top + n.clientTop);
+    bottom = Math.min(bottom, box.top + n.clientTop + n.clientHeight);
+  }
+  return { top, bottom };
+}
+
+/**
  * The Conversations tab (its id stays `sessions`): the chatbot's conversations, searched and
  * filtered by the server and read page by page into a virtual list as it scrolls; a
  * conversation's stored data and transcript, each exchange with its citations, rating and
@@ -247,12 +265,36 @@ export class AdminSessionsPanel extends AdminPanel {
   private handleOpen(item: ConversationItem): void {
     this.openUuid = item.uuid;
     this.openTest = item.summary?.test === true;
-    // Below the list: the transcript's heading takes focus, so it is seen and read next.
-    void this.updateComplete.then(() => {
-      const heading = this.renderRoot.querySelector<HTMLElement>('#detail-heading');
-      heading?.focus({ preventScroll: true });
-      heading?.scrollIntoView({ block: 'nearest' });
+    // Below the list: the transcript's heading takes focus, so it is read next, and the
+    // transcript comes into view. Once loaded it is taller than "Loading…", and may run below
+    // the view a page too short to scroll further left it in: it is brought up again, unless
+    // the page moved meanwhile (the reader scrolled).
+    void this.updateComplete.then(async () => {
+      this.renderRoot.querySelector<HTMLElement>('#detail-heading')?.focus({ preventScroll: true });
+      const top = this.revealDetail();
+      await this.detailTask.taskComplete.catch(() => undefined);
+      await this.updateComplete;
+      if (this.openUuid === item.uuid && this.detailTop() === top) this.revealDetail();
     });
+  }
+
+  /** Where the transcript's top is on screen, if it is open. */
+  private detailTop(): number | undefined {
+    return this.renderRoot.querySelector('section.detail')?.getBoundingClientRect().top;
+  }
+
+  /**
+   * Scrolls the transcript's top to the top of the view, unless the view already shows it well
+   * (whole, or from its upper half down), which would only jump; where its top is then.
+   */
+  private revealDetail(): number | undefined {
+    const detail = this.renderRoot.querySelector('section.detail');
+    if (!detail) return undefined;
+    const view = visibleBand(detail);
+    const { top, bottom } = detail.getBoundingClientRect();
+    const seen = top >= view.top && (bottom <= view.bottom || top <= (view.top + view.bottom) / 2);
+    if (!seen) detail.scrollIntoView({ block: 'start' });
+    return this.detailTop();
   }
 
   private async handleDeleteSession(item: ConversationItem): Promise<void> {

@@ -143,6 +143,7 @@ export class AdminSettingsPanel extends AdminPanel {
     this.dirty = true;
     this.savedAt = 0;
     unsavedOf(this).set(this.chatbot!.uuid, this.draft);
+    if (rateValid(this.draft)) this.clearError('rate');
   }
 
   private async handleSubmit(event: SubmitEvent): Promise<void> {
@@ -152,14 +153,12 @@ export class AdminSettingsPanel extends AdminPanel {
     if (!chatbot || !draft || !this.client) return;
     const s = this.strings;
     const { origins, bad } = originLines(draft.origins);
-    // The rate limit's and the origins' problems are also summed up beside Save, where the
-    // rest of the form's failures are said.
-    const summary = !rateValid(draft)
-      ? s.rateLimitInvalid
-      : bad.map((line) => badLineText(line, s)).join(' ');
-    if (summary || Object.keys(textProblems(draft, s, this.lang)).length) {
-      if (summary) this.invalid('settings', summary);
-      else this.clearError('settings');
+    const rateOk = rateValid(draft);
+    if (!rateOk || bad.length > 0 || Object.keys(textProblems(draft, s, this.lang)).length) {
+      // Each problem is said beside its field, which focus goes to and is read with; the rate
+      // limit's whole rule is said beside Save too, until the numbers are corrected (`edit`).
+      if (!rateOk) this.invalid('rate', s.rateLimitInvalid);
+      this.clearError('settings');
       return focusFirstInvalid(this, event.target as HTMLFormElement);
     }
     // Sent only when changed: a service without allowed origins may refuse a member it lacks.
@@ -309,7 +308,7 @@ export class AdminSettingsPanel extends AdminPanel {
         </label>
         <p class="help" id="origins-help">${s.allowedOriginsHelp}</p>
         ${badOrigin ? this.renderBadOrigins(badOrigins) : nothing}
-        ${this.renderError('settings')}
+        ${this.renderError('rate')} ${this.renderError('settings')}
         <div class="actions">
           <button
             type="submit"

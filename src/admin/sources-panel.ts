@@ -10,13 +10,18 @@ import {
 import { emit } from '../ui/events.js';
 import { fill, plural } from '../ui/i18n.js';
 import type { AdminSourcesAddedEvent } from './events.js';
+import { problemOf, tooLong } from './field-problems.js';
 import { AdminPanel, ariaDisabled } from './panel.js';
 import { PollController } from './poll-controller.js';
 import { filterAndSort, type SortKey, type StatusGroup } from './source-filter.js';
 import { SourceTable, TYPE_LABEL } from './source-table.js';
 import { styles } from './sources-panel.styles.js';
+import { textField } from './text-field.js';
 
 const inProgress = (source: DataSource) => IN_PROGRESS_STATUSES.includes(source.status);
+
+/** The longest title the server takes (routes/sources.ts). */
+const TITLE_MAX = 500;
 
 /**
  * The data sources of the selected chatbot: a virtualized table (fast at 10,000 rows) with sort,
@@ -152,6 +157,7 @@ export class AdminSourcesPanel extends AdminPanel {
     this.renaming = source;
     this.renameDraft = source.title;
     this.clearError('rename');
+    this.clearError('rename-title');
     void this.updateComplete.then(() => this.renameDialog?.showModal());
   }
 
@@ -161,7 +167,12 @@ export class AdminSourcesPanel extends AdminPanel {
     const client = this.client;
     const title = this.renameDraft.trim();
     if (!source || !client) return;
-    if (!title) return this.invalid('rename', this.strings.nameRequired);
+    // Checked as the server checks it, so that what it would refuse is said beside the field.
+    const problem = title
+      ? tooLong(title, TITLE_MAX, this.strings, this.lang)
+      : this.strings.nameRequired;
+    if (problem) return this.invalid('rename-title', problem);
+    this.clearError('rename-title');
     // Optimistic: the row shows the new title while the request runs.
     this.patchSource(source.uuid, { title });
     const result = await this.run('rename', 'sources.update', () =>
@@ -393,17 +404,17 @@ export class AdminSourcesPanel extends AdminPanel {
         source
           ? html`<form part="form" @submit=${this.handleRenameSubmit} novalidate>
               <h2 id="rename-title">${fill(s.renameSource, { name: source.title || source.file_name })}</h2>
-              <label
-                >${s.title}<input
-                  part="input"
-                  name="title"
-                  dir="auto"
-                  autocomplete="off"
-                  .value=${this.renameDraft}
-                  @input=${(e: Event) => {
-                    this.renameDraft = (e.target as HTMLInputElement).value;
-                  }}
-              /></label>
+              ${textField({
+                label: s.title,
+                name: 'title',
+                dir: 'auto',
+                autocomplete: 'off',
+                value: this.renameDraft,
+                problem: problemOf('rename', 'title', { title: this.errors['rename-title'] }, true),
+                onInput: (title) => {
+                  this.renameDraft = title;
+                },
+              })}
               ${this.renderError('rename')}
               <div class="actions">
                 <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('rename'))}>

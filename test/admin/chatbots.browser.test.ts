@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { AdminChangeEvent, AdminErrorEvent } from '../../src/admin/index.js';
 import type { Chatbot } from '../../src/api/types.js';
 import {
@@ -211,6 +212,31 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await client.chatbots.delete(created[0]!.uuid);
   });
 
+  it('should mark the New chatbot name invalid, described by its message, while the message shows', async () => {
+    const client = await apiClient();
+    const el = await mountAdmin(client);
+    button(el, 'New chatbot')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(el, 'dialog.create[open]'));
+    const input = dialog.querySelector<HTMLInputElement>('input[name=name]')!;
+    const typed = 'n'.repeat(250);
+    type(input, typed);
+    input.focus();
+    await sendKeys({ press: 'Enter' });
+    const message = await until(() => dialog.querySelector('[role=alert]'));
+    expect(message.textContent?.trim()).to.equal('At most 200 characters; this has 250.');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(message.id).to.not.equal('');
+    expect(input.getAttribute('aria-describedby')).to.equal(message.id);
+    expect(input.value).to.equal(typed);
+
+    button(dialog, 'Cancel')!.click();
+    button(el, 'New chatbot')!.click();
+    await until(() => dialog.open);
+    expect(dialog.textContent).not.to.contain('At most');
+    expect(input.getAttribute('aria-invalid')).to.equal('false');
+    expect(input.hasAttribute('aria-describedby')).to.equal(false);
+  });
+
   it('should keep the typed name and show the server message when creating fails', async () => {
     const client = await apiClient();
     const el = await mountAdmin(client);
@@ -371,6 +397,8 @@ describe('<chatbot-admin> chatbots and settings', () => {
 
     type(form.querySelector('input[name=name]')!, 'Renamed bot');
     type(form.querySelector('input[name=rate-messages]')!, '5');
+    // Corrected: the rule goes with the numbers' own messages, before anything is saved.
+    await until(() => !deep(panel, '[role=alert]'));
     type(form.querySelector('input[name=rate-seconds]')!, '60');
     type(form.querySelector('textarea[name=rate-limit-message]')!, 'Slow down <i>please</i>');
     const citations = form.querySelector<HTMLInputElement>('input[name=show-citations]')!;

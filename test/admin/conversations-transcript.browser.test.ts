@@ -1,5 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { AdminChangeEvent } from '../../src/admin/index.js';
 import {
   mountConversations,
@@ -14,6 +14,7 @@ import {
   deep,
   deepAll,
   deepText,
+  loaded,
   newChatbot,
   type,
   until,
@@ -204,6 +205,63 @@ describe('<chatbot-admin> conversation transcript', () => {
         panel.shadowRoot!.activeElement?.getAttribute('aria-label') ===
         `Open session: ${QUESTIONS.covered}`,
     );
+  });
+
+  it('should bring a transcript opened below the window into view, and leave one in view where it is', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
+    // A dashboard's 768px column in a 1280x900 window, the page's own header above it.
+    const header = document.createElement('div');
+    const footer = document.createElement('div');
+    header.style.height = '500px';
+    footer.style.height = '2000px';
+    el.before(header);
+    el.style.width = '768px';
+    /** Opens the conversation from the top of the page, and waits for its transcript drawn. */
+    const openFromTop = async (question: string) => {
+      scrollTo(0, 0);
+      const transcript = await open(panel, question);
+      await loaded(panel, 'detailTask');
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(panel.shadowRoot!.activeElement?.id, question).to.equal('detail-heading');
+      return {
+        detail: deep(panel, 'section.detail')!.getBoundingClientRect(),
+        first: transcript.querySelector('article')!.getBoundingClientRect(),
+      };
+    };
+    try {
+      await setViewport({ width: 1280, height: 900 });
+      await until(() => innerHeight === 900);
+
+      // More of the page below: the transcript's top goes to the top of the window.
+      el.after(footer);
+      let { detail, first } = await openFromTop(QUESTIONS.covered);
+      expect(detail.top, 'the transcript starts at the top').to.be.within(0, 20);
+      expect(first.top, 'its first exchange on screen').to.be.within(0, innerHeight - 40);
+
+      // The admin ends the page: the page scrolls to its end, the whole transcript in view,
+      // though only "Loading…" was there to show when it opened.
+      footer.remove();
+      ({ detail } = await openFromTop(QUESTIONS.escalated));
+      expect(detail.top, 'the transcript starts in view').to.be.at.least(0);
+      expect(detail.bottom, 'the transcript ends in view').to.be.at.most(innerHeight);
+
+      // A window that shows the transcript whole already: the page does not move.
+      header.remove();
+      el.after(footer);
+      el.style.width = '';
+      await setViewport({ width: 1280, height: 1400 });
+      await until(() => innerHeight === 1400);
+      ({ detail } = await openFromTop(QUESTIONS.uncovered));
+      expect(detail.bottom, 'the transcript is in view').to.be.at.most(innerHeight);
+      expect(scrollY, 'the page has not moved').to.equal(0);
+    } finally {
+      header.remove();
+      footer.remove();
+      el.style.width = '';
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('should close the form unsaved, giving focus back to its button', async () => {

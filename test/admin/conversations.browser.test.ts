@@ -434,6 +434,53 @@ describe('<chatbot-admin> conversations', () => {
     expect(from.getAttribute('aria-invalid')).to.equal('false');
   });
 
+  it("should say a search's and a date range's problem right under its own field, at 360px and 768px", async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    const search = deep<HTMLInputElement>(panel, 'input[type=search]')!;
+    const from = deep<HTMLInputElement>(panel, 'input[name=from]')!;
+    const to = deep<HTMLInputElement>(panel, 'input[name=to]')!;
+    type(search, '%%');
+    setDate(panel, 'from', day(2));
+    setDate(panel, 'to', day(0));
+    const said = (input: HTMLInputElement) =>
+      panel.shadowRoot!.getElementById(input.getAttribute('aria-describedby') ?? '');
+    await until(() => said(search) && said(from));
+    expect(said(search)!.textContent).to.contain('Search for a word: letters or digits.');
+    expect(said(to)!.textContent).to.contain('“From” must not be later than “To”.');
+    const card = deep(panel, 'section')!;
+    const controls = deepAll(panel, '.toolbar :is(input, select, button)');
+    try {
+      for (const width of [360, 768]) {
+        await setViewport({ width, height: 800 });
+        await until(() => innerWidth === width);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const at = `at ${width}px`;
+        // Directly below its field (the gap between a label's parts), beside nothing else.
+        for (const [field, inputs] of [
+          ['search', [search]],
+          ['dates', [from, to]],
+        ] as const) {
+          const message = said(inputs[0])!.getBoundingClientRect();
+          const above = inputs.map((input) => input.getBoundingClientRect());
+          const bottom = Math.max(...above.map((box) => box.bottom));
+          expect(message.top - bottom, `${field} ${at}`).to.be.within(0, 12);
+          expect(message.left, `${field} ${at}`).to.be.closeTo(above[0]!.left, 1);
+        }
+        const box = card.getBoundingClientRect();
+        for (const control of controls) {
+          const { left, right } = control.getBoundingClientRect();
+          expect(left, `${control.outerHTML.slice(0, 40)} ${at}`).to.be.at.least(box.left);
+          expect(right, `${control.outerHTML.slice(0, 40)} ${at}`).to.be.at.most(box.right);
+        }
+      }
+      await expect(el).to.be.accessible();
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it('should read the next page by cursor as the list scrolls to the end of those loaded', async () => {
     const { client, urls } = await recordingClient();
     const bot = await newChatbot(client, 'Busy bot');

@@ -1,5 +1,15 @@
 import { expect } from '@open-wc/testing';
-import { apiClient, button, deep, mountAdmin, newChatbot, type, until } from './helpers.js';
+import {
+  apiClient,
+  button,
+  deep,
+  deepAll,
+  deepText,
+  mountAdmin,
+  newChatbot,
+  type,
+  until,
+} from './helpers.js';
 
 describe('<chatbot-admin> settings: allowed origins', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
@@ -15,6 +25,16 @@ describe('<chatbot-admin> settings: allowed origins', () => {
     const field = form.querySelector<HTMLTextAreaElement>('textarea[name=allowed-origins]')!;
     return { client, bot, el, panel, form, field };
   }
+
+  /** What a screen reader reads with `field`: the text of each element describing it. */
+  const described = (panel: Element, field: Element) =>
+    (field.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => panel.shadowRoot!.getElementById(id)?.textContent ?? '')
+      .join(' ');
+
+  /** How many times `text` is shown in `panel`. */
+  const times = (panel: Element, text: string) => deepText(panel).split(text).length - 1;
 
   it('should show an empty list, explained, for a chatbot that allows any origin', async () => {
     const { panel, field } = await settingsOf();
@@ -35,8 +55,8 @@ describe('<chatbot-admin> settings: allowed origins', () => {
     expect(field.getAttribute('aria-describedby')).to.contain('origins-error');
 
     button(panel, 'Save')!.click();
-    const alert = await until(() => deep(panel, '[role=alert]'));
-    expect(alert.textContent).to.contain('Line 2');
+    await until(() => panel.shadowRoot!.activeElement === field);
+    expect(described(panel, field)).to.contain('Line 2');
     expect(field.value).to.equal(typed);
     expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
   });
@@ -58,9 +78,27 @@ describe('<chatbot-admin> settings: allowed origins', () => {
     expect(field.getAttribute('aria-describedby')).to.contain('origins-error');
 
     button(panel, 'Save')!.click();
-    const alert = await until(() => deep(panel, '[role=alert]'));
-    expect(alert.textContent).to.contain('Line 2').and.contain('Line 3');
+    await until(() => panel.shadowRoot!.activeElement === field);
+    expect(described(panel, field)).to.contain('Line 2').and.contain('Line 3');
     expect(field.value).to.equal(typed);
+    expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
+  });
+
+  it('should say the lines that are not origins once, beside the field, and nothing once it is corrected', async () => {
+    const { client, bot, panel, field } = await settingsOf();
+    type(field, 'https://shop.example/path\nnope');
+    await until(() => deep(panel, '#origins-error'));
+    button(panel, 'Save')!.click();
+    // Refused: focus goes to the field, read with its problems; they are not said again.
+    await until(() => panel.shadowRoot!.activeElement === field);
+    expect(described(panel, field)).to.contain('Line 1').and.contain('Line 2');
+    expect(times(panel, 'Line 1:'), 'Line 1 shown').to.equal(1);
+    expect(times(panel, 'Line 2:'), 'Line 2 shown').to.equal(1);
+
+    type(field, 'https://shop.example');
+    await until(() => field.getAttribute('aria-invalid') === 'false');
+    expect(deepAll(panel, '.error').map((e) => e.textContent?.trim())).to.deep.equal([]);
+    expect(deepText(panel)).not.to.contain('Line ');
     expect((await client.chatbots.get(bot.uuid)).meta.allowed_origins).to.equal(undefined);
   });
 

@@ -1,5 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ChatbotClient } from '../../src/api/index.js';
 import type { DataSource } from '../../src/api/types.js';
 import {
@@ -637,6 +637,38 @@ describe('<chatbot-admin> data sources', () => {
     expect(dialog.querySelector<HTMLInputElement>('input[name=title]')!.value).to.equal(
       'Never saved',
     );
+  });
+
+  it('should say a title longer than the server takes beside it, keep it, and send nothing', async () => {
+    const sent: string[] = [];
+    const recording = await apiClient(async (input, init) => {
+      sent.push(`${init?.method ?? 'GET'} ${input instanceof Request ? input.url : String(input)}`);
+      return fetch(input, init);
+    });
+    const { client, bot, panel } = await sourcesPanel(recording);
+    await client.sources.createQa(bot.uuid, { question: 'Short title', answer: 'x' });
+    panel.refresh();
+    button(await rowOf(panel, 'Short title'), 'Rename Short title')!.click();
+    const dialog = await until(() => deep<HTMLDialogElement>(panel, 'dialog.rename[open]'));
+    const input = dialog.querySelector<HTMLInputElement>('input[name=title]')!;
+    const long = `  ${'t'.repeat(600)}  `;
+    type(input, long);
+    input.focus();
+    await sendKeys({ press: 'Enter' });
+    const message = await until(() => dialog.querySelector('.error'));
+    // Counted as it would be sent: trimmed.
+    expect(message.textContent?.trim()).to.equal('At most 500 characters; this has 600.');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.getAttribute('aria-describedby')).to.equal(message.id);
+    expect(input.value).to.equal(long);
+    expect(dialog.open).to.equal(true);
+    expect(sent.filter((request) => request.includes('/update'))).to.deep.equal([]);
+    expect(titles(panel)).to.deep.equal(['Short title']);
+
+    type(input, 't'.repeat(500));
+    await sendKeys({ press: 'Enter' });
+    await until(() => !dialog.open);
+    await rowOf(panel, 't'.repeat(500));
   });
 
   it('should delete one source, then several, after confirmations that name them', async () => {
