@@ -82,10 +82,10 @@ function referenceServerPlugin() {
  *   indicator's insets, as `env(safe-area-inset-*)` reads them (`{}` for none).
  * An override lasts as long as its DevTools session, so one is kept per page.
  */
-function touchEmulationPlugin() {
+function phoneEmulationPlugin() {
   const sessions = new Map();
   return {
-    name: 'emulate-touch',
+    name: 'emulate-phone',
     async executeCommand({ command, payload, session }) {
       if (command !== 'emulate-touch' && command !== 'safe-area') return undefined;
       const page = session.browser.getPage(session.id);
@@ -126,7 +126,7 @@ export default {
   ],
   plugins: [
     referenceServerPlugin(),
-    touchEmulationPlugin(),
+    phoneEmulationPlugin(),
     esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }),
   ],
   browsers: [

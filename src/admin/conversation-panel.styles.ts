@@ -12,8 +12,7 @@ export const styles = [
       gap: 4px 16px;
     }
     /* A control with its problem under it, as one item of the toolbar; the message wraps to the
-       control's width rather than widen it. Top-aligned then, as .row is: bottom-aligned, the
-       message would lift its control above its neighbours. */
+       control's width rather than widen it (top-aligned then: panelStyles). */
     .toolbar > .field {
       margin: 0;
       min-width: 0;
@@ -21,9 +20,6 @@ export const styles = [
     }
     .toolbar > .field > .error {
       contain: inline-size;
-    }
-    .toolbar:has(> .field > .error) {
-      align-items: flex-start;
     }
     .dates {
       display: flex;

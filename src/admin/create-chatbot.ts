@@ -7,6 +7,7 @@ import { problemOf, tooLong } from './field-problems.js';
 import { errorText } from './format.js';
 import { ariaDisabled } from './panel.js';
 import { NAME_MAX } from './settings-panel.js';
+import { textField } from './text-field.js';
 
 /** What the New chatbot dialog needs of the admin that shows it. */
 export interface CreateChatbotHost extends ReactiveControllerHost, HTMLElement {
@@ -18,6 +19,8 @@ export interface CreateChatbotHost extends ReactiveControllerHost, HTMLElement {
  * failure said inside the dialog, with the name kept. `created` takes the new chatbot.
  */
 export class CreateChatbotController implements ReactiveController {
+  /** The name as typed: kept when the dialog closes, until a chatbot is created. */
+  private name = '';
   /** What is wrong with the name, said under it: refused before anything was sent. */
   private problem = '';
   /** Why the request failed. */
@@ -54,8 +57,7 @@ export class CreateChatbotController implements ReactiveController {
 
   private readonly submit = async (event: SubmitEvent): Promise<void> => {
     event.preventDefault();
-    const input = (event.target as HTMLFormElement).elements.namedItem('name') as HTMLInputElement;
-    const name = input.value.trim();
+    const name = this.name.trim();
     const api = this.options.api();
     if (!api || this.creating) return;
     const { t, language } = this.options.strings();
@@ -67,7 +69,7 @@ export class CreateChatbotController implements ReactiveController {
     this.set({ creating: true, problem: '', error: '' });
     try {
       const chatbot = await api.chatbots.create({ name });
-      input.value = '';
+      this.name = '';
       this.dialog?.close();
       this.options.created(chatbot);
     } catch (error) {
@@ -84,23 +86,21 @@ export class CreateChatbotController implements ReactiveController {
 
   render() {
     const { t } = this.options.strings();
-    const p = problemOf('create', 'name', { name: this.problem }, true);
     return html`<dialog class="create" part="dialog" aria-labelledby="create-title">
       <form part="form" @submit=${this.submit} novalidate>
         <h2 id="create-title">${t.newChatbot}</h2>
-        <div class="field">
-          <label
-            >${t.name}<input
-              name="name"
-              part="input"
-              dir="auto"
-              required
-              autocomplete="off"
-              aria-invalid=${p.invalid}
-              aria-describedby=${p.describedBy}
-          /></label>
-          ${p.message}
-        </div>
+        ${textField({
+          label: t.name,
+          name: 'name',
+          dir: 'auto',
+          required: true,
+          autocomplete: 'off',
+          value: this.name,
+          problem: problemOf('create', 'name', { name: this.problem }, true),
+          onInput: (name) => {
+            this.name = name;
+          },
+        })}
         ${this.error ? html`<p class="error" part="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions">
           <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.creating)}>

@@ -294,7 +294,7 @@ export class AdminSessionsPanel extends AdminPanel {
     const { top, bottom } = detail.getBoundingClientRect();
     const seen = top >= view.top && (bottom <= view.bottom || top <= (view.top + view.bottom) / 2);
     if (!seen) detail.scrollIntoView({ block: 'start' });
-    return this.detailTop();
+    return detail.getBoundingClientRect().top;
   }
 
   private async handleDeleteSession(item: ConversationItem): Promise<void> {

@@ -160,7 +160,7 @@ export const panelStyles = css`
     margin: 0;
   }
   /* Bottom-aligned, a message would lift its field's input above its neighbours'. */
-  .row:has(> .field > .error) {
+  :is(.row, .toolbar):has(> .field > .error) {
     align-items: flex-start;
   }
   .actions {
