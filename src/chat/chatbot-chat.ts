@@ -96,7 +96,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart attachments-wait - Beside the textbox: the question waits for its files to upload, or would go without one that failed.
  * @csspart composer - The form with the textbox and its button.
  * @csspart input - The textbox.
- * @csspart send-button - The Send button.
+ * @csspart send-button - The Send button; `[aria-disabled="true"]` while sending is not possible (a rate limit, a session being started): it keeps focus, so it is not `:disabled`.
  * @csspart stop-button - The same button while an answer streams.
  *
  * @cssproperty --chatbot-accent - Accent color (buttons, the reader's bubbles, links).
