@@ -40,7 +40,8 @@ const START: AdminRoute = {
  * The admin's route, kept in `location.hash` (`chatbot=…&tab=…&tag=…&search=…&rating=…`) so a
  * reload, Back or a shared link opens the same place, its list filtered as it was: read on connection and on every `hashchange` (Back, a link), written
  * on navigation with `replaceState`, so moving between tabs adds no history entries. The host
- * page's own hash members are left as they are. With `noHash` the route lives only in memory.
+ * page's own hash members are left as they are, and a hash that is only the page's (an anchor
+ * link followed) leaves the route where it was. With `noHash` the route lives only in memory.
  */
 export class HashRouteController implements ReactiveController {
   private route: AdminRoute = START;
@@ -74,6 +75,14 @@ export class HashRouteController implements ReactiveController {
   }
 
   private readonly handleHashChange = (): void => {
+    if (this.host.noHash) return;
+    // A hash with none of our members is the page's own (a click on its `<a href="#faq">`), not
+    // a way back to no chatbot: stay, and put our members back after it for a reload.
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (!OURS.some((name) => params.has(name))) {
+      this.write();
+      return;
+    }
     const before = this.route;
     this.read();
     if (this.route !== before) this.followed(this.route);

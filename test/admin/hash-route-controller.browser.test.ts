@@ -129,6 +129,31 @@ describe('HashRouteController', () => {
     }
   });
 
+  it("should stay where it was when the page's own anchor link replaces the whole hash", async () => {
+    setHash('#chatbot=c1&tab=sources&tag=t1');
+    const { host, route } = routed();
+    host.connect();
+    const before = host.updates;
+    // A click on the page's <a href="#faq">: the hash is the anchor alone.
+    const anchor = Object.assign(document.createElement('a'), { href: '#faq' });
+    document.body.append(anchor);
+    const followed = new Promise((resolve) =>
+      addEventListener('hashchange', resolve, { once: true }),
+    );
+    anchor.click();
+    await followed;
+    anchor.remove();
+    expect(route.value).to.include({ chatbotUuid: 'c1', tab: 'sources', tagFilter: 't1' });
+    expect(host.updates).to.equal(before);
+    // Written back after the anchor, so a reload still opens the same place.
+    expect(location.hash).to.equal('#faq&chatbot=c1&tab=sources&tag=t1');
+    // A hash holding our members is still followed (a shared link, Back).
+    setHash('#faq&chatbot=c2&tab=tags');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    expect(route.value).to.include({ chatbotUuid: 'c2', tab: 'tags', tagFilter: '' });
+    host.disconnect();
+  });
+
   it('should read and write the Conversations filters as members of their own', () => {
     setHash('#chatbot=c1&tab=sessions&search=late%20ferry&rating=none&flags=error,not-covered');
     const { host, route } = routed();
