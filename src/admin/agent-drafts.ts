@@ -41,6 +41,8 @@ export interface CreateDraft {
   default_message: string;
   tags: AgentTag[];
   use_all_sources: boolean;
+  /** The service creates every agent disabled: enable it at once after creating (a second request). */
+  enable: boolean;
 }
 
 export interface EditDraft {
@@ -71,6 +73,7 @@ export const emptyCreate = (): CreateDraft => ({
   default_message: '',
   tags: [],
   use_all_sources: false,
+  enable: false,
 });
 
 export const emptyVariable = (): AgentVariable => ({

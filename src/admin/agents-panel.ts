@@ -201,10 +201,13 @@ export class AdminAgentsPanel extends AdminPanel {
       client.agents.create(chatbot.uuid, body),
     );
     if (!result.ok) return;
-    this.agents = [...this.agents, result.value];
-    this.createDraft = { ...emptyCreate(), type: d.type };
+    const agent = result.value;
+    this.agents = [...this.agents, agent];
+    this.createDraft = { ...emptyCreate(), type: d.type, enable: d.enable };
     this.setRefused('create', false);
-    this.changed({ kind: 'agent', action: 'create', uuids: [result.value.uuid] });
+    this.changed({ kind: 'agent', action: 'create', uuids: [agent.uuid] });
+    // Refused, the new row's switch stays off with the reason under it, as a click on it would.
+    if (d.enable && !isEnabled(agent.enabled)) await this.handleEnabledChange(agent, true);
   }
 
   override render() {
@@ -425,6 +428,8 @@ export class AdminAgentsPanel extends AdminPanel {
       ${applies('default_message', d.type) ? textField({ label: s.defaultMessage, name: 'default_message', rows: 2, dir: 'auto', value: d.default_message, problem: p('default_message'), onInput: (default_message) => this.patchCreate({ default_message }) }) : nothing}
       ${applies('use_all_sources', d.type) ? html`<label class="inline"><input type="checkbox" name="use_all_sources" .checked=${d.use_all_sources} @change=${(e: Event) => this.patchCreate({ use_all_sources: checked(e) })} />${s.useAllSources}</label>` : nothing}
       ${applies('tags', d.type) ? this.renderCreateTags(d, p) : nothing}
+      <label class="inline"><input type="checkbox" name="enable" aria-describedby="enable-help" .checked=${d.enable} @change=${(e: Event) => this.patchCreate({ enable: checked(e) })} />${s.enableCreated}</label>
+      <p class="help" id="enable-help">${s.enableCreatedHelp}</p>
       ${this.renderError('create')}
       <div class="actions">
         <button type="submit" class="primary" part="button primary" aria-disabled=${ariaDisabled(this.busy.has('create'))}>${s.createAgent}</button>

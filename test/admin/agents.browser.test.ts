@@ -135,6 +135,47 @@ describe('<chatbot-admin> agents', () => {
     expect(after.every((a) => a.enabled === 1 || a.enabled === true)).to.equal(true);
   });
 
+  it('should say a new agent starts disabled, and enable it once created when asked', async () => {
+    let refuseUpdates = false;
+    const client = await apiClient((input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      return refuseUpdates && url.endsWith('/update')
+        ? Promise.resolve(
+            Response.json({ error: 'server_error', message: 'Try again' }, { status: 503 }),
+          )
+        : fetch(input, init);
+    });
+    const bot = await newChatbot(client);
+    const el = await mountAdmin(client, bot, 'agents');
+    const panel = await until(() => deep(el, 'chatbot-admin-agents'));
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const enable = form.querySelector<HTMLInputElement>('input[name=enable]')!;
+    expect(enable.checked).to.equal(false);
+    const help = form.querySelector(`#${enable.getAttribute('aria-describedby')}`)!;
+    expect(help.textContent).to.contain('starts disabled');
+
+    enable.click();
+    type(form.querySelector('input[name=name]')!, 'Greeter');
+    button(form, 'Create agent')!.click();
+    const greeter = await card(panel, 'Greeter');
+    const switchOf = (row: Element) => row.querySelector<HTMLInputElement>('[role=switch]')!;
+    await until(() => switchOf(greeter).checked);
+    await until(async () => {
+      const [stored] = (await client.agents.list(bot.uuid)).filter((a) => a.name === 'Greeter');
+      return stored?.enabled === 1;
+    });
+    // The choice stays for the next agent; a refused enable leaves it off, saying why.
+    expect(enable.checked).to.equal(true);
+    refuseUpdates = true;
+    type(form.querySelector('input[name=name]')!, 'Helper');
+    button(form, 'Create agent')!.click();
+    const helper = await card(panel, 'Helper');
+    const alert = await until(() => helper.querySelector('[role=alert]'));
+    expect(alert.textContent).to.contain('503');
+    expect(switchOf(helper).checked).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
   it('should roll the enabled switch back and say why when the update fails', async () => {
     const { client, bot, panel } = await agentsPanel();
     const agent = await client.agents.create(bot.uuid, { name: 'Vanishing', type: 'background' });

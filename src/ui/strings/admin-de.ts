@@ -82,6 +82,9 @@ export const adminDe: AdminStrings = {
   temperature: 'Temperatur (0–1)',
   defaultMessage: 'Standardnachricht',
   useAllSources: 'Alle Quellen verwenden',
+  enableCreated: 'Nach dem Erstellen aktivieren',
+  enableCreatedHelp:
+    'Ein neuer Agent ist zunächst nicht aktiv, und der Chat nutzt nur aktive Agenten.',
   enabled: 'Aktiv',
   enabledFor: 'Aktiv: {name}',
   rangeInvalid: '{field} muss eine Zahl zwischen 0 und 1 sein.',

@@ -92,6 +92,8 @@ const en = {
   stickness: 'Stickiness (0–1)',
   defaultMessage: 'Default message',
   useAllSources: 'Use all sources',
+  enableCreated: 'Enable it once created',
+  enableCreatedHelp: 'A new agent starts disabled, and the chat uses only enabled agents.',
   enabled: 'Enabled',
   enabledFor: 'Enabled: {name}',
   rangeInvalid: '{field} must be a number between 0 and 1.',
