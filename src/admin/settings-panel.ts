@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyValues } from 'lit';
 import { state } from 'lit/decorators.js';
-import type { Chatbot } from '../api/types.js';
+import { type Chatbot, DEFAULT_RATE_LIMIT } from '../api/types.js';
 import { fill, plural } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { type FieldProblems, focusFirstInvalid, problemOf, tooLong } from './field-problems.js';
@@ -39,7 +39,7 @@ function unsavedOf(panel: Element): Map<string, SettingsDraft> {
 }
 
 function draftOf(chatbot: Chatbot): SettingsDraft {
-  const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
+  const [messages, seconds] = chatbot.meta?.rate_limit ?? DEFAULT_RATE_LIMIT;
   return {
     name: chatbot.name,
     messages: String(messages),

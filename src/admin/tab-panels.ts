@@ -1,7 +1,12 @@
 import { html, nothing } from 'lit';
 import { literal, type StaticValue, html as staticHtml } from 'lit/static-html.js';
 import type { ChatbotClient } from '../api/client.js';
-import { type Chatbot, OWNER_TEST_MEMBER, type SessionData } from '../api/types.js';
+import {
+  type Chatbot,
+  DEFAULT_RATE_LIMIT,
+  OWNER_TEST_MEMBER,
+  type SessionData,
+} from '../api/types.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { FilterDraft } from './conversation-filters.js';
 import type { AdminTab } from './events.js';
@@ -95,7 +100,7 @@ const TRY_IT_DATA: SessionData = Object.freeze({ [OWNER_TEST_MEMBER]: true });
 
 /** "Try it": the chatbot's settings that shape a chat, beside a <chatbot-chat> talking to it. */
 function renderTry({ client, chatbot, strings: t, language, theme }: TabContext) {
-  const [messages, seconds] = chatbot.meta?.rate_limit ?? [20, 240];
+  const [messages, seconds] = chatbot.meta?.rate_limit ?? DEFAULT_RATE_LIMIT;
   return html`<div class="try">
     <section class="card" part="card" aria-labelledby="try-heading">
       <h3 id="try-heading">${t.tryIt}</h3>

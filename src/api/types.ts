@@ -7,6 +7,9 @@
 /** Timestamps are UTC strings such as `2026-11-22T15:36:06Z`. */
 export type Timestamp = string;
 
+/** A chatbot's `rate_limit` when it was created without one (the hosted service's default). */
+export const DEFAULT_RATE_LIMIT: readonly [number, number] = [20, 240];
+
 export interface ChatbotMeta {
   /** `[N, S]`: at most N messages per S seconds, per session. Default `[20, 240]`. */
   rate_limit: [number, number];

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { DEFAULT_RATE_LIMIT } from '../../api/types.js';
 import { jsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
 import { badInput, type Fields, newUuid, now } from '../http.js';
@@ -7,7 +8,6 @@ import { chatbotRecord } from '../records.js';
 import type { ChatbotSettings } from '../store/types.js';
 import { agentDefaults } from './agents.js';
 
-export const DEFAULT_RATE_LIMIT: [number, number] = [20, 240];
 export const DEFAULT_RATE_LIMIT_MESSAGE =
   'You are sending messages too fast. Please wait a moment and try again.';
 
@@ -90,7 +90,7 @@ export function chatbotRoutes(ctx: ServerContext) {
         uuid,
         userId: c.get('auth').userId,
         name: body.name,
-        rate_limit: body.rate_limit ?? DEFAULT_RATE_LIMIT,
+        rate_limit: body.rate_limit ?? [...DEFAULT_RATE_LIMIT],
         rate_limit_message: body.rate_limit_message ?? DEFAULT_RATE_LIMIT_MESSAGE,
         show_citations: body.show_citations ?? true,
         visibility: body.visibility ?? 'private',
