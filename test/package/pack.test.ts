@@ -41,7 +41,7 @@ before(() => {
 after(() => rmSync(project, { recursive: true, force: true }));
 
 describe('the npm package', () => {
-  it('ships the bundles, the types and the element manifest, and no sources or tests', () => {
+  it('ships the bundles, the types, the element manifest and the bundled libraries’ licences, and no sources or tests', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     for (const file of [
       'package/dist/api.js',
@@ -59,6 +59,7 @@ describe('the npm package', () => {
       'package/dist/node/chatbot-chat.js',
       'package/dist/node/chatbot-admin.js',
       'package/dist/custom-elements.json',
+      'package/dist/THIRD-PARTY-LICENSES.md',
       'package/dist/types/api/index.d.ts',
       'package/README.md',
     ]) {
