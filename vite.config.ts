@@ -166,6 +166,10 @@ export default defineConfig(({ mode }) => {
         ...(mode === 'admin' ? { preserveEntrySignatures: 'allow-extension' as const } : {}),
         output: {
           minify: true,
+          // `/* @__PURE__ */` marks are for a bundler that shakes the file again; a page loads
+          // these bundles as they are, and each registers its elements on load, so nothing in
+          // them could be shaken. 32 B of the chat's first load. The API module keeps them.
+          ...(mode === 'api' ? {} : { comments: { annotation: false } }),
           ...(mode === 'admin'
             ? {
                 // The German strings as chatbot-admin-de.js, beside chatbot-chat-de.js.
