@@ -89,7 +89,7 @@ import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
  * @cssproperty --chatbot-radius - Corner radius of cards and dialogs.
  * @cssproperty --chatbot-shadow - Shadow of dialogs.
  * @cssproperty --chatbot-admin-sidebar-width - Width of the chatbot list. Default 16em.
- * @cssproperty --chatbot-admin-table-height - Height of the data-source table. Default 28em.
+ * @cssproperty --chatbot-admin-table-height - Largest height of the data-source and conversation tables, which scroll past it (a short list takes only its rows' height). Default 28em.
  */
 export class ChatbotAdmin extends LitElement {
   static override styles = styles;

@@ -93,8 +93,10 @@ export const styles = [
         clip-path: inset(50%);
         white-space: nowrap;
       }
+      .tbody {
+        --_row-height: 4.4em;
+      }
       .tbody .tr {
-        height: 4.4em;
         row-gap: 2px;
         align-content: center;
       }

@@ -50,8 +50,10 @@ export const styles = [
       .actions-sizer {
         display: none;
       }
+      .tbody {
+        --_row-height: 4.9em;
+      }
       .tbody .tr {
-        height: 4.9em;
         row-gap: 2px;
         align-content: center;
       }

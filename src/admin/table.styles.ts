@@ -43,8 +43,16 @@ export const tableStyles = css`
     background: var(--_surface-2);
     font-weight: 600;
   }
+  /* As tall as its rows, up to the height set (a few rows left a box of blank space above what
+     follows, a transcript opened from the list). Not all rows are in the DOM to give it, so it
+     is their count (set by virtual-rows-controller.ts) times their one height: from CSS, not
+     measured, or the body's size would change in the update its own ResizeObserver asked for. */
   .tbody {
-    height: var(--chatbot-admin-table-height, 28em);
+    --_row-height: 2.75em;
+    height: min(
+      var(--chatbot-admin-table-height, 28em),
+      calc(var(--_rows, 1000) * var(--_row-height))
+    );
     overflow: auto;
     contain: strict;
     /* The rows are placed by the table itself; the browser's scroll anchoring would move the
@@ -54,7 +62,7 @@ export const tableStyles = css`
   /* One height for every row: the table works out from it which rows are on screen. With
      containment, a row whose text changes lays out only itself. */
   .tbody .tr {
-    height: 2.75em;
+    height: var(--_row-height);
     contain: strict;
   }
   /* Cells whose text is cut short rather than let the row grow (the conversations' flags too). */

@@ -80,6 +80,8 @@ export class VirtualRowsController<T> implements ReactiveController {
     this.observe();
     // Set through the CSSOM, not a style attribute, which a strict Content-Security-Policy blocks.
     const sizer = this.observed?.querySelector<HTMLElement>(':scope > .sizer');
+    // The body is as tall as its rows up to a height (table.styles.ts): it needs their count.
+    this.observed?.style.setProperty('--_rows', String(this.items.length));
     if (sizer) {
       sizer.style.height = `${this.placement.height}px`;
       (sizer.firstElementChild as HTMLElement).style.transform =

@@ -858,6 +858,27 @@ describe('<chatbot-admin> data sources', () => {
     await until(() => titles(panel).includes('Source 00000'));
   });
 
+  it('should be as tall as its rows when they are few, and scroll at the set height when they are many', async () => {
+    const { panel, body, rowHeight } = await bigTable();
+    // 28em, the default of --chatbot-admin-table-height.
+    const set = 28 * parseFloat(getComputedStyle(body).fontSize);
+    expect(body.clientHeight).to.be.closeTo(set, 1);
+    expect(body.scrollHeight).to.be.above(body.clientHeight * 100);
+    expect(rows(panel).length).to.be.above(0);
+    // Three rows: no box of blank space under them.
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    for (const n of [1, 2, 3]) {
+      await client.sources.createQa(bot.uuid, { question: `Question ${n}?`, answer: 'Yes.' });
+    }
+    const el = await mountAdmin(client, bot, 'sources');
+    const few = await until(() => deep<Panel>(el, 'chatbot-admin-sources'));
+    await until(() => rows(few).length === 3);
+    const short = deep<HTMLElement>(few, '.tbody')!;
+    await until(() => Math.abs(short.clientHeight - 3 * rowHeight) < 1);
+    expect(short.scrollHeight).to.be.at.most(short.clientHeight);
+  });
+
   it('should draw the rows that belong at the scrolled position, after a jump too', async () => {
     // Equal dates sort in list order, so the row at position n is Source n.
     const { topTitle, scrollTo } = await bigTable();
