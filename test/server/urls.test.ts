@@ -233,6 +233,9 @@ describe('URL sources refused by default', () => {
       'fe80::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::10.0.0.1',
     ]) {
       assert.equal(isPrivateAddress(address), true, address);
     }

@@ -46,8 +46,15 @@ export function isPrivateAddress(address: string): boolean {
   } catch {
     return true;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // `::ffff:a.b.c.d`, and the deprecated `::a.b.c.d` that ipaddr.js calls unicast: judged by
+    // the IPv4 address they carry (`::127.0.0.1` is loopback wherever a system still routes it).
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    else if (v6.parts.slice(0, 6).every((part) => part === 0)) {
+      const [high, low] = v6.parts.slice(6) as [number, number];
+      parsed = new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+    }
   }
   return parsed.range() !== 'unicast';
 }
