@@ -1,7 +1,9 @@
 /**
  * The README's promise, checked: `npm start` on a free port with its store in a temporary
  * directory, every demo page opened in headless Chromium, the demo bot asked about the project,
- * the admin panel showing the demo chatbot. Screenshots land in test/output/ (not committed).
+ * the admin panel showing the demo chatbot. Screenshots land in test/output/ (not committed);
+ * with `SCREENSHOTS=1`, the website's and the admin's also replace the README's in
+ * demo/screenshots/ (as chat-phone.test.ts does for the phone's), which went stale otherwise.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -15,6 +17,14 @@ import { axeViolations, launchBrowser } from './harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const output = join(root, 'test/output');
+
+/** Writes test/output/`name`, and the README's copy (demo/screenshots/`readme`) when asked. */
+async function screenshot(page: Page, name: string, readme?: string, fullPage = false) {
+  await page.screenshot({ path: join(output, name), fullPage });
+  if (readme && process.env.SCREENSHOTS) {
+    await page.screenshot({ path: join(root, 'demo/screenshots', readme), fullPage });
+  }
+}
 const storeDir = mkdtempSync(join(tmpdir(), 'chatbot-demo-'));
 
 function freePort(): Promise<number> {
@@ -135,7 +145,7 @@ describe('npm start', () => {
     await log.getByText('chat-only key', { exact: false }).first().waitFor({ timeout: 30_000 });
     // The screenshot shows the finished answer: Stop has turned back into Send.
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(output, 'demo-website.png') });
+    await screenshot(page, 'demo-website.png', 'website.png');
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -168,7 +178,7 @@ describe('npm start', () => {
       .first()
       .waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
-    await page.screenshot({ path: join(output, 'demo-inline-chat.png') });
+    await screenshot(page, 'demo-inline-chat.png');
     await page.close();
   });
 
@@ -186,7 +196,13 @@ describe('npm start', () => {
       9,
       'all nine sources processed',
     );
-    await page.screenshot({ path: join(output, 'demo-admin.png') });
+    await screenshot(page, 'demo-admin.png', 'admin.png');
+    // The seeded conversations give Insights something to show on first start.
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    const gaps = page.getByRole('region', { name: 'Knowledge gaps' });
+    await gaps.getByText('Is there a WordPress plugin?').waitFor({ timeout: 30_000 });
+    await page.setViewportSize({ width: 1400, height: 1125 });
+    await screenshot(page, 'demo-insights.png', 'insights.png');
     await page.close();
   });
 
@@ -213,7 +229,7 @@ describe('npm start', () => {
       chats.map((chat) => chat.direction),
       ['ltr', 'ltr', 'ltr', 'rtl'],
     );
-    await page.screenshot({ path: join(output, 'demo-theming.png'), fullPage: true });
+    await screenshot(page, 'demo-theming.png', undefined, true);
     await page.close();
   });
 
