@@ -185,11 +185,21 @@ export class AdminPanel extends LitElement {
     const at = list.indexOf(row);
     await this.updateComplete;
     if (row.isConnected) return;
+    // The neighbour's control of the same kind (its Delete for a Delete): rows need not hold the
+    // same controls (a transcript's answer may hold Copy code buttons, some in a closed passage),
+    // so the position is only the last resort, among controls that can take focus.
+    const kind = (c: Element) => `${c.tagName} ${c.className} ${c.textContent?.trim()}`;
+    const wanted = kind(active);
     const neighbours = [...list.slice(at + 1), ...list.slice(0, at).reverse()];
     const target =
       neighbours
         .filter((r) => r.isConnected)
-        .map((r) => r.querySelectorAll<HTMLElement>(ROW_CONTROLS)[control])
+        .map((r) => {
+          const controls = [...r.querySelectorAll<HTMLElement>(ROW_CONTROLS)].filter(
+            (c) => c.getClientRects().length > 0,
+          );
+          return controls.find((c) => kind(c) === wanted) ?? controls[control];
+        })
         .find((c) => c !== undefined) ?? root.querySelector<HTMLElement>(fallback);
     target?.focus();
   }

@@ -424,6 +424,30 @@ describe('<chatbot-admin> conversation transcript', () => {
     await until(() => active()?.id === 'sessions-heading');
   });
 
+  it("should move focus to the previous exchange's Delete when that one's answer holds more buttons", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Review bot');
+    // A code block's Copy button and a citation's passage: more controls before its Delete.
+    await client.sources.createQa(bot.uuid, {
+      question: QUESTIONS.covered,
+      answer: 'Run this:\n\n```sh\nferry --next\n```\n\nIt prints the next ferry.',
+    });
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, QUESTIONS.covered);
+    await client.messages.send(session.uuid, 'Do you rent bicycles?');
+    const { panel } = await mountConversations(client, bot);
+    const transcript = await open(panel, QUESTIONS.covered);
+    await until(() => button(transcript, 'Copy code'));
+    const active = () => panel.shadowRoot!.activeElement;
+    const remove = button(transcript, 'Delete message: Do you rent bicycles?')!;
+    remove.focus();
+    remove.click();
+    await confirmDialog(panel);
+    await until(
+      () => active()?.getAttribute('aria-label') === `Delete message: ${QUESTIONS.covered}`,
+    );
+  });
+
   it('should take a conversation off a filtered list once none of its exchanges matches', async () => {
     const { client, bot } = await twoExchanges();
     const { panel } = await mountConversations(client, bot);
