@@ -175,7 +175,8 @@ export class ExportController implements ReactiveController {
 
   constructor(
     private readonly host: ExportHost,
-    private readonly filters: () => MessageFilters,
+    /** The filters to export by, read as an export starts; none: the export does not start. */
+    private readonly filters: () => MessageFilters | undefined,
     /** The days of `filters`, which name the file. */
     private readonly days: () => ExportDays,
   ) {
@@ -206,8 +207,9 @@ export class ExportController implements ReactiveController {
   async start(format: ExportFormat): Promise<void> {
     const { client, chatbot } = this.host;
     if (!client || !chatbot || this.running) return;
-    const name = exportFileName(chatbot.name, this.days(), format);
     const filters = this.filters();
+    if (!filters) return;
+    const name = exportFileName(chatbot.name, this.days(), format);
     const controller = new AbortController();
     this.controller = controller;
     this.error = '';

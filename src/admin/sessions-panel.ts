@@ -113,7 +113,7 @@ export class AdminSessionsPanel extends AdminPanel {
   private readonly answers = new TranscriptAnswers(this);
   private readonly exporter = new ExportController(
     this,
-    () => this.applied,
+    () => this.exportFilters(),
     () => this.appliedDays,
   );
 
@@ -251,6 +251,15 @@ export class AdminSessionsPanel extends AdminPanel {
     this.reported = this.draft;
     emit(this, 'admin-conversation-filter', this.draft, { composed: false });
     void this.pages.reset();
+  }
+
+  /**
+   * What an export takes: what the controls say, a search still waiting for a pause in typing
+   * applied first (the list follows), or nothing while one of them has a problem to correct.
+   */
+  private exportFilters(): MessageFilters | undefined {
+    this.applyFilters();
+    return this.errors.search || this.errors.dates ? undefined : this.applied;
   }
 
   /** Clear filters: the whole list, and focus on the search box, where a new search starts. */

@@ -6,7 +6,7 @@ import {
   recordingClient,
   seedConversations,
 } from './conversations-helpers.js';
-import { apiClient, button, deep, deepText, pickDate, until } from './helpers.js';
+import { apiClient, button, deep, deepText, pickDate, type, until } from './helpers.js';
 
 /** The export's body held back until `open()`, as over a slow network, its headers at once. */
 function gated() {
@@ -179,6 +179,24 @@ describe('<chatbot-admin> conversations export', () => {
       comment: 'We do sell umbrellas, at the kiosk.',
       covered: false,
     });
+  });
+
+  it('should export what the search box says, typed a moment before, and keep saying how many rows it wrote', async () => {
+    const { bot } = await seedConversations();
+    const { client, urls } = await recordingClient();
+    const { panel } = await mountConversations(client, bot);
+    const search = await until(() => deep<HTMLInputElement>(panel, 'input[type=search]'));
+    type(search, 'umbrellas');
+    // At once: before the list's pause for more typing has passed.
+    button(panel, 'Export JSON')!.click();
+    await until(() => deepText(panel).includes('Rows exported: 1.'));
+    const request = new URL(urls.find((url) => url.includes('/messages/export'))!);
+    expect(request.searchParams.get('q')).to.equal('umbrellas');
+    expect(JSON.parse(await blobs[0]!.text())).to.have.length(1);
+    // The list shows the same search, and the count stays once the pause is over.
+    await until(() => deepText(panel).includes('1 shown'));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(deepText(panel)).to.contain('Rows exported: 1.');
   });
 
   it("should export the reader's own days: from the first one's midnight to the one after the last", async () => {
