@@ -130,6 +130,17 @@ export const panelStyles = css`
     border-color: currentColor;
     background: var(--_surface);
   }
+  /* A toggle keeps its label ("Show as table"), so its state must show. */
+  button[aria-pressed='true'] {
+    background: color-mix(in srgb, var(--_accent) 16%, var(--_surface));
+    border-color: var(--_accent);
+    box-shadow: inset 0 1px 2px rgb(0 0 0 / 0.2);
+  }
+  @media (forced-colors: active) {
+    button[aria-pressed='true'] {
+      border: 2px solid Highlight;
+    }
+  }
   button:disabled,
   :is(button, input)[aria-disabled='true'] {
     cursor: not-allowed;

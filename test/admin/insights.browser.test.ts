@@ -187,6 +187,11 @@ describe('<chatbot-admin> insights', () => {
     const toggle = button(panel, 'Show as table')!;
     const tableView = () => deep(panel, '#per-day-table')!;
     expect(toggle.getAttribute('aria-pressed')).to.equal('false');
+    const look = () => {
+      const style = getComputedStyle(toggle);
+      return `${style.backgroundColor} ${style.borderColor}`;
+    };
+    const unpressed = look();
     expect(deep(panel, 'figure svg.plot')!.getAttribute('aria-hidden')).to.equal('true');
     // Read by screen readers, not drawn.
     expect(tableView().className).to.equal('visually-hidden');
@@ -196,6 +201,8 @@ describe('<chatbot-admin> insights', () => {
 
     toggle.click();
     await until(() => toggle.getAttribute('aria-pressed') === 'true');
+    // Pressed shows as pressed, not only to a screen reader: the same label brings the chart back.
+    expect(look()).to.not.equal(unpressed);
     expect(tableView().className).to.equal('table-view');
     expect(tableView().getBoundingClientRect().height).to.be.greaterThan(20);
     expect(deep(panel, 'figure svg.plot')).to.equal(null);
