@@ -50,6 +50,8 @@ export class FeedbackController {
   private asking?: string;
   /** The exchange whose last rating could not be saved. */
   private failed?: string;
+  /** Exchanges whose message the service no longer has (deleted in the admin). */
+  private readonly gone = new Set<string>();
   /**
    * Exchanges thanked for their rating, beside its buttons for the rest of the page's life (a
    * reader who looks back sees it was taken); not after a reload, as the reason form is not.
@@ -89,6 +91,7 @@ export class FeedbackController {
       rating: exchange.feedback?.rating,
       asking: this.asking === exchange.id,
       failed: this.failed === exchange.id,
+      gone: this.gone.has(exchange.id),
       thanked: this.thanked.has(exchange.id),
       onRate: (rating) => this.toggle(exchange, rating),
       onSubmit: (event) => this.handleReasonSubmit(exchange, event),
@@ -178,14 +181,20 @@ export class FeedbackController {
           this.queued.delete(id);
           this.thanking.delete(id);
           exchange.feedback = this.settled.get(id);
-          if (isMissingRoute(error) && !supported.has(client.baseUrl)) {
-            unsupported.add(client.baseUrl);
-            this.asking = undefined;
-            // The controls go: a reader on one of them carries on from the exchange's others.
-            const root = this.host.renderRoot as ShadowRoot;
-            if (root.activeElement?.closest('.feedback')) this.focus(exchange, '.actions button');
-          } else {
+          const missing = isMissingRoute(error);
+          // A service that took a rating has the route: its 404 says the message is gone.
+          if (missing && supported.has(client.baseUrl)) this.gone.add(id);
+          else if (missing) unsupported.add(client.baseUrl);
+          else {
             this.failed = id;
+            return;
+          }
+          if (this.asking === id) this.asking = undefined;
+          // The controls go: a reader on one of them (or in the reason form) carries on from the
+          // exchange's other buttons.
+          const root = this.host.renderRoot as ShadowRoot;
+          if (root.activeElement?.closest('.feedback, .feedback-form')) {
+            this.focus(exchange, '.actions button');
           }
           return;
         }

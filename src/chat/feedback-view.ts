@@ -11,6 +11,8 @@ export interface FeedbackViewOptions {
   asking: boolean;
   /** The last rating could not be saved. */
   failed: boolean;
+  /** The answer's message is gone from the service: nothing to rate any more. */
+  gone: boolean;
   /** The service took the rating: the reader is thanked. */
   thanked: boolean;
   onRate: (rating: Rating) => void;
@@ -32,6 +34,9 @@ const REASONS = [
  */
 export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
   const { strings, rating } = options;
+  if (options.gone) {
+    return html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackGone}</span>`;
+  }
   const toggle = (value: Rating, label: string) =>
     html`<button type="button" class="text-button" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${label}</button>`;
   return html`<div class="feedback" part="feedback" role="group" aria-label=${strings.rateAnswer}>

@@ -462,13 +462,41 @@ describe('<chatbot-chat> feedback', () => {
     const [, second] = await bot.client.messages.list(el.sessionUuid);
     await bot.client.messages.delete(second!.uuid);
     const group = () => shadow(el).querySelectorAll('[part="feedback"]')[1]!;
-    group().querySelector<HTMLButtonElement>('button[value=up]')!.click();
+    const notHelpful = group().querySelector<HTMLButtonElement>('button[value=down]')!;
+    notHelpful.focus();
+    notHelpful.click();
     const error = () => shadow(el).querySelector('[part="feedback-error"]');
     await until(error, 'the error beside that answer');
-    // The route is there: a rating accepted before proves it, so nothing else goes.
-    expect(controls(el)).to.equal(2);
+    // Gone for good: said so, not "try again", and nothing left there to rate or explain.
+    expect(error()!.textContent).to.contain('removed');
+    expect(error()!.textContent).to.not.contain('try again');
+    expect(form(el)).to.equal(null);
+    await el.updateComplete;
+    await frames(1);
+    expect(shadow(el).activeElement?.textContent?.trim() ?? 'nothing').to.equal('Copy answer');
+    // The route is there: a rating accepted before proves it, so the other answer keeps its own.
+    expect(controls(el)).to.equal(1);
     expect(pressed(el)).to.deep.equal(['Helpful']);
     expect(shadow(el).querySelector('[part="error"]')!.textContent!.trim()).to.equal('');
+  });
+
+  it('should move focus from the reason form to the answer when a service without the route hides it', async () => {
+    const bot = await realChatbot();
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      chatbot-uuid=${bot.chatbotUuid}
+      persist="none"
+      .client=${feedbackAnswering(bot, 404)}
+    ></chatbot-chat>`);
+    await el.send(QUESTION);
+    await until(() => button(el, 'Not helpful'), 'the rating controls');
+    const notHelpful = button(el, 'Not helpful')!;
+    notHelpful.focus();
+    notHelpful.click();
+    await until(() => controls(el) === 0, 'the controls hidden');
+    await el.updateComplete;
+    await frames(1);
+    // Its name, not the node: a failure's report of two elements took the browser down.
+    expect(shadow(el).activeElement?.textContent?.trim() ?? 'nothing').to.equal('Copy answer');
   });
 
   for (const status of [404, 405]) {

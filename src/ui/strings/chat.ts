@@ -141,6 +141,8 @@ export interface FeedbackStrings extends Record<string, string> {
   feedbackClose: string;
   feedbackThanks: string;
   feedbackFailed: string;
+  /** The answer's message was deleted (in the admin) after the page showed it. */
+  feedbackGone: string;
 }
 
 export const feedbackStrings: Tables<FeedbackStrings> = {
@@ -158,6 +160,7 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
     feedbackClose: 'Close',
     feedbackThanks: 'Thanks for your feedback',
     feedbackFailed: 'Your rating could not be saved. Please try again.',
+    feedbackGone: 'This answer has been removed, so it can no longer be rated.',
   },
   de: {
     rateAnswer: 'Antwort bewerten',
@@ -173,6 +176,7 @@ export const feedbackStrings: Tables<FeedbackStrings> = {
     feedbackClose: 'Schließen',
     feedbackThanks: 'Danke für Ihr Feedback',
     feedbackFailed: 'Ihre Bewertung konnte nicht gespeichert werden. Bitte erneut versuchen.',
+    feedbackGone: 'Diese Antwort wurde entfernt und kann nicht mehr bewertet werden.',
   },
 };
 
