@@ -77,7 +77,10 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
         : nothing
     }
     <div class="actions">
-      <button
+      ${
+        ctx.qa.added(message.uuid)
+          ? ctx.qa.renderAdded(message.uuid)
+          : html`<button
         type="button"
         part="button"
         aria-label=${fill(s.addAsQaFor, { question: label })}
@@ -90,7 +93,8 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
             : ctx.qa.toggle(message.uuid, { question: message.query, answer: message.response })}
       >
         ${s.addAsQa}
-      </button>
+      </button>`
+      }
       <button
         type="button"
         class="danger"

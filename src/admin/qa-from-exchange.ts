@@ -120,6 +120,8 @@ export class QaFormController implements ReactiveController {
   private controller?: AbortController;
   /** The control that opened the form: focus goes back to it when the form closes. */
   private opener?: HTMLElement;
+  /** Keys whose Q&A this form saved: their button gives way to `renderAdded`. */
+  private readonly saved = new Set<string>();
 
   constructor(private readonly host: QaFormHost) {
     host.addController(this);
@@ -132,6 +134,19 @@ export class QaFormController implements ReactiveController {
   /** The key the form is open for, if it is. */
   get openKey(): string | undefined {
     return this.draft?.key;
+  }
+
+  /**
+   * Whether `key`'s Q&A was saved here and its form has closed: the host shows `renderAdded()`
+   * in place of its button, so the same answer is not added twice.
+   */
+  added(key: string): boolean {
+    return this.saved.has(key) && this.draft?.key !== key;
+  }
+
+  /** What stands in for the button of a key whose Q&A was saved (focus lands on it on close). */
+  renderAdded(key: string) {
+    return html`<span class="ok" tabindex="-1" data-qa-added=${key}>${this.host.strings.qaAdded}</span>`;
   }
 
   /**
@@ -175,12 +190,19 @@ export class QaFormController implements ReactiveController {
   close({ keep = false } = {}): void {
     if (keep) this.putAway();
     this.controller?.abort();
+    const key = this.draft?.key;
     this.draft = undefined;
     this.host.requestUpdate();
     const opener = this.opener;
     this.opener = undefined;
     void this.host.updateComplete.then(() => {
       if (opener?.isConnected) opener.focus();
+      // Its button gave way to the note that the Q&A was added.
+      else if (key !== undefined) {
+        this.host.shadowRoot
+          ?.querySelector<HTMLElement>(`[data-qa-added="${CSS.escape(key)}"]`)
+          ?.focus();
+      }
     });
   }
 
@@ -226,6 +248,7 @@ export class QaFormController implements ReactiveController {
       );
       draft.state = 'saved';
       draft.question = question;
+      this.saved.add(draft.key);
       emit(this.host, 'chatbot-admin-change', {
         kind: 'source',
         action: 'create',

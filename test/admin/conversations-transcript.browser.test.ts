@@ -177,6 +177,30 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect(transcript.querySelector('.qa-form')).to.equal(null);
   });
 
+  it('should say an exchange was added as a Q&A once its form closes, with no second Add to make a duplicate', async () => {
+    const { client, bot } = await seedConversations();
+    const { panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${QUESTIONS.uncovered}`));
+    const transcript = await open(panel, QUESTIONS.uncovered);
+    const add = button(transcript, `Add as Q&A: ${QUESTIONS.uncovered}`)!;
+    add.focus();
+    add.click();
+    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    type(form.querySelector('[name=answer]')!, 'At the kiosk by pier two.');
+    form.requestSubmit();
+    await until(() => button(transcript, 'Ask again in Try it'));
+    button(transcript, 'Close')!.click();
+    await until(() => !transcript.querySelector('.qa-form'));
+    // Booleans: chai's message for an element of a shadow tree never finishes.
+    expect(button(transcript, `Add as Q&A: ${QUESTIONS.uncovered}`) === null).to.equal(true);
+    const note = transcript.querySelector('[data-qa-added]');
+    expect(note?.textContent ?? '').to.contain('Added as a Q&A source.');
+    // Focus stays in the transcript, on the note that replaced the button it came from.
+    await until(() => panel.shadowRoot!.activeElement === note);
+    const qas = (await client.sources.list(bot.uuid)).filter((x) => x.type === 'qa');
+    expect(qas).to.have.length(2);
+  });
+
   /** The covered exchange's Add as Q&A form, opened from its focused button. */
   async function qaFormOfCovered() {
     const { client, bot } = await seedConversations();
