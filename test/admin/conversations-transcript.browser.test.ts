@@ -178,14 +178,7 @@ describe('<chatbot-admin> conversation transcript', () => {
   });
 
   it('should say an exchange was added as a Q&A once its form closes, with no second Add to make a duplicate', async () => {
-    const { client, bot } = await seedConversations();
-    const { panel } = await mountConversations(client, bot);
-    await until(() => button(panel, `Open session: ${QUESTIONS.uncovered}`));
-    const transcript = await open(panel, QUESTIONS.uncovered);
-    const add = button(transcript, `Add as Q&A: ${QUESTIONS.uncovered}`)!;
-    add.focus();
-    add.click();
-    const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
+    const { client, bot, panel, transcript, form } = await qaFormOf(QUESTIONS.uncovered);
     type(form.querySelector('[name=answer]')!, 'At the kiosk by pier two.');
     form.requestSubmit();
     await until(() => button(transcript, 'Ask again in Try it'));
@@ -201,13 +194,13 @@ describe('<chatbot-admin> conversation transcript', () => {
     expect(qas).to.have.length(2);
   });
 
-  /** The covered exchange's Add as Q&A form, opened from its focused button. */
-  async function qaFormOfCovered() {
+  /** The Add as Q&A form of the exchange asking `question`, opened from its focused button. */
+  async function qaFormOf(question: string) {
     const { client, bot } = await seedConversations();
     const { panel } = await mountConversations(client, bot);
-    await until(() => button(panel, `Open session: ${QUESTIONS.covered}`));
-    const transcript = await open(panel, QUESTIONS.covered);
-    const add = button(transcript, `Add as Q&A: ${QUESTIONS.covered}`)!;
+    await until(() => button(panel, `Open session: ${question}`));
+    const transcript = await open(panel, question);
+    const add = button(transcript, `Add as Q&A: ${question}`)!;
     add.focus();
     add.click();
     const form = await until(() => transcript.querySelector<HTMLFormElement>('form.qa-form'));
@@ -289,7 +282,7 @@ describe('<chatbot-admin> conversation transcript', () => {
   });
 
   it('should close the form unsaved, giving focus back to its button', async () => {
-    const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
+    const { client, bot, panel, transcript, add, form } = await qaFormOf(QUESTIONS.covered);
     // A covered answer is there to correct.
     expect(form.querySelector<HTMLTextAreaElement>('[name=answer]')!.value).to.equal(
       'The ferry leaves at noon.',
@@ -304,7 +297,7 @@ describe('<chatbot-admin> conversation transcript', () => {
   });
 
   it('should close the form on Escape as Cancel does, giving focus back to its button', async () => {
-    const { client, bot, panel, transcript, add, form } = await qaFormOfCovered();
+    const { client, bot, panel, transcript, add, form } = await qaFormOf(QUESTIONS.covered);
     // The answer takes focus: Escape is pressed where the owner types.
     await until(() => panel.shadowRoot!.activeElement === form.querySelector('[name=answer]'));
     await sendKeys({ press: 'Escape' });
@@ -362,7 +355,7 @@ describe('<chatbot-admin> conversation transcript', () => {
   });
 
   it('should say beside a field that it is longer than the server takes, and send nothing', async () => {
-    const { client, bot, panel, transcript, form } = await qaFormOfCovered();
+    const { client, bot, panel, transcript, form } = await qaFormOf(QUESTIONS.covered);
     const question = form.querySelector<HTMLInputElement>('[name=question]')!;
     const answer = form.querySelector<HTMLTextAreaElement>('[name=answer]')!;
     type(answer, 'a'.repeat(100_001));
