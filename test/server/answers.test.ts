@@ -136,6 +136,25 @@ describe('HTML as Markdown blocks', () => {
   });
 });
 
+describe('HTML nested deeper than a browser builds', () => {
+  // Readability's work grows with depth times size (10,000 nested divs held the server's thread
+  // for 4 s), and the block walk recursed until the stack ran out; browsers stop at 512 levels.
+  it('is read as its plain text, whole page or fragment, instead of refused', () => {
+    const deep = (n: number) => `${'<div>'.repeat(n)}Warranty: two years.${'</div>'.repeat(n)}`;
+    for (const html of [
+      `<html><head><title>Deep</title></head><body><p>Intro.</p>${deep(30_000)}</body></html>`,
+      deep(30_000),
+    ]) {
+      const { main } = extractHtml(html);
+      assert.match(main.text, /Warranty: two years\./);
+    }
+    const { main } = extractHtml(
+      `<html><head><title>Deep</title></head><body>${deep(30_000)}</body></html>`,
+    );
+    assert.equal(main.title, 'Deep');
+  });
+});
+
 describe('retrieval by section', () => {
   it('ranks the Retries paragraph first for "How are retries handled?"', async () => {
     const rows: ChunkRow[] = chunkMarkdown(README).map((c, i) => ({

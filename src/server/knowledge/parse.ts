@@ -115,6 +115,10 @@ export function extractHtml(html: string, baseUrl?: string): { main: Extracted; 
     }
   }
   const pageTitle = document.querySelector('title')?.textContent?.trim() ?? '';
+  const root = document.documentElement as unknown as DomNode | null;
+  if (root && deeperThan(root, MAX_DEPTH)) {
+    return { main: { text: plainText(root), title: pageTitle }, links };
+  }
   const firstHeading = document.querySelector('h1')?.textContent?.trim() ?? '';
   let text = '';
   let title = '';
@@ -162,6 +166,38 @@ const BLOCKS = new Set([
 ]);
 
 const children = (node: DomNode) => Array.from(node.childNodes) as DomNode[];
+
+/**
+ * How deep a page may nest for Readability and the block walk: browsers' HTML parsers stop
+ * nesting at 512 levels. Readability's work grows with depth times size (a page of 10,000
+ * nested divs held the server's one thread for 4 s), and the walk recurses (the stack ran out),
+ * so a deeper page is read as its plain text, without recursion.
+ */
+const MAX_DEPTH = 512;
+
+function deeperThan(root: DomNode, max: number): boolean {
+  const stack: Array<[DomNode, number]> = [[root, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    if (depth > max) return true;
+    for (const child of children(node)) if (child.nodeType === 1) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The text of `root` in document order, scripts and styles left out, walked without recursion. */
+function plainText(root: DomNode): string {
+  const parts: string[] = [];
+  const stack: DomNode[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (node.nodeType === 3) parts.push(node.textContent ?? '');
+    else if (node.nodeType === 1 && !SKIPPED.has(node.nodeName)) {
+      const kids = children(node);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+  }
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
 
 /** Inline text of an element on one line (markup inside it only as text). */
 function inlineText(node: DomNode): string {
