@@ -74,6 +74,25 @@ async function deleteExchange(panel: Panel, question: string) {
   await deleted;
 }
 
+/**
+ * Deletes the exchange asking `deleted` from its focused Delete, as a keyboard user does, and
+ * waits for focus to land on the Delete of the exchange asking `next`.
+ */
+async function deleteFromKeyboard(
+  panel: Panel,
+  transcript: Element,
+  deleted: string,
+  next: string,
+) {
+  const remove = button(transcript, `Delete message: ${deleted}`)!;
+  remove.focus();
+  remove.click();
+  await confirmDialog(panel);
+  await until(
+    () => panel.shadowRoot!.activeElement?.getAttribute('aria-label') === `Delete message: ${next}`,
+  );
+}
+
 describe('<chatbot-admin> conversation transcript', () => {
   afterEach(() => history.replaceState(null, '', location.pathname + location.search));
 
@@ -425,13 +444,7 @@ describe('<chatbot-admin> conversation transcript', () => {
     const { panel } = await mountConversations(client, bot);
     const transcript = await open(panel, 'Do you rent bicycles?');
     const active = () => panel.shadowRoot!.activeElement;
-    const remove = button(transcript, 'Delete message: Do you rent bicycles?')!;
-    remove.focus();
-    remove.click();
-    await confirmDialog(panel);
-    await until(
-      () => active()?.getAttribute('aria-label') === `Delete message: ${QUESTIONS.covered}`,
-    );
+    await deleteFromKeyboard(panel, transcript, 'Do you rent bicycles?', QUESTIONS.covered);
 
     const session = button(panel, 'Delete session')!;
     session.focus();
@@ -455,14 +468,7 @@ describe('<chatbot-admin> conversation transcript', () => {
     const { panel } = await mountConversations(client, bot);
     const transcript = await open(panel, QUESTIONS.covered);
     await until(() => button(transcript, 'Copy code'));
-    const active = () => panel.shadowRoot!.activeElement;
-    const remove = button(transcript, 'Delete message: Do you rent bicycles?')!;
-    remove.focus();
-    remove.click();
-    await confirmDialog(panel);
-    await until(
-      () => active()?.getAttribute('aria-label') === `Delete message: ${QUESTIONS.covered}`,
-    );
+    await deleteFromKeyboard(panel, transcript, 'Do you rent bicycles?', QUESTIONS.covered);
   });
 
   it('should take a conversation off a filtered list once none of its exchanges matches', async () => {
