@@ -59,6 +59,9 @@ export const tableStyles = css`
        scroll position whenever a reused row's content shifts, and the two would chase. */
     overflow-anchor: none;
   }
+  .tbody > .sizer {
+    height: calc(var(--_rows, 0) * var(--_row-height));
+  }
   /* One height for every row: the table works out from it which rows are on screen. With
      containment, a row whose text changes lays out only itself. */
   .tbody .tr {

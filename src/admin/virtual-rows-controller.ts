@@ -34,6 +34,8 @@ export class VirtualRowsController<T> implements ReactiveController {
   private viewportHeight = 600;
   /** Fractional: a rounded height would drift by pixels per thousand rows. */
   private rowHeight = 44;
+  /** Whether `rowHeight` was measured from a row, not guessed. */
+  private measured = false;
   /** The items as last rendered, which the rows in the DOM show. */
   private items: readonly T[] = [];
   /** The rows' total height and the offset of the first rendered row, applied after render. */
@@ -80,10 +82,13 @@ export class VirtualRowsController<T> implements ReactiveController {
     this.observe();
     // Set through the CSSOM, not a style attribute, which a strict Content-Security-Policy blocks.
     const sizer = this.observed?.querySelector<HTMLElement>(':scope > .sizer');
-    // The body is as tall as its rows up to a height (table.styles.ts): it needs their count.
+    // The body and the sizer are as tall as the rows from their count and the row height in CSS
+    // (table.styles.ts) until a row is measured, a frame later: a first frame sized by the
+    // guessed height showed a scrollbar under three rows. Measured, the sizer follows the rows'
+    // laid-out height, which a long list's CSS total would pass by a pixel per 64 rows.
     this.observed?.style.setProperty('--_rows', String(this.items.length));
     if (sizer) {
-      sizer.style.height = `${this.placement.height}px`;
+      if (this.measured) sizer.style.height = `${this.placement.height}px`;
       (sizer.firstElementChild as HTMLElement).style.transform =
         `translateY(${this.placement.top}px)`;
     }
@@ -123,7 +128,9 @@ export class VirtualRowsController<T> implements ReactiveController {
     const body = this.observed;
     if (!body) return;
     const row = body.querySelector(':scope > .sizer > .window > *');
-    const rowHeight = row?.getBoundingClientRect().height || this.rowHeight;
+    const measured = row?.getBoundingClientRect().height;
+    const rowHeight = measured || this.rowHeight;
+    if (measured) this.measured = true;
     const { clientHeight, scrollTop } = body;
     if (
       clientHeight === this.viewportHeight &&

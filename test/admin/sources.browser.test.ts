@@ -873,10 +873,20 @@ describe('<chatbot-admin> data sources', () => {
     }
     const el = await mountAdmin(client, bot, 'sources');
     const few = await until(() => deep<Panel>(el, 'chatbot-admin-sources'));
-    await until(() => rows(few).length === 3);
-    const short = deep<HTMLElement>(few, '.tbody')!;
-    await until(() => Math.abs(short.clientHeight - 3 * rowHeight) < 1);
-    expect(short.scrollHeight).to.be.at.most(short.clientHeight);
+    // Read as soon as the rows are in the DOM, before a frame has measured them: on a slow
+    // machine that first frame showed a scrollbar, the rows' box sized by a guessed row height.
+    const first = new Promise<{ client: number; scroll: number }>((resolve) => {
+      const watch = new MutationObserver(() => {
+        const short = deep<HTMLElement>(few, '.tbody');
+        if (!short || rows(few).length !== 3) return;
+        watch.disconnect();
+        resolve({ client: short.clientHeight, scroll: short.scrollHeight });
+      });
+      watch.observe(few.shadowRoot!, { childList: true, subtree: true });
+    });
+    const { client: height, scroll } = await first;
+    expect(height).to.be.closeTo(3 * rowHeight, 1);
+    expect(scroll).to.be.at.most(height);
   });
 
   it('should draw the rows that belong at the scrolled position, after a jump too', async () => {
