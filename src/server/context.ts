@@ -1,5 +1,6 @@
 import type { Drain } from './drain.js';
 import { badInput, notFound } from './http.js';
+import type { ExtractLimits } from './knowledge/isolated.js';
 import type { Knowledge } from './knowledge/knowledge.js';
 import type {
   AgentRow,
@@ -26,6 +27,8 @@ export interface ServerContext {
   store: Store;
   knowledge: Knowledge;
   uploadLimitBytes: number;
+  /** How long and in how much memory an attached PDF or .docx may be read. */
+  extractLimits: Partial<ExtractLimits>;
   /** Requests and answers in flight, which a stop lets finish (main.ts). */
   drain: Drain;
 }

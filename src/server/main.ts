@@ -8,6 +8,7 @@ import type { ServerContext } from './context.js';
 import { Drain } from './drain.js';
 import { answerParserErrors, KEEP_ALIVE_MS } from './http.js';
 import type { FetchLimits } from './knowledge/fetch-url.js';
+import type { ExtractLimits } from './knowledge/isolated.js';
 import { Knowledge } from './knowledge/knowledge.js';
 import type { LlmOptions } from './knowledge/llm.js';
 import type { StaticDir } from './static.js';
@@ -49,6 +50,11 @@ export interface ServerOptions {
   streamDelayMs?: number;
   /** Limits of URL fetching (timeout, size cap, pages). */
   fetchLimits?: Partial<FetchLimits>;
+  /**
+   * How long (default 60 s) and in how much heap (default 512 MB) one PDF or .docx, uploaded,
+   * linked or attached, may be read, in a worker thread, before it fails as unreadable.
+   */
+  extractLimits?: Partial<ExtractLimits>;
   /**
    * How long an instance holds a claimed ingestion job without renewing it, before another may
    * take it over. Default 30 s.
@@ -101,6 +107,7 @@ export async function createServerApp(options: ServerOptions = {}) {
     allowPrivateUrls: options.allowPrivateUrls ?? false,
     llm: options.llm,
     fetchLimits: options.fetchLimits,
+    extractLimits: options.extractLimits,
     streamDelayMs: options.streamDelayMs,
     leaseMs: options.ingestLeaseMs,
   });
@@ -108,6 +115,7 @@ export async function createServerApp(options: ServerOptions = {}) {
     store,
     knowledge,
     uploadLimitBytes: options.uploadLimitBytes ?? 20 * 1024 * 1024,
+    extractLimits: options.extractLimits ?? {},
     drain: new Drain(),
   };
   const app = buildApp(ctx, {

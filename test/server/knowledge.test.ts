@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { CHUNK_CHARS, chunkText } from '../../src/server/knowledge/text.js';
@@ -16,8 +17,61 @@ async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
   return doc.save();
 }
 
-/** The smallest .docx Word and mammoth accept: one document part with a heading and a paragraph. */
-async function docxFixture(heading: string, paragraph: string, times = 1): Promise<Uint8Array> {
+/**
+ * A one-page PDF whose content stream draws about `chars` characters of text, deflated: the
+ * file is a small fraction of its text.
+ */
+function compressedPdf(chars: number): Uint8Array {
+  const line = `BT /F1 12 Tf 72 720 Td (${'The quick brown fox jumps over the lazy dog '.repeat(20)}) Tj ET\n`;
+  const content = deflateSync(Buffer.from(line.repeat(Math.ceil(chars / (line.length - 30)))));
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    null,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  const add = (part: Buffer) => {
+    parts.push(part);
+    length += part.length;
+  };
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    add(Buffer.from(`${i + 1} 0 obj\n`));
+    if (object) add(Buffer.from(object));
+    else {
+      add(Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`));
+      add(content);
+      add(Buffer.from('\nendstream'));
+    }
+    add(Buffer.from('\nendobj\n'));
+  });
+  const xref = length;
+  add(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets
+        .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
+        .join(
+          '',
+        )}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/**
+ * The smallest .docx Word and mammoth accept: one document part with a heading and a paragraph,
+ * at `main` (mammoth finds it by the package's relationship, whatever its name).
+ */
+async function docxFixture(
+  heading: string,
+  paragraph: string,
+  times = 1,
+  main = 'word/document.xml',
+): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
@@ -25,18 +79,18 @@ async function docxFixture(heading: string, paragraph: string, times = 1): Promi
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
   <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
   <Default Extension="xml" ContentType="application/xml"/>
-  <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
+  <Override PartName="/${main}" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
 </Types>`,
   );
   zip.file(
     '_rels/.rels',
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
-  <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>
+  <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="${main}"/>
 </Relationships>`,
   );
   zip.file(
-    'word/document.xml',
+    main,
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">
   <w:body>
@@ -198,21 +252,94 @@ describe('knowledge from files', () => {
     }
   });
 
-  it('a .docx whose text unpacks past 16 MB (a zip bomb) fails with the reason, unread', async () => {
+  it('a .docx whose text unpacks past 16 MB (a zip bomb) fails with the reason, unread, whatever its document part is named', async () => {
     const bot = await h.api.chatbots.create({ name: 'bomb' });
-    // 20,000 paragraphs of 1 KB: about 20 MB of XML in a file of a few hundred KB.
-    const bytes = await docxFixture('Bomb', 'lorem ipsum dolor sit amet '.repeat(38), 20_000);
-    assert.ok(bytes.length < 1_000_000, `${bytes.length} bytes`);
-    const created = await h.api.sources.upload(
-      bot.uuid,
-      new Blob([bytes as Uint8Array<ArrayBuffer>]),
-      {
-        fileName: 'bomb.docx',
-      },
-    );
+    for (const main of ['word/document.xml', 'word/main.bin']) {
+      // 20,000 paragraphs of 1 KB: about 20 MB of XML in a file of a few hundred KB.
+      const paragraph = 'lorem ipsum dolor sit amet '.repeat(38);
+      const bytes = await docxFixture('Bomb', paragraph, 20_000, main);
+      assert.ok(bytes.length < 1_000_000, `${bytes.length} bytes`);
+      const created = await h.api.sources.upload(
+        bot.uuid,
+        new Blob([bytes as Uint8Array<ArrayBuffer>]),
+        { fileName: 'bomb.docx' },
+      );
+      const source = await settled(h, bot.uuid, created.uuid);
+      assert.equal(source.status, 'fail', main);
+      assert.match(JSON.parse(source.meta_json).error, /unpack to more than 16 MB/, main);
+    }
+  });
+
+  it('a small file whose text would come to more than 16 MB (CSV headers, JSON paths) fails with the reason', async () => {
+    const bot = await h.api.chatbots.create({ name: 'amplified' });
+    // Every row repeats 100 headers of 150 characters: 1,200 rows of 200 bytes come to 18 MB.
+    const headers = Array.from({ length: 100 }, (_, i) => `${'h'.repeat(146)}${i + 1000}`);
+    const csv = `${headers.join(',')}\n${`${Array(100).fill('1').join(',')}\n`.repeat(1200)}`;
+    // Every element of the array repeats the 150-character key: 240 KB come to 19 MB.
+    const json = JSON.stringify({ ['k'.repeat(150)]: Array(120_000).fill(1) });
+    for (const [fileName, bytes] of [
+      ['wide.csv', new TextEncoder().encode(csv)],
+      ['wide.json', new TextEncoder().encode(json)],
+    ] as const) {
+      assert.ok(bytes.length < 4 * 2 ** 20, `${fileName}: ${bytes.length} bytes`);
+      const created = await h.api.sources.upload(
+        bot.uuid,
+        new Blob([bytes as Uint8Array<ArrayBuffer>]),
+        { fileName },
+      );
+      const source = await settled(h, bot.uuid, created.uuid);
+      assert.equal(source.status, 'fail', fileName);
+      assert.equal(
+        JSON.parse(source.meta_json).error,
+        'its text comes to more than 16 MB',
+        fileName,
+      );
+    }
+  });
+
+  it('a PDF that takes longer than the limit to read fails with the reason, and the next is read', async () => {
+    // 80 KB that unpack to 17 MB of drawing commands: seconds of pdfjs on any machine.
+    const slow = await startHarness({ extractLimits: { timeMs: 1000 } });
+    try {
+      const bot = await slow.api.chatbots.create({ name: 'slow' });
+      const dense = compressedPdf(17 * 2 ** 20);
+      assert.ok(dense.length < 100_000, `${dense.length} bytes`);
+      const created = await slow.api.sources.upload(
+        bot.uuid,
+        new Blob([dense as Uint8Array<ArrayBuffer>]),
+        { fileName: 'dense.pdf' },
+      );
+      const source = await settled(slow, bot.uuid, created.uuid);
+      assert.equal(source.status, 'fail');
+      assert.equal(JSON.parse(source.meta_json).error, 'it took longer than 1 s to read');
+      const next = await slow.api.sources.upload(
+        bot.uuid,
+        new Blob([
+          (await pdfFixture(['The lift is out of order.'], 'Lift')) as Uint8Array<ArrayBuffer>,
+        ]),
+        { fileName: 'lift.pdf' },
+      );
+      const read = await settled(slow, bot.uuid, next.uuid);
+      assert.equal(read.status, 'success', read.meta_json);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a JSON file nested 20,000 deep is read, each value with the nearest keys of its path', async () => {
+    const bot = await h.api.chatbots.create({ name: 'deep' });
+    const inner = JSON.stringify({ dog: 'Our office dog is called Biscuit.', cat: 'None.' });
+    const json = `${'{"level":'.repeat(20_000)}${inner}${'}'.repeat(20_000)}`;
+    const created = await h.api.sources.upload(bot.uuid, new Blob([json]), {
+      fileName: 'deep.json',
+    });
     const source = await settled(h, bot.uuid, created.uuid);
-    assert.equal(source.status, 'fail');
-    assert.match(JSON.parse(source.meta_json).error, /unpacks to more than 16 MB/);
+    assert.equal(source.status, 'success', source.meta_json);
+    // Two lines of a path cut to 200 characters, not the 20,000 levels twice over.
+    assert.ok(source.tokens < 1000, `${source.tokens} tokens`);
+    const session = await h.api.sessions.create(bot.uuid);
+    const answer = await ask(h.api, session.uuid, 'What is the office dog called?');
+    assert.match(answer.text, /level dog: Our office dog is called Biscuit/);
   });
 
   it('the upload keeps reference_source_link and cites it as the url', async () => {

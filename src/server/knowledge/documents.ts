@@ -9,6 +9,7 @@ import type { SessionDocumentRow, SourceRow } from '../store/types.js';
 import type { AnswerDeps, PreparedAnswer } from './answer-types.js';
 import { chunksOf, cleanText } from './chunking.js';
 import { composed } from './compose.js';
+import type { ExtractLimits } from './isolated.js';
 import { extract, type FileKind, fileKind, kindOfContentType } from './parse.js';
 import { type ChatbotIndex, createIndex, indexChunks } from './postings.js';
 import { type Hit, rank } from './ranking.js';
@@ -53,8 +54,12 @@ export const documentKind = (filename: string, contentType: string): FileKind | 
   /\.[a-z0-9]+$/i.test(filename) ? fileKind(filename) : kindOfContentType(contentType);
 
 /** An upload's text, cleaned as ingestion cleans a source's (Markdown keeps its spacing). */
-export async function documentText(kind: FileKind, bytes: Uint8Array) {
-  const { text, markdown = false } = await extract(kind, bytes);
+export async function documentText(
+  kind: FileKind,
+  bytes: Uint8Array,
+  limits?: Partial<ExtractLimits>,
+) {
+  const { text, markdown = false } = await extract(kind, bytes, limits);
   return { text: cleanText(text, markdown), markdown };
 }
 

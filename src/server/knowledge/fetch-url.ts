@@ -9,11 +9,13 @@
  * HTML pages only, at most `maxPages` pages in all (default 5), each under the same size cap and
  * the whole crawl under one time limit.
  */
+
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { ExtractLimits } from './isolated.js';
 import { extract, extractHtml, kindOfContentType } from './parse.js';
 
 export interface FetchLimits {
@@ -107,6 +109,8 @@ export async function fetchSite(
     signal?: AbortSignal;
     /** Overrides `allowPrivate` (tests use it to allow one address and refuse another). */
     policy?: AddressPolicy;
+    /** How long and in how much memory a linked PDF or .docx may be read. */
+    extractLimits?: Partial<ExtractLimits>;
   },
 ): Promise<FetchedSite> {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...opts };
@@ -153,7 +157,7 @@ function timeoutOr(error: unknown, limits: FetchLimits): Error {
 
 async function fetchPage(
   url: string,
-  limits: FetchLimits,
+  limits: FetchLimits & { extractLimits?: Partial<ExtractLimits> },
   policy: AddressPolicy,
   signal: AbortSignal,
   htmlOnly = false,
@@ -198,7 +202,7 @@ async function fetchPage(
         bytes: response.body.length,
       };
     }
-    const extracted = await extract(kind, response.body);
+    const extracted = await extract(kind, response.body, limits.extractLimits);
     return {
       page: { url: current, title: extracted.title, text: extracted.text },
       links: [],

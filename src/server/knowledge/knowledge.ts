@@ -7,6 +7,7 @@ import { storeUnavailable } from '../store/unavailable.js';
 import type { AnswerDeps } from './answer.js';
 import { chunksOf, cleanText } from './chunking.js';
 import { type FetchLimits, fetchSite } from './fetch-url.js';
+import type { ExtractLimits } from './isolated.js';
 import type { LlmOptions } from './llm.js';
 import { extractFile, fileKind } from './parse.js';
 import { SearchIndex } from './search.js';
@@ -16,6 +17,8 @@ export interface KnowledgeOptions {
   allowPrivateUrls: boolean;
   llm?: LlmOptions;
   fetchLimits?: Partial<FetchLimits>;
+  /** How long and in how much memory a PDF or .docx may be read. */
+  extractLimits?: Partial<ExtractLimits>;
   streamDelayMs?: number;
   /**
    * How long a claimed ingestion job stays this process's without a renewal: another instance
@@ -259,7 +262,11 @@ export class Knowledge {
         await set({ status: 'extracting' });
         const bytes = await this.store.getSourceContent(source.uuid);
         if (!bytes) throw new Error('the uploaded file is missing');
-        const { text, title, markdown } = await extractFile(source.file_name, bytes);
+        const { text, title, markdown } = await extractFile(
+          source.file_name,
+          bytes,
+          this.options.extractLimits,
+        );
         // A data file's first row or member is no title; its name is. Nor is a Markdown
         // document's first section heading ("Quick Start" under a README's logo and badges).
         const named = ['csv', 'json', 'md'].includes(fileKind(source.file_name) ?? '');
@@ -272,6 +279,7 @@ export class Knowledge {
           allowPrivate: this.options.allowPrivateUrls,
           signal: this.controller.signal,
           ...this.options.fetchLimits,
+          extractLimits: this.options.extractLimits,
         });
         await set({ file_size: site.bytes });
         return {

@@ -6,9 +6,15 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import Papa from 'papaparse';
+import {
+  DEFAULT_EXTRACT_LIMITS,
+  ExtractFailure,
+  type ExtractLimits,
+  extractIsolated,
+} from './isolated.js';
 import { markdownTitle } from './markdown.js';
 import { titleFrom } from './text.js';
-import { checkUnpackedXml } from './zip-guard.js';
+import { checkUnpacked } from './zip-guard.js';
 
 export type FileKind = 'txt' | 'md' | 'html' | 'pdf' | 'docx' | 'csv' | 'json';
 
@@ -55,10 +61,14 @@ export interface Extracted {
   title: string;
 }
 
-export async function extractFile(fileName: string, bytes: Uint8Array): Promise<Extracted> {
+export async function extractFile(
+  fileName: string,
+  bytes: Uint8Array,
+  limits?: Partial<ExtractLimits>,
+): Promise<Extracted> {
   const kind = fileKind(fileName);
   if (!kind) throw new Error('file type not allowed');
-  return extract(kind, bytes);
+  return extract(kind, bytes, limits);
 }
 
 /**
@@ -69,8 +79,31 @@ export class UnreadableFileError extends Error {
   override readonly name = 'UnreadableFileError';
 }
 
-/** The file's text; an UnreadableFileError when it cannot be read as its kind. */
-export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
+/** The kinds whose libraries read what the file unpacks to: read in a worker, within limits. */
+const ISOLATED: ReadonlySet<FileKind> = new Set(['pdf', 'docx']);
+
+/**
+ * The file's text; an UnreadableFileError when it cannot be read as its kind, or not within
+ * `limits` (PDFs and .docx files, read in a worker thread: isolated.ts).
+ */
+export async function extract(
+  kind: FileKind,
+  bytes: Uint8Array,
+  limits?: Partial<ExtractLimits>,
+): Promise<Extracted> {
+  if (!ISOLATED.has(kind)) return extractHere(kind, bytes);
+  try {
+    return await extractIsolated(kind, bytes, { ...DEFAULT_EXTRACT_LIMITS, ...limits });
+  } catch (error) {
+    if (error instanceof ExtractFailure && error.unreadable) {
+      throw new UnreadableFileError(error.message);
+    }
+    throw error;
+  }
+}
+
+/** `extract` in this thread, whatever the kind: what the worker runs. */
+export async function extractHere(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
   try {
     return await extractKind(kind, bytes);
   } catch (error) {
@@ -79,7 +112,33 @@ export async function extract(kind: FileKind, bytes: Uint8Array): Promise<Extrac
   }
 }
 
+/**
+ * The most text a file may come to: 16 MB, or four times the file where that is more. Plain text
+ * and HTML come to no more than the file, but a few kinds multiply it: a CSV row repeats every
+ * header, a JSON leaf its path, and a PDF or .docx is compressed (an 80 KB PDF held 20 MB of
+ * text), so a small upload could otherwise fill the server's memory and the store.
+ */
+const textLimit = (bytes: Uint8Array) => Math.max(16 * 2 ** 20, 4 * bytes.length);
+
+/** Counts text as a reader produces it, refusing the file as soon as it passes the limit. */
+class TextBudget {
+  private left: number;
+  constructor(private readonly limit: number) {
+    this.left = limit;
+  }
+  spend(text: string): string {
+    this.left -= text.length;
+    if (this.left < 0) {
+      throw new UnreadableFileError(
+        `its text comes to more than ${Math.round(this.limit / 2 ** 20)} MB`,
+      );
+    }
+    return text;
+  }
+}
+
 async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<Extracted> {
+  const budget = new TextBudget(textLimit(bytes));
   switch (kind) {
     case 'txt':
       return { text: utf8(bytes), title: '' };
@@ -90,13 +149,13 @@ async function extractKind(kind: FileKind, bytes: Uint8Array): Promise<Extracted
     case 'html':
       return extractHtml(utf8(bytes)).main;
     case 'pdf':
-      return extractPdf(bytes);
+      return extractPdf(bytes, budget);
     case 'docx':
       return extractDocx(bytes);
     case 'csv':
-      return extractCsv(utf8(bytes));
+      return extractCsv(utf8(bytes), budget);
     case 'json':
-      return extractJson(utf8(bytes));
+      return extractJson(utf8(bytes), budget);
   }
 }
 
@@ -307,7 +366,7 @@ function blockText(root: DomNode | null | undefined): string {
 /** Where a PDF's `%PDF-` header may be: readers accept it anywhere in the first 1024 bytes. */
 const PDF_HEADER_WITHIN = 1024;
 
-async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
+async function extractPdf(bytes: Uint8Array, budget: TextBudget): Promise<Extracted> {
   if (!Buffer.from(bytes.subarray(0, PDF_HEADER_WITHIN)).includes('%PDF-')) {
     throw new UnreadableFileError(
       `not a .pdf file (no %PDF- in its first ${PDF_HEADER_WITHIN} bytes)`,
@@ -330,7 +389,7 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
       const lines: string[] = [];
       for (const item of content.items) {
         if (!('str' in item)) continue;
-        line += item.str;
+        line += budget.spend(item.str);
         if (item.hasEOL) {
           lines.push(line);
           line = '';
@@ -351,28 +410,34 @@ async function extractPdf(bytes: Uint8Array): Promise<Extracted> {
 }
 
 /**
- * The most a .docx's XML may unpack to. A 500-page report's document.xml is a few MB; past this a
- * small file is a zip bomb (113 KB of it held 30 MB of text), whose text mammoth would hold in
- * memory and ingestion then store.
+ * How much more than its own size a .docx may unpack to. A 500-page report's document.xml is a
+ * few MB, and its pictures unpack to about the bytes they take in the file; past this a small file
+ * is a zip bomb (113 KB of it held 30 MB of text), whose text mammoth would hold in memory and
+ * ingestion then store.
  */
-const DOCX_XML_LIMIT = 16 * 2 ** 20;
+const DOCX_UNPACKED_GAIN = 16 * 2 ** 20;
 
 async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   try {
-    checkUnpackedXml(bytes, DOCX_XML_LIMIT);
+    checkUnpacked(bytes, DOCX_UNPACKED_GAIN + bytes.length);
   } catch (error) {
     // The guard's reasons are this server's own (a zip bomb's size, a file that is no zip).
     throw new UnreadableFileError((error as Error).message, { cause: error });
   }
   const mammoth = await import('mammoth');
-  const { value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
+  // Images are not read at all: mammoth would otherwise inline each one as a data: URI, only
+  // for the text to drop it.
+  const { value: html } = await mammoth.convertToHtml(
+    { buffer: Buffer.from(bytes) },
+    { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
+  );
   const { document } = parseHTML(`<html><body>${html}</body></html>`);
   const heading = document.querySelector('h1, h2')?.textContent?.trim() ?? '';
   return { text: blockText(document.body), markdown: true, title: heading };
 }
 
 /** Each row becomes one line of `Header: value` pairs, so a row reads as a sentence. */
-function extractCsv(text: string): Extracted {
+function extractCsv(text: string, budget: TextBudget): Extracted {
   const parsed = Papa.parse<Record<string, string>>(text.trim(), {
     header: true,
     skipEmptyLines: true,
@@ -382,7 +447,7 @@ function extractCsv(text: string): Extracted {
     headers
       .map((h) => [h, String(row[h] ?? '').trim()] as const)
       .filter(([, v]) => v)
-      .map(([h, v]) => `${h}: ${v}`)
+      .map(([h, v]) => budget.spend(`${h}: ${v}`))
       .join('; '),
   );
   return {
@@ -394,8 +459,31 @@ function extractCsv(text: string): Extracted {
   };
 }
 
+/**
+ * How much of a JSON leaf's path its line repeats: the keys nearest the value, within this many
+ * characters. A real file's paths are far shorter; a file nested thousands deep would otherwise
+ * write its whole depth once per leaf (42 KB of it came to gigabytes).
+ */
+const JSON_PATH_CHARS = 200;
+
+/**
+ * A path of keys and 1-based indexes, cut from the left to `JSON_PATH_CHARS` (or 64 keys, which
+ * empty keys could pass unmeasured) with an ellipsis.
+ */
+function jsonPath(keys: readonly string[]): string {
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const next = path ? `${keys[i]} ${path}` : keys[i]!;
+    if (next.length > JSON_PATH_CHARS || keys.length - i > 64) {
+      return path ? `… ${path}` : `…${next.slice(-JSON_PATH_CHARS)}`;
+    }
+    path = next;
+  }
+  return path;
+}
+
 /** Leaves become `path: value` lines; a top-level `title` or `name` names the source. */
-function extractJson(text: string): Extracted {
+function extractJson(text: string, budget: TextBudget): Extracted {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -403,17 +491,28 @@ function extractJson(text: string): Extracted {
     throw new UnreadableFileError(`the file is not valid JSON: ${(error as Error).message}`);
   }
   const lines: string[] = [];
-  const walk = (value: unknown, path: string) => {
-    if (value === null || value === undefined) return;
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => {
-        walk(v, path ? `${path} ${i + 1}` : `${i + 1}`);
-      });
-    } else if (typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, path ? `${path} ${k}` : k);
-    } else lines.push(path ? `${path}: ${String(value)}` : String(value));
-  };
-  walk(data, '');
+  // Depth first, in the file's order, with a stack of its own: nesting is the file's to choose,
+  // and a recursive walk ran out of the thread's stack at about 10,000 levels.
+  const keys: string[] = [];
+  const stack: Array<{ value: unknown; depth: number; key?: string }> = [{ value: data, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth, key } = stack.pop()!;
+    keys.length = depth;
+    if (key !== undefined) keys[depth - 1] = key;
+    if (value === null || value === undefined) continue;
+    if (typeof value !== 'object') {
+      const path = jsonPath(keys);
+      lines.push(budget.spend(path ? `${path}: ${String(value)}` : String(value)));
+      continue;
+    }
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [String(i + 1), v] as const)
+      : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, v] = entries[i]!;
+      stack.push({ value: v, depth: depth + 1, key: k });
+    }
+  }
   const record =
     typeof data === 'object' && data !== null && !Array.isArray(data)
       ? (data as Record<string, unknown>)

@@ -131,7 +131,11 @@ export function documentRoutes(ctx: ServerContext, settings: DocumentSettings) {
     if (file.size === 0) throw badInput('file is empty');
     let extracted: Awaited<ReturnType<typeof documentText>>;
     try {
-      extracted = await documentText(kind, new Uint8Array(await file.arrayBuffer()));
+      extracted = await documentText(
+        kind,
+        new Uint8Array(await file.arrayBuffer()),
+        ctx.extractLimits,
+      );
     } catch (error) {
       // Only the reasons in our own words reach the visitor; anything else is a failure of ours.
       if (!(error instanceof UnreadableFileError)) throw error;
