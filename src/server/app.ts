@@ -122,9 +122,23 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
 
   if (options.staticDirs.length > 0) app.use('*', serveStatic(options.staticDirs));
 
-  app.notFound((c) =>
-    c.json(errorBody('not_found', `no endpoint ${c.req.method} ${c.req.path}`), 404),
-  );
+  // A path the API has, asked with a method it does not take, is a 405 naming those it does
+  // (`Allow`), not a 404 that reads as if the path were wrong.
+  const methodsOf = apiMethods(app);
+  app.notFound((c) => {
+    const allow = methodsOf(c.req.path);
+    if (allow.length > 0) {
+      c.header('Allow', allow.join(', '));
+      return c.json(
+        errorBody(
+          'method_not_allowed',
+          `${c.req.path} does not take ${c.req.method}; it takes ${allow.join(', ')}`,
+        ),
+        405,
+      );
+    }
+    return c.json(errorBody('not_found', `no endpoint ${c.req.method} ${c.req.path}`), 404);
+  });
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
@@ -156,3 +170,26 @@ export function createApp(ctx: ServerContext, options: AppOptions) {
  * percent-escapes.
  */
 const loggable = (path: string) => path.replace(/\p{Cc}/gu, (ch) => encodeURIComponent(ch));
+
+/**
+ * The methods the API's routes take at a path (HEAD where GET is, OPTIONS for CORS), read from
+ * the app's routes once, on the first request that needs them.
+ */
+function apiMethods(app: Hono<AppEnv>): (path: string) => string[] {
+  let routes: Array<{ method: string; pattern: RegExp }> | undefined;
+  return (path) => {
+    routes ??= app.routes
+      .filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL')
+      .map((r) => ({
+        method: r.method,
+        pattern: new RegExp(
+          `^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`,
+        ),
+      }));
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.size === 0) return [];
+    if (methods.has('GET')) methods.add('HEAD');
+    methods.add('OPTIONS');
+    return [...methods].sort();
+  };
+}

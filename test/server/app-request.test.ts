@@ -167,6 +167,24 @@ describe("the app through app.request() (no port; this pass's store)", () => {
         error(404, 'not_found', 'no endpoint GET /api/v1/nothing-here'),
       );
     });
+
+    it('should answer 405 naming the methods it takes for a path asked with another method', async () => {
+      const response = await call(`/api/v1/chatbot/${MISSING}`, { method: 'PUT' });
+      assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
+      assert.deepEqual(
+        await failure(response),
+        error(
+          405,
+          'method_not_allowed',
+          `/api/v1/chatbot/${MISSING} does not take PUT; it takes GET, HEAD, OPTIONS`,
+        ),
+      );
+      const remove = await call(`/api/v1/chatbot/${MISSING}/delete`);
+      assert.equal(remove.status, 405);
+      assert.equal(remove.headers.get('allow'), 'DELETE, OPTIONS, POST');
+      // Without a key the key is what is wrong, as for any other request.
+      assert.equal((await call('/api/v1/chatbots', { method: 'DELETE', key: null })).status, 401);
+    });
   });
 
   describe('body size', () => {
