@@ -58,7 +58,7 @@ export class Fields {
 
   constructor(
     value: unknown,
-    private readonly prefix = '',
+    readonly prefix = '',
   ) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw badInput(

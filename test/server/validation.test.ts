@@ -115,6 +115,11 @@ describe('bad input', () => {
       },
       {
         path: `${bot}/agent/create`,
+        body: j({ name: 'a', type: 'background', meta: { tags: [{ name: 't', color: 'red' }] } }),
+        names: 'meta.tags[0].color',
+      },
+      {
+        path: `${bot}/agent/create`,
         body: j({ name: 'a', type: 'pre-canned', default_message: 3 }),
         names: 'default_message',
       },

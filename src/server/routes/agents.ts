@@ -76,7 +76,7 @@ const VARIABLES_MAX = 100;
 function parseTags(fields: Fields): AgentTag[] | undefined {
   const list = fields.array('tags', { max: TAGS_MAX });
   return list?.map((item, i) => {
-    const tag = new Fields(item, `tags[${i}].`);
+    const tag = new Fields(item, `${fields.prefix}tags[${i}].`);
     return {
       name: tag.string('name', { required: true, max: 200 }),
       color: tag.color('color', true)!,
@@ -87,7 +87,7 @@ function parseTags(fields: Fields): AgentTag[] | undefined {
 
 function parseVariables(fields: Fields): AgentVariable[] | undefined {
   return fields.array('variables', { max: VARIABLES_MAX })?.map((item, i) => {
-    const v = new Fields(item, `variables[${i}].`);
+    const v = new Fields(item, `${fields.prefix}variables[${i}].`);
     const defaults = v.object('default_value');
     const isStatic = defaults?.flag('static');
     return {
