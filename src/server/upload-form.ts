@@ -41,7 +41,53 @@ export async function readUploadForm<F extends string>(
     if (typeof all[0] !== 'string') throw badInput(`${name} must be a text field`);
     values[name] = all[0];
   }
+  if (
+    [file.name, ...Object.values<string | undefined>(values)].some((v) => v?.includes('\uFFFD'))
+  ) {
+    refuseMalformedText(type, bytes, fields);
+  }
   return { file, ...values };
+}
+
+/**
+ * A 400 naming the first text field, or the file's name, whose bytes are not UTF-8: the form's
+ * reading replaced them with U+FFFD, which would be stored as if sent. Run only when a value
+ * holds U+FFFD, which valid UTF-8 may also spell.
+ */
+function refuseMalformedText(type: string, bytes: Buffer, fields: readonly string[]): void {
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!boundary) return;
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const valid = (part: Uint8Array) => {
+    try {
+      strict.decode(part);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = bytes.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    const next = bytes.indexOf(delimiter, start);
+    const part = bytes.subarray(start, next < 0 ? bytes.length : next);
+    at = next;
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) continue;
+    const head = part.subarray(0, split).toString('latin1');
+    const name = /name="([^"]*)"/i.exec(head)?.[1];
+    if (/filename\*?=/i.test(head)) {
+      if (name === 'file' && !valid(part.subarray(0, split))) {
+        throw badInput('the file name is not valid UTF-8');
+      }
+    } else if (name && fields.includes(name)) {
+      // The body ends before the CRLF that precedes the next delimiter.
+      if (!valid(part.subarray(split + 4, Math.max(split + 4, part.length - 2)))) {
+        throw badInput(`${name} is not valid UTF-8`);
+      }
+    }
+  }
 }
 
 /** The longest file name an upload keeps, as a data source or a session document. */

@@ -271,6 +271,47 @@ describe('bad input', () => {
     assert.equal(json.status, 400);
   });
 
+  it('an upload whose text field or file name is not UTF-8 answers 400 naming it, and stores nothing', async () => {
+    const before = await h.api.sources.list(ids.bot!);
+    const upload = (field: Uint8Array, fileName: Uint8Array) => {
+      const b = 'x-boundary-7';
+      const text = (t: string) => new TextEncoder().encode(t);
+      const body = Buffer.concat([
+        text(`--${b}\r\nContent-Disposition: form-data; name="reference_source_link"\r\n\r\n`),
+        field,
+        text(`\r\n--${b}\r\nContent-Disposition: form-data; name="file"; filename="`),
+        fileName,
+        text('"\r\nContent-Type: text/plain\r\n\r\nOpening hours are nine to five.\r\n'),
+        text(`--${b}--\r\n`),
+      ]);
+      return h.raw(`/api/v1/chatbot/${ids.bot}/data-source/upload`, {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${b}` },
+        body,
+      });
+    };
+    const utf8 = (t: string) => new TextEncoder().encode(t);
+    // "café" in Latin-1: 0xE9 alone is no UTF-8.
+    const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9]);
+    for (const [response, message] of [
+      [await upload(latin1, utf8('hours.txt')), 'reference_source_link is not valid UTF-8'],
+      [await upload(utf8('https://example.com'), latin1), 'the file name is not valid UTF-8'],
+    ] as const) {
+      assert.equal(response.status, 400);
+      assert.equal(
+        ((await response.json()) as { error: { message: string } }).error.message,
+        message,
+      );
+    }
+    assert.deepEqual(await h.api.sources.list(ids.bot!), before);
+    // U+FFFD sent as UTF-8 is text like any other.
+    const kept = await upload(utf8('https://example.com/\uFFFD'), utf8('h\uFFFDurs.txt'));
+    assert.equal(kept.status, 200);
+    const source = (await kept.json()) as { file_name: string; uuid: string };
+    assert.equal(source.file_name, 'h\uFFFDurs.txt');
+    await h.api.sources.delete(source.uuid);
+  });
+
   it('an upload of a type the server does not take answers 415 "file type not allowed"', async () => {
     const before = await h.api.sources.list(ids.bot!);
     const response = await h.raw(`/api/v1/chatbot/${ids.bot}/data-source/upload`, {
