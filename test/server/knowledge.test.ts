@@ -326,6 +326,19 @@ describe('knowledge from files', () => {
     }
   });
 
+  it('a Markdown file nested 100,000 quotes deep is read as its plain text', async () => {
+    const bot = await h.api.chatbots.create({ name: 'quotes' });
+    const markdown = `${'>'.repeat(100_000)} The office cat is called Pixel.\n`;
+    const created = await h.api.sources.upload(bot.uuid, new Blob([markdown]), {
+      fileName: 'quotes.md',
+    });
+    const source = await settled(h, bot.uuid, created.uuid);
+    assert.equal(source.status, 'success', source.meta_json);
+    const session = await h.api.sessions.create(bot.uuid);
+    const answer = await ask(h.api, session.uuid, 'What is the office cat called?');
+    assert.match(answer.text, /The office cat is called Pixel/);
+  });
+
   it('a JSON file nested 20,000 deep is read, each value with the nearest keys of its path', async () => {
     const bot = await h.api.chatbots.create({ name: 'deep' });
     const inner = JSON.stringify({ dog: 'Our office dog is called Biscuit.', cat: 'None.' });

@@ -3,7 +3,14 @@
  * GFM), chunks cut from whole blocks, and a document's title.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
-import { CHUNK_CHARS, CHUNK_OVERLAP_CHARS, linkText, splitLong } from './text.js';
+import {
+  CHUNK_CHARS,
+  CHUNK_OVERLAP_CHARS,
+  chunkText,
+  linkText,
+  normalizeText,
+  splitLong,
+} from './text.js';
 
 /** One piece of a chunked document, and the section it sits in ("The API module › Errors"). */
 export interface Chunk {
@@ -69,8 +76,27 @@ export const plainHeading = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** A Markdown document's title: its first top-level heading (`# Title`, or Title over `===`). */
+/**
+ * Whether an error is the stack running out: marked's lexer, and the walk over its tokens,
+ * recurse once per level of nesting, and a file of 100,000 `>` is 100,000 levels of quote.
+ */
+const tooDeep = (error: unknown) =>
+  error instanceof RangeError && /call stack/i.test(error.message);
+
+/**
+ * A Markdown document's title: its first top-level heading (`# Title`, or Title over `===`);
+ * none when it nests too deep to read as Markdown (it is then read as plain text: chunkMarkdown).
+ */
 export function markdownTitle(markdown: string): string {
+  try {
+    return lexedTitle(markdown);
+  } catch (error) {
+    if (tooDeep(error)) return '';
+    throw error;
+  }
+}
+
+function lexedTitle(markdown: string): string {
   const tokens = Lexer.lex(markdown.replace(/\r\n?/g, '\n'), { gfm: true }) as Token[];
   const title = tokens.find((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
   return title ? plainHeading((title as Tokens.Heading).text) : '';
@@ -274,6 +300,18 @@ export function chunkBlocks(
 }
 
 /** Chunks of a Markdown document: structure-aware, each with its section path. */
-export function chunkMarkdown(markdown: string, size = CHUNK_CHARS, overlap = CHUNK_OVERLAP_CHARS) {
-  return chunkBlocks(markdownBlocks(markdown), size, overlap);
+export function chunkMarkdown(
+  markdown: string,
+  size = CHUNK_CHARS,
+  overlap = CHUNK_OVERLAP_CHARS,
+): Chunk[] {
+  let blocks: Block[];
+  try {
+    blocks = markdownBlocks(markdown);
+  } catch (error) {
+    if (!tooDeep(error)) throw error;
+    // Nested past what can be read as structure: its text, as a .txt file's.
+    return chunkText(normalizeText(markdown), size, overlap).map((text) => ({ text, heading: '' }));
+  }
+  return chunkBlocks(blocks, size, overlap);
 }
