@@ -25,6 +25,8 @@ export interface PutMessage {
   cites?: Array<[string, string]>;
   escalated?: boolean;
   error?: string;
+  /** A refusal that offered these topics (meta_json's suggestions). */
+  offered?: string[];
 }
 
 /** 2026-03-10T00:00:00Z: the test messages' times count from here. */
@@ -121,7 +123,9 @@ export async function reviewServer(options: ServerOptions = {}) {
         cite_data: citeData,
         meta: m.escalated
           ? { rule: 'human-escalation', agent_type: 'human-escalation' }
-          : { rule: 'passages' },
+          : m.offered
+            ? { rule: 'not-covered', suggestions: m.offered }
+            : { rule: 'passages' },
         error_message: m.error ?? '',
         feedback: m.rating
           ? {

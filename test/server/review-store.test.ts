@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { notCoveredText } from '../../src/server/knowledge/suggestions.js';
 import { answerMeta, coveredForReview, normalizeQuestion } from '../../src/server/store/facts.js';
 import { MIGRATIONS, openSqliteStore } from '../../src/server/store/sqlite.js';
 import type { MessageRow, Store } from '../../src/server/store/types.js';
@@ -76,6 +77,18 @@ describe('the review columns and the full-text index in the SQLite store', SQLIT
       await store.createMessage(message('m4', 's3', 4, 'penguins of the other bot'));
       ftsInStep(path);
       assert.deepEqual(await words(store, 'bot-a', 'penguins'), ['m3', 'm2', 'm1']);
+
+      // A refusal is read up to the topics it offered; the index still agrees with its content.
+      await store.createMessage({
+        ...message('m5', 's2', 5, 'walruses'),
+        response: notCoveredText({ close: true, topics: ['Penguin feeding times'] }),
+        meta: { rule: 'not-covered', suggestions: ['Penguin feeding times'] },
+      });
+      ftsInStep(path);
+      assert.deepEqual(await words(store, 'bot-a', 'feeding'), []);
+      assert.deepEqual(await words(store, 'bot-a', 'walruses'), ['m5']);
+      await store.deleteMessages(['m5']);
+      ftsInStep(path);
 
       await store.deleteMessages(['m2']);
       ftsInStep(path);

@@ -7,6 +7,7 @@ import {
   OWNER_TEST_MEMBER,
   type Page,
 } from '../../src/api/types.js';
+import { notCoveredText } from '../../src/server/knowledge/suggestions.js';
 import { encodeCursor } from '../../src/server/review/params.js';
 import { ADMIN_KEY, keys, MESSAGE_KEYS, OTHER_KEY } from './helpers.js';
 import {
@@ -172,6 +173,29 @@ describe('GET /api/v1/chatbot/{uuid}/messages and /conversations', () => {
       assert.deepEqual(await listed('?q=page'), names('m5'));
       assert.deepEqual(await listed('?q=invoice'), names('m4'));
       assert.deepEqual(await listed('?q=refund%20parcel'), []);
+    });
+
+    it('should not find a refusal by the topics it offered, only by what was asked and said', async () => {
+      const shop = await s.chatbot('Offered topics');
+      const session = await s.session(shop, 0);
+      const topics = ['Parking garage hours', 'Gift cards'];
+      const refusal = await s.put(session, {
+        at: 1,
+        query: 'Do you sell bicycles?',
+        response: notCoveredText({ close: false, topics }),
+        offered: topics,
+      });
+      const asked = await s.put(session, { at: 2, query: 'Where is the parking garage?' });
+      const found = async (q: string) => {
+        const { body } = await s.get<Page<MessageRow>>(
+          `/api/v1/chatbot/${shop}/messages?q=${encodeURIComponent(q)}`,
+        );
+        return body.data.map((row) => row.uuid);
+      };
+      assert.deepEqual(await found('parking'), [asked]);
+      assert.deepEqual(await found('gift cards'), []);
+      assert.deepEqual(await found('bicycles'), [refusal]);
+      assert.deepEqual(await found('reliably'), [refusal]);
     });
 
     it('should find a word in the forms the stemmer does not bring together', async () => {

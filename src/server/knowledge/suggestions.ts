@@ -1,3 +1,4 @@
+import { SUGGESTION_LEAD_INS } from '../store/facts.js';
 import type { SourceRow } from '../store/types.js';
 import { HEADING_SEPARATOR, innermostHeading } from './markdown.js';
 import type { Scope, Section } from './relevance.js';
@@ -19,8 +20,7 @@ const CLOSE_SHARE = 0.2;
  */
 const NEAR_SHARE = 0.1;
 
-const CLOSEST = 'These topics come closest to your question:';
-const AVAILABLE = 'Here is what I can help with:';
+const [CLOSEST, AVAILABLE] = SUGGESTION_LEAD_INS;
 
 /** What a visitor can ask about, as a list item: a Q&A pair's question, or a source's title. */
 const topic = (source: SourceRow) =>

@@ -64,3 +64,36 @@ export function normalizeQuestion(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * The lines a refusal's offered topics are listed under (knowledge/suggestions.ts writes them).
+ * The conversation search reads a response only up to them: the topics are the chatbot's own
+ * words, not the conversation's, and searching "parking" listed every refusal that offered it.
+ */
+export const SUGGESTION_LEAD_INS = [
+  'These topics come closest to your question:',
+  'Here is what I can help with:',
+] as const;
+
+/**
+ * SQL for what of a message's response the conversation search reads: all of it, or, when its
+ * meta_json offered topics (`suggestions`), what comes before their lead-in. For a column
+ * prefix (`new.`, `old.`, or none), in SQLite's functions or PostgreSQL's.
+ */
+export function searchedResponseSql(row: string, dialect: 'sqlite' | 'postgres'): string {
+  const find = dialect === 'sqlite' ? 'instr' : 'strpos';
+  const at = SUGGESTION_LEAD_INS.map(
+    (lead) => `${find}(${row}response, '
+
+${lead.replaceAll("'", "''")}')`,
+  );
+  const first =
+    dialect === 'sqlite'
+      ? `nullif(max(${at.join(', ')}), 0)`
+      : `nullif(greatest(${at.join(', ')}), 0)`;
+  const offered =
+    dialect === 'sqlite'
+      ? `json_extract(${row}meta_json, '$.suggestions') IS NOT NULL`
+      : `(${row}meta_json::jsonb -> 'suggestions') IS NOT NULL`;
+  return `CASE WHEN ${offered} THEN coalesce(substr(${row}response, 1, ${first} - 1), ${row}response) ELSE ${row}response END`;
+}

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { searchedResponseSql } from '../facts.js';
 import { newerSchema } from '../newer-schema.js';
 
 /**
@@ -327,6 +328,15 @@ export const MIGRATIONS: string[] = [
         SELECT c.uuid, vid, taken, keep FROM chatbots c WHERE c.uuid = cid;
     END IF;
   END $$;
+  `,
+  // The search reads a refusal up to its offered topics (facts.ts searchedResponseSql).
+  `
+  DROP INDEX messages_search;
+  ALTER TABLE messages DROP COLUMN search;
+  ALTER TABLE messages ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('chatbot_search',
+    regexp_replace((query || ' ' || ${searchedResponseSql('', 'postgres')}) COLLATE "und-x-icu",
+      '[^[:alnum:]]+', ' ', 'g'))) STORED;
+  CREATE INDEX messages_search ON messages USING gin (search);
   `,
 ];
 

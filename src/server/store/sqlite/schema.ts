@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { answerMeta, normalizeQuestion } from '../facts.js';
+import { answerMeta, normalizeQuestion, searchedResponseSql } from '../facts.js';
 import { newerSchema } from '../newer-schema.js';
 
 /** Each entry moves the schema one version forward; `PRAGMA user_version` records where it is. */
@@ -326,6 +326,42 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE sessions ADD COLUMN test INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX IF NOT EXISTS sessions_tests ON sessions(chatbot_uuid, uuid) WHERE test = 1;
   `,
+  // The search reads a refusal up to its offered topics (facts.ts searchedResponseSql): the
+  // index's content is a view of the text it reads (what a rebuild or SQLite's integrity check
+  // compares it with), and its triggers give it the same text to delete.
+  `
+  DROP TRIGGER messages_inserted;
+  DROP TRIGGER messages_deleted;
+  DROP TRIGGER messages_edited;
+  DROP TABLE messages_fts;
+  CREATE VIEW messages_searched AS
+    SELECT id, query, ${searchedResponseSql('', 'sqlite')} AS response FROM messages;
+  CREATE VIRTUAL TABLE messages_fts USING fts5(
+    query, response, content = 'messages_searched', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+  CREATE TRIGGER messages_inserted AFTER INSERT ON messages BEGIN
+    INSERT INTO messages_fts (rowid, query, response)
+      VALUES (new.id, new.query, ${searchedResponseSql('new.', 'sqlite')});
+    UPDATE sessions SET last_activity = new.created_at
+      WHERE uuid = new.session_uuid
+        AND (last_activity IS NULL OR last_activity < new.created_at);
+  END;
+  CREATE TRIGGER messages_deleted AFTER DELETE ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, query, response)
+      VALUES ('delete', old.id, old.query, ${searchedResponseSql('old.', 'sqlite')});
+    UPDATE sessions SET last_activity =
+        (SELECT max(created_at) FROM messages WHERE session_uuid = old.session_uuid)
+      WHERE uuid = old.session_uuid;
+  END;
+  CREATE TRIGGER messages_edited AFTER UPDATE OF query, response, meta_json ON messages BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, query, response)
+      VALUES ('delete', old.id, old.query, ${searchedResponseSql('old.', 'sqlite')});
+    INSERT INTO messages_fts (rowid, query, response)
+      VALUES (new.id, new.query, ${searchedResponseSql('new.', 'sqlite')});
+  END;
+  `,
 ];
 
 /** JavaScript the migrations call, so that they fill columns in as the store's inserts do. */
@@ -349,6 +385,7 @@ const APPLIED: Record<number, string> = {
   6: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_documents'",
   7: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ingest_jobs'",
   13: "SELECT 1 FROM pragma_table_info('sessions') WHERE name = 'test'",
+  14: "SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'messages_searched'",
 };
 
 /** Brings the schema to the last version, one transaction per step. */
