@@ -4,7 +4,7 @@ import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { formatDate, parseJson } from './format.js';
 import { icons } from './icons.js';
-import type { QaFormController } from './qa-from-exchange.js';
+import { answerToCorrect, type QaFormController } from './qa-from-exchange.js';
 
 export const shorten = (text: string, max = 60) =>
   text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
@@ -90,7 +90,10 @@ export function renderExchange(message: Message, ctx: ExchangeContext) {
           // nothing to correct, the owner writes the answer (as from Insights' gaps).
           notCovered
             ? ctx.qa.toggle(message.uuid, { question: message.query, answer: '' }, 'gap')
-            : ctx.qa.toggle(message.uuid, { question: message.query, answer: message.response })}
+            : ctx.qa.toggle(message.uuid, {
+                question: message.query,
+                answer: answerToCorrect(message.response),
+              })}
       >
         ${s.addAsQa}
       </button>`

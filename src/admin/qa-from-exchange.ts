@@ -9,6 +9,28 @@ import { errorText } from './format.js';
 import { ariaDisabled, takeEscape } from './panel.js';
 import { textField } from './text-field.js';
 
+/**
+ * An answer as a Q&A pair's answer should read, for the owner to correct: without the citation
+ * markers (`[1]`: a Q&A answer cites nothing) and the composed answer's lead-ins ("From
+ * *Timetable › Summer*:", the local server's), which the owner would otherwise delete by hand.
+ * Code keeps what it holds (`items [1]`).
+ */
+export function answerToCorrect(response: string): string {
+  return response
+    .replace(/(^|\n\n)From \*[^\n]*\*:(?=\n\n|$)/g, '')
+    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/)
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/[ \t]+\[\d{1,3}\](?![[(:])/g, '')
+            .replace(/(^|\n)\[\d{1,3}\](?![[(:])[ \t]*(?=\n|$)/g, '$1')
+            .replace(/\n{3,}/g, '\n\n'),
+    )
+    .join('')
+    .trim();
+}
+
 /** What the form needs of the panel it is drawn in: every AdminPanel has these. */
 export interface QaFormHost extends ReactiveControllerHost, HTMLElement {
   readonly client?: ChatbotClient;

@@ -300,6 +300,55 @@ describe('<chatbot-admin> conversation transcript', () => {
     }
   });
 
+  it('should prefill a quoted answer without its lead-ins and citation markers, its code as it is', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Ferry guide');
+    const guide = [
+      '# Ferry guide',
+      '',
+      '## Departures',
+      '',
+      'The summer ferry departs from pier two at noon every day.',
+      '',
+      '```',
+      'timetable[1] = "noon"',
+      '```',
+    ].join('\n');
+    const source = await client.sources.upload(bot.uuid, new Blob([guide]), {
+      fileName: 'ferry.md',
+    });
+    await until(async () =>
+      (await client.sources.list(bot.uuid)).some(
+        (s) => s.uuid === source.uuid && s.status === 'success',
+      ),
+    );
+    const question = 'When does the summer ferry depart from the pier?';
+    const session = await client.sessions.create(bot.uuid);
+    await client.messages.send(session.uuid, question);
+    const [message] = await client.messages.list(session.uuid);
+    // The answer as the server composed it: a lead-in naming the section, a marker after it.
+    expect(message!.response).to.match(/^From \*Ferry guide › Departures\*:\n\n/);
+    expect(message!.response)
+      .to.match(/\n\n\[1\]$/)
+      .and.to.contain('timetable[1] = "noon"');
+    const { panel } = await mountConversations(client, bot);
+    await until(() => button(panel, `Open session: ${question}`));
+    const transcript = await open(panel, question);
+    button(transcript, `Add as Q&A: ${question}`)!.click();
+    const field = await until(() =>
+      transcript.querySelector<HTMLTextAreaElement>('form.qa-form [name=answer]'),
+    );
+    expect(field.value).to.equal(
+      message!.response
+        .replace(/^From \*Ferry guide › Departures\*:\n\n/, '')
+        .replace(/ \[1\]/g, '')
+        .replace(/\n\n\[1\]$/, ''),
+    );
+    expect(field.value).to.contain('The summer ferry departs from pier two at noon');
+    expect(field.value).to.not.match(/From \*|\s\[1\]/);
+    expect(field.value).to.contain('timetable[1] = "noon"');
+  });
+
   it('should close the form unsaved, giving focus back to its button', async () => {
     const { client, bot, panel, transcript, add, form } = await qaFormOf(QUESTIONS.covered);
     // A covered answer is there to correct.
