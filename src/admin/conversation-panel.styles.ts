@@ -67,12 +67,40 @@ export const styles = [
         display: none;
       }
     }
+    /* Narrower still: the last activity goes under the question, the marks and the buttons
+       beside both (a list with no time at all left the owner guessing which was which). Its
+       header is only read, as the marks' is on a phone. */
     @container (width < 44em) {
       .tr {
         grid-template-columns: minmax(8em, 3fr) minmax(8.75em, 1.2fr) minmax(10em, 1fr);
       }
-      .tr > :is(:nth-child(2), :nth-child(3)) {
+      .tr > :nth-child(2) {
         display: none;
+      }
+      .thead .tr > :nth-child(3) {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
+      .tbody {
+        --_row-height: 4.4em;
+      }
+      .tbody .tr {
+        row-gap: 2px;
+        align-content: center;
+      }
+      .tbody .tr > .title {
+        grid-area: 1 / 1;
+      }
+      .tbody .tr > .date {
+        grid-area: 2 / 1;
+        color: var(--_muted);
+      }
+      .tbody .tr > :is(.flags, .row-actions) {
+        grid-row: 1 / span 2;
       }
     }
     /* A phone, a dashboard's sidebar, or the admin beside one at 1024 px: the question, its
@@ -94,20 +122,24 @@ export const styles = [
         white-space: nowrap;
       }
       .tbody {
-        --_row-height: 4.4em;
+        --_row-height: 6em;
       }
-      .tbody .tr {
-        row-gap: 2px;
-        align-content: center;
-      }
-      .tbody .tr > .title {
+      .tbody .tr > :is(.title, .date) {
         grid-column: 1 / -1;
       }
+      .tbody .tr > .title {
+        grid-row: 1;
+      }
+      .tbody .tr > .date {
+        grid-row: 2;
+      }
       .tbody .tr > .flags {
+        grid-area: 3 / 1;
         overflow: hidden;
         white-space: nowrap;
       }
       .tbody .tr > .row-actions {
+        grid-area: 3 / 2;
         justify-self: end;
       }
     }

@@ -223,7 +223,7 @@ describe('<chatbot-admin> conversations', () => {
     el.lang = '';
   });
 
-  it("should show a row's marks at every width, below its question where the table is narrow", async () => {
+  it("should show a row's marks and last activity at every width, below its question where the table is narrow", async () => {
     const { client, bot } = await seedConversations();
     const { el, panel } = await mountConversations(client, bot);
     await shows(panel, all);
@@ -266,6 +266,24 @@ describe('<chatbot-admin> conversations', () => {
           // Its column still has its header for a screen reader.
           const header = deepAll(panel, '[role=columnheader]')[3]!;
           expect(header.getClientRects().length, `marks header at ${width}px`).to.be.above(0);
+          // And when it was, whole, clear of the marks and the buttons, the date's header kept.
+          const date = row.querySelector<HTMLElement>('.date')!;
+          const d = date.getBoundingClientRect();
+          const when = `last activity at ${width}px (${lang})`;
+          expect(d.width, when).to.be.above(0);
+          expect(date.scrollWidth, when).to.be.at.most(date.clientWidth);
+          expect(d.left, when).to.be.at.least(box.left);
+          expect(d.right, when).to.be.at.most(box.right);
+          expect(d.top, when).to.be.at.least(box.top);
+          expect(d.bottom, when).to.be.at.most(box.bottom);
+          for (const other of row.querySelectorAll('.flag, button, .title')) {
+            const o = other.getBoundingClientRect();
+            const apart =
+              d.right <= o.left || d.left >= o.right || d.bottom <= o.top || d.top >= o.bottom;
+            expect(apart, `${when} clear of ${other.textContent?.trim()}`).to.equal(true);
+          }
+          const dateHeader = deepAll(panel, '[role=columnheader]')[2]!;
+          expect(dateHeader.getClientRects().length, `date header at ${width}px`).to.be.above(0);
         }
       }
     } finally {
