@@ -5,7 +5,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import Papa from 'papaparse';
+import { extractCsv, extractJson } from './data-files.js';
 import {
   DEFAULT_EXTRACT_LIMITS,
   ExtractFailure,
@@ -13,6 +13,7 @@ import {
   extractIsolated,
 } from './isolated.js';
 import { markdownTitle } from './markdown.js';
+import { TextBudget, textLimit, UnreadableFileError } from './read-limits.js';
 import { titleFrom } from './text.js';
 import { checkUnpacked } from './zip-guard.js';
 
@@ -71,14 +72,6 @@ export async function extractFile(
   return extract(kind, bytes, limits);
 }
 
-/**
- * A file that is not what its type says, with the reason in this server's own words: fit to show
- * whoever sent it, as a library's message is not (jszip's carries its documentation's address).
- */
-export class UnreadableFileError extends Error {
-  override readonly name = 'UnreadableFileError';
-}
-
 /** The kinds whose libraries read what the file unpacks to: read in a worker, within limits. */
 const ISOLATED: ReadonlySet<FileKind> = new Set(['pdf', 'docx']);
 
@@ -109,31 +102,6 @@ export async function extractHere(kind: FileKind, bytes: Uint8Array): Promise<Ex
   } catch (error) {
     if (error instanceof UnreadableFileError) throw error;
     throw new UnreadableFileError(`not a readable .${kind} file`, { cause: error });
-  }
-}
-
-/**
- * The most text a file may come to: 16 MB, or four times the file where that is more. Plain text
- * and HTML come to no more than the file, but a few kinds multiply it: a CSV row repeats every
- * header, a JSON leaf its path, and a PDF or .docx is compressed (an 80 KB PDF held 20 MB of
- * text), so a small upload could otherwise fill the server's memory and the store.
- */
-const textLimit = (bytes: Uint8Array) => Math.max(16 * 2 ** 20, 4 * bytes.length);
-
-/** Counts text as a reader produces it, refusing the file as soon as it passes the limit. */
-class TextBudget {
-  private left: number;
-  constructor(private readonly limit: number) {
-    this.left = limit;
-  }
-  spend(text: string): string {
-    this.left -= text.length;
-    if (this.left < 0) {
-      throw new UnreadableFileError(
-        `its text comes to more than ${Math.round(this.limit / 2 ** 20)} MB`,
-      );
-    }
-    return text;
   }
 }
 
@@ -436,94 +404,4 @@ async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   return { text: blockText(document.body), markdown: true, title: heading };
 }
 
-/** Each row becomes one line of `Header: value` pairs, so a row reads as a sentence. */
-function extractCsv(text: string, budget: TextBudget): Extracted {
-  const parsed = Papa.parse<Record<string, string>>(text.trim(), {
-    header: true,
-    skipEmptyLines: true,
-  });
-  const headers = parsed.meta.fields ?? [];
-  const lines = parsed.data.map((row) =>
-    headers
-      .map((h) => [h, String(row[h] ?? '').trim()] as const)
-      .filter(([, v]) => v)
-      .map(([h, v]) => budget.spend(`${h}: ${v}`))
-      .join('; '),
-  );
-  return {
-    text: lines
-      .filter(Boolean)
-      .map((l) => `${l}.`)
-      .join('\n'),
-    title: '',
-  };
-}
-
-/**
- * How much of a JSON leaf's path its line repeats: the keys nearest the value, within this many
- * characters. A real file's paths are far shorter; a file nested thousands deep would otherwise
- * write its whole depth once per leaf (42 KB of it came to gigabytes).
- */
-const JSON_PATH_CHARS = 200;
-
-/**
- * A path of keys and 1-based indexes, cut from the left to `JSON_PATH_CHARS` (or 64 keys, which
- * empty keys could pass unmeasured) with an ellipsis.
- */
-function jsonPath(keys: readonly string[]): string {
-  let path = '';
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const next = path ? `${keys[i]} ${path}` : keys[i]!;
-    if (next.length > JSON_PATH_CHARS || keys.length - i > 64) {
-      return path ? `… ${path}` : `…${next.slice(-JSON_PATH_CHARS)}`;
-    }
-    path = next;
-  }
-  return path;
-}
-
-/** Leaves become `path: value` lines; a top-level `title` or `name` names the source. */
-function extractJson(text: string, budget: TextBudget): Extracted {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new UnreadableFileError(`the file is not valid JSON: ${(error as Error).message}`);
-  }
-  const lines: string[] = [];
-  // Depth first, in the file's order, with a stack of its own: nesting is the file's to choose,
-  // and a recursive walk ran out of the thread's stack at about 10,000 levels.
-  const keys: string[] = [];
-  const stack: Array<{ value: unknown; depth: number; key?: string }> = [{ value: data, depth: 0 }];
-  while (stack.length > 0) {
-    const { value, depth, key } = stack.pop()!;
-    keys.length = depth;
-    if (key !== undefined) keys[depth - 1] = key;
-    if (value === null || value === undefined) continue;
-    if (typeof value !== 'object') {
-      const path = jsonPath(keys);
-      lines.push(budget.spend(path ? `${path}: ${String(value)}` : String(value)));
-      continue;
-    }
-    const entries = Array.isArray(value)
-      ? value.map((v, i) => [String(i + 1), v] as const)
-      : Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, v] = entries[i]!;
-      stack.push({ value: v, depth: depth + 1, key: k });
-    }
-  }
-  const record =
-    typeof data === 'object' && data !== null && !Array.isArray(data)
-      ? (data as Record<string, unknown>)
-      : {};
-  const title =
-    typeof record.title === 'string'
-      ? record.title
-      : typeof record.name === 'string'
-        ? record.name
-        : '';
-  return { text: lines.join('\n'), title };
-}
-
-export { titleFrom };
+export { titleFrom, UnreadableFileError };
