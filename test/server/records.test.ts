@@ -82,6 +82,16 @@ describe('record shapes', () => {
       assert.deepEqual(await h.api.chatbots.get(bot.uuid), updated);
     });
 
+    it('of several deletes of one chatbot at once, one succeeds and the others answer 404', async () => {
+      const bot = await h.api.chatbots.create({ name: 'Deleted twice' });
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          h.raw(`/api/v1/chatbot/${bot.uuid}/delete`, { method: 'DELETE' }).then((r) => r.status),
+        ),
+      );
+      assert.deepEqual(statuses.sort(), [200, 404, 404, 404, 404]);
+    });
+
     it('delete answers {"success": true} by DELETE and by POST, then the chatbot is 404', async () => {
       const one = await h.api.chatbots.create({ name: 'Gone' });
       assert.deepEqual(await h.api.chatbots.delete(one.uuid), { success: true });

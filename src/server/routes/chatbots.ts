@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { DEFAULT_RATE_LIMIT } from '../../api/types.js';
 import { jsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, type ServerContext } from '../context.js';
-import { badInput, type Fields, newUuid, now } from '../http.js';
+import { badInput, type Fields, newUuid, notFound, now } from '../http.js';
 import { parseOrigin } from '../origins.js';
 import { chatbotRecord } from '../records.js';
 import type { ChatbotSettings } from '../store/types.js';
@@ -122,7 +122,8 @@ export function chatbotRoutes(ctx: ServerContext) {
     })
     .on(['POST', 'DELETE'], '/api/v1/chatbot/:uuid/delete', async (c) => {
       const chatbot = await ownedChatbot(ctx, c.get('auth'), c.req.param('uuid'));
-      await store.deleteChatbot(chatbot.uuid);
+      // Another request may have deleted it since it was read: then this one found nothing.
+      if (!(await store.deleteChatbot(chatbot.uuid))) throw notFound('chatbot');
       ctx.knowledge.forgetChatbot(chatbot.uuid);
       return c.json({ success: true });
     });

@@ -302,7 +302,8 @@ export interface Store {
   /** Every origin some chatbot lists in its allowed_origins, each once. */
   listedOrigins(): Promise<string[]>;
   updateChatbot(uuid: string, patch: Patch<ChatbotRow>, now: string): Promise<void>;
-  deleteChatbot(uuid: string): Promise<void>;
+  /** Whether it was there to delete: of two deletes at once, only one finds it. */
+  deleteChatbot(uuid: string): Promise<boolean>;
 
   createAgent(row: AgentRow): Promise<void>;
   getAgent(uuid: string): Promise<AgentRow | undefined>;

@@ -96,11 +96,12 @@ export function chatbotQueries(sql: Sql): ChatbotQueries {
       }),
     async deleteChatbot(uuid) {
       // Its agents, sources, chunks, tags, sessions and messages go by cascade.
-      await sql.write(
+      const deleted = await sql.write(
         [...ROWS, { kind: 'chunks', chatbotUuid: uuid }],
         'DELETE FROM chatbots WHERE uuid = $1',
         uuid,
       );
+      return deleted > 0;
     },
 
     async createAgent(row) {

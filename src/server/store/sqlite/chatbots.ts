@@ -71,7 +71,7 @@ export function chatbotQueries(sql: Sql): ChatbotQueries {
       );
     },
     deleteChatbot(uuid) {
-      run('DELETE FROM chatbots WHERE uuid = ?', uuid);
+      return run('DELETE FROM chatbots WHERE uuid = ?', uuid).changes > 0;
     },
 
     createAgent(row) {
