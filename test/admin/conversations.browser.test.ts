@@ -245,43 +245,32 @@ describe('<chatbot-admin> conversations', () => {
           await new Promise((resolve) => requestAnimationFrame(resolve));
           const row = rowOf(panel, QUESTIONS.uncovered);
           const box = row.getBoundingClientRect();
-          const marks = [...row.querySelectorAll<HTMLElement>('.flag')];
-          expect(marks.length, `marks at ${width}px`).to.be.at.least(2);
-          for (const mark of marks) {
-            const what = `${mark.title} at ${width}px (${lang})`;
-            const r = mark.getBoundingClientRect();
+          /** Drawn inside the row, clear of each of `others`. */
+          const placed = (part: HTMLElement, what: string, others: string) => {
+            const r = part.getBoundingClientRect();
             expect(r.width, what).to.be.above(0);
             expect(r.left, what).to.be.at.least(box.left);
             expect(r.right, what).to.be.at.most(box.right);
             expect(r.top, what).to.be.at.least(box.top);
             expect(r.bottom, what).to.be.at.most(box.bottom);
-            // Not under the row's buttons.
-            for (const button of row.querySelectorAll('button')) {
-              const b = button.getBoundingClientRect();
+            for (const other of row.querySelectorAll(others)) {
+              const o = other.getBoundingClientRect();
               const apart =
-                r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom;
-              expect(apart, `${what} clear of ${button.textContent?.trim()}`).to.equal(true);
+                r.right <= o.left || r.left >= o.right || r.bottom <= o.top || r.top >= o.bottom;
+              expect(apart, `${what} clear of ${other.textContent?.trim()}`).to.equal(true);
             }
-          }
+          };
+          const marks = [...row.querySelectorAll<HTMLElement>('.flag')];
+          expect(marks.length, `marks at ${width}px`).to.be.at.least(2);
+          for (const mark of marks) placed(mark, `${mark.title} at ${width}px (${lang})`, 'button');
           // Its column still has its header for a screen reader.
           const header = deepAll(panel, '[role=columnheader]')[3]!;
           expect(header.getClientRects().length, `marks header at ${width}px`).to.be.above(0);
-          // And when it was, whole, clear of the marks and the buttons, the date's header kept.
+          // And when it was, whole, clear of the question, marks and buttons, its header kept.
           const date = row.querySelector<HTMLElement>('.date')!;
-          const d = date.getBoundingClientRect();
           const when = `last activity at ${width}px (${lang})`;
-          expect(d.width, when).to.be.above(0);
+          placed(date, when, '.flag, button, .title');
           expect(date.scrollWidth, when).to.be.at.most(date.clientWidth);
-          expect(d.left, when).to.be.at.least(box.left);
-          expect(d.right, when).to.be.at.most(box.right);
-          expect(d.top, when).to.be.at.least(box.top);
-          expect(d.bottom, when).to.be.at.most(box.bottom);
-          for (const other of row.querySelectorAll('.flag, button, .title')) {
-            const o = other.getBoundingClientRect();
-            const apart =
-              d.right <= o.left || d.left >= o.right || d.bottom <= o.top || d.top >= o.bottom;
-            expect(apart, `${when} clear of ${other.textContent?.trim()}`).to.equal(true);
-          }
           const dateHeader = deepAll(panel, '[role=columnheader]')[2]!;
           expect(dateHeader.getClientRects().length, `date header at ${width}px`).to.be.above(0);
         }
@@ -324,14 +313,14 @@ describe('<chatbot-admin> conversations', () => {
           );
           // Inside the row, which cuts off what overflows it, and the table.
           const box = row.getBoundingClientRect();
-          for (const part of row.querySelectorAll<HTMLElement>('.title, button')) {
+          for (const part of row.querySelectorAll<HTMLElement>('.title, .date, button')) {
             const what = `${part.textContent?.trim().slice(0, 20)} ${at}`;
             const { left, right, top, bottom } = part.getBoundingClientRect();
             expect(left, what).to.be.at.least(box.left);
             expect(right, what).to.be.at.most(Math.min(box.right, table.right));
             expect(top, what).to.be.at.least(box.top);
             expect(bottom, what).to.be.at.most(box.bottom);
-            if (part.localName === 'button') {
+            if (part.localName === 'button' || part.classList.contains('date')) {
               expect(part.scrollWidth, what).to.be.at.most(part.clientWidth);
             }
           }
