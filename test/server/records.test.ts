@@ -82,14 +82,22 @@ describe('record shapes', () => {
       assert.deepEqual(await h.api.chatbots.get(bot.uuid), updated);
     });
 
-    it('of several deletes of one chatbot at once, one succeeds and the others answer 404', async () => {
+    it('of several deletes of one chatbot, agent, tag or session at once, one succeeds and the others answer 404', async () => {
       const bot = await h.api.chatbots.create({ name: 'Deleted twice' });
-      const statuses = await Promise.all(
-        Array.from({ length: 5 }, () =>
-          h.raw(`/api/v1/chatbot/${bot.uuid}/delete`, { method: 'DELETE' }).then((r) => r.status),
-        ),
-      );
-      assert.deepEqual(statuses.sort(), [200, 404, 404, 404, 404]);
+      const agent = await h.api.agents.create(bot.uuid, { name: 'a', type: 'user-facing' });
+      const tag = await h.api.tags.create(bot.uuid, { name: 't', color: '#112233' });
+      const session = await h.api.sessions.create(bot.uuid);
+      for (const path of [
+        `/api/v1/agent/${agent.uuid}/delete`,
+        `/api/v1/source-tag/${tag.uuid}/delete`,
+        `/api/v1/session/${session.uuid}/delete`,
+        `/api/v1/chatbot/${bot.uuid}/delete`,
+      ]) {
+        const statuses = await Promise.all(
+          Array.from({ length: 5 }, () => h.raw(path, { method: 'DELETE' }).then((r) => r.status)),
+        );
+        assert.deepEqual(statuses.sort(), [200, 404, 404, 404, 404], path);
+      }
     });
 
     it('delete answers {"success": true} by DELETE and by POST, then the chatbot is 404', async () => {

@@ -15,7 +15,7 @@ import {
   ownSourceUuids,
   type ServerContext,
 } from '../context.js';
-import { badInput, Fields, newUuid, now } from '../http.js';
+import { badInput, Fields, newUuid, notFound, now } from '../http.js';
 import { agentRecord, defaultEscalationSettings, defaultMeta, META_MEMBERS } from '../records.js';
 import type { AgentRow } from '../store/types.js';
 
@@ -275,7 +275,7 @@ export function agentRoutes(ctx: ServerContext) {
     })
     .on(['POST', 'DELETE'], '/api/v1/agent/:uuid/delete', async (c) => {
       const agent = await ownedAgent(ctx, c.get('auth'), c.req.param('uuid'));
-      await store.deleteAgent(agent.uuid);
+      if (!(await store.deleteAgent(agent.uuid))) throw notFound('agent');
       return c.json({ success: true });
     });
 }

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { OWNER_TEST_MEMBER, type SessionData } from '../../api/types.js';
 import { readJsonBody } from '../body.js';
 import { type AppEnv, ownedChatbot, ownedSession, type ServerContext } from '../context.js';
-import { badInput, excerptOf, Fields, newUuid, now } from '../http.js';
+import { badInput, excerptOf, Fields, newUuid, notFound, now } from '../http.js';
 import { sessionRecord, sessionSummary } from '../records.js';
 import { clientAddress, rateLimited, takeVisitor, type VisitorSettings } from '../visitors.js';
 
@@ -83,7 +83,7 @@ export function sessionRoutes(ctx: ServerContext, visitors: VisitorSettings) {
     })
     .on(['POST', 'DELETE'], '/api/v1/session/:uuid/delete', async (c) => {
       const session = await ownedSession(ctx, c.get('auth'), c.req.param('uuid'));
-      await store.deleteSession(session.uuid);
+      if (!(await store.deleteSession(session.uuid))) throw notFound('session');
       return c.json({ success: true });
     });
 }

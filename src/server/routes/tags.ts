@@ -7,7 +7,7 @@ import {
   ownSourceUuids,
   type ServerContext,
 } from '../context.js';
-import { type Fields, newUuid, now } from '../http.js';
+import { type Fields, newUuid, notFound, now } from '../http.js';
 import { tagRecord } from '../records.js';
 
 const createBody = (fields: Fields) => ({
@@ -62,7 +62,7 @@ export function tagRoutes(ctx: ServerContext) {
     })
     .on(['POST', 'DELETE'], '/api/v1/source-tag/:uuid/delete', async (c) => {
       const tag = await ownedTag(ctx, c.get('auth'), c.req.param('uuid'));
-      await store.deleteTag(tag.uuid);
+      if (!(await store.deleteTag(tag.uuid))) throw notFound('source tag');
       return c.json({ success: true });
     });
 }

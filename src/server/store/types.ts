@@ -309,7 +309,8 @@ export interface Store {
   getAgent(uuid: string): Promise<AgentRow | undefined>;
   listAgents(chatbotUuid: string): Promise<AgentRow[]>;
   updateAgent(uuid: string, patch: Patch<AgentRow>, now: string): Promise<void>;
-  deleteAgent(uuid: string): Promise<void>;
+  /** Whether it was there to delete (deleteChatbot). */
+  deleteAgent(uuid: string): Promise<boolean>;
 
   createSource(row: SourceRow, content: Uint8Array | null): Promise<void>;
   getSource(uuid: string): Promise<SourceRow | undefined>;
@@ -337,7 +338,8 @@ export interface Store {
   getTag(uuid: string): Promise<TagRow | undefined>;
   listTags(chatbotUuid: string): Promise<TagRow[]>;
   updateTag(uuid: string, patch: Patch<TagRow>, now: string): Promise<void>;
-  deleteTag(uuid: string): Promise<void>;
+  /** Whether it was there to delete (deleteChatbot). */
+  deleteTag(uuid: string): Promise<boolean>;
 
   createSession(row: SessionRow): Promise<void>;
   /**
@@ -347,7 +349,8 @@ export interface Store {
    */
   getSession(uuid: string, opts?: { fresh?: boolean }): Promise<SessionRow | undefined>;
   listSessions(chatbotUuid: string): Promise<SessionRow[]>;
-  deleteSession(uuid: string): Promise<void>;
+  /** Whether it was there to delete (deleteChatbot). */
+  deleteSession(uuid: string): Promise<boolean>;
 
   createSessionDocument(row: SessionDocumentRow): Promise<void>;
   getSessionDocument(uuid: string): Promise<SessionDocumentRow | undefined>;

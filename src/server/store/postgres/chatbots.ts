@@ -144,7 +144,7 @@ export function chatbotQueries(sql: Sql): ChatbotQueries {
         await t.notify(...ROWS);
       }),
     async deleteAgent(uuid) {
-      await sql.write(ROWS, 'DELETE FROM agents WHERE uuid = $1', uuid);
+      return (await sql.write(ROWS, 'DELETE FROM agents WHERE uuid = $1', uuid)) > 0;
     },
   };
 }

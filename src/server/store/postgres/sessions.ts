@@ -104,7 +104,7 @@ export function sessionQueries(sql: Sql): SessionQueries {
       return rows.map(session);
     },
     async deleteSession(uuid) {
-      await sql.write(ROWS, 'DELETE FROM sessions WHERE uuid = $1', uuid);
+      return (await sql.write(ROWS, 'DELETE FROM sessions WHERE uuid = $1', uuid)) > 0;
     },
 
     // One statement, so one round trip, moves the session's time with its last message.

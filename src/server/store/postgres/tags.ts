@@ -74,7 +74,7 @@ export function tagQueries(sql: Sql): TagQueries {
         await t.notify(...ROWS);
       }),
     async deleteTag(uuid) {
-      await sql.write(ROWS, 'DELETE FROM source_tags WHERE uuid = $1', uuid);
+      return (await sql.write(ROWS, 'DELETE FROM source_tags WHERE uuid = $1', uuid)) > 0;
     },
   };
 }

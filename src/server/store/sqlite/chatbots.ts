@@ -124,7 +124,7 @@ export function chatbotQueries(sql: Sql): ChatbotQueries {
       );
     },
     deleteAgent(uuid) {
-      run('DELETE FROM agents WHERE uuid = ?', uuid);
+      return run('DELETE FROM agents WHERE uuid = ?', uuid).changes > 0;
     },
   };
   return queries;

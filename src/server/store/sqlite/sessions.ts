@@ -57,7 +57,7 @@ export function sessionQueries(sql: Sql): SessionQueries {
       );
     },
     deleteSession(uuid) {
-      run('DELETE FROM sessions WHERE uuid = ?', uuid);
+      return run('DELETE FROM sessions WHERE uuid = ?', uuid).changes > 0;
     },
 
     // The session's time moves with its last message, in the same transaction.

@@ -227,7 +227,7 @@ export function sourceQueries(
         if (patch.data_source_uuids) setTagMembers(uuid, patch.data_source_uuids);
       })(),
     deleteTag(uuid) {
-      run('DELETE FROM source_tags WHERE uuid = ?', uuid);
+      return run('DELETE FROM source_tags WHERE uuid = ?', uuid).changes > 0;
     },
   };
   return queries;
