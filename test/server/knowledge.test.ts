@@ -3,8 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { idleReaders } from '../../src/server/knowledge/isolated.js';
 import { CHUNK_CHARS, chunkText } from '../../src/server/knowledge/text.js';
 import { ask, type Harness, settled, startHarness } from './helpers.js';
+import { until } from './stores.js';
 
 async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
@@ -323,6 +325,28 @@ describe('knowledge from files', () => {
       assert.equal(read.status, 'success', read.meta_json);
     } finally {
       await slow.close();
+    }
+  });
+
+  it('the worker that read a PDF ends once idle for idleMs, and the next PDF starts another', async () => {
+    // A heap size of its own: its workers are this server's alone.
+    const brief = await startHarness({ extractLimits: { memoryMb: 500, idleMs: 300 } });
+    try {
+      const bot = await brief.api.chatbots.create({ name: 'brief' });
+      const upload = async (line: string) => {
+        const bytes = await pdfFixture([line], 'Lift');
+        const created = await brief.api.sources.upload(
+          bot.uuid,
+          new Blob([bytes as Uint8Array<ArrayBuffer>]),
+          { fileName: 'lift.pdf' },
+        );
+        return (await settled(brief, bot.uuid, created.uuid)).status;
+      };
+      assert.equal(await upload('The lift is out of order.'), 'success');
+      await until(() => idleReaders(500) === 0, 'the idle worker to end');
+      assert.equal(await upload('The lift works again.'), 'success');
+    } finally {
+      await brief.close();
     }
   });
 

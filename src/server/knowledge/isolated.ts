@@ -8,9 +8,18 @@ export interface ExtractLimits {
   timeMs: number;
   /** The worker's JavaScript heap in MB, past which it is stopped. Default 512. */
   memoryMb: number;
+  /**
+   * How long a worker with nothing to read is kept for the next file. Default 30 s: with pdfjs
+   * and mammoth loaded it holds a few hundred MB, and takes a second or two to start again.
+   */
+  idleMs: number;
 }
 
-export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = { timeMs: 60_000, memoryMb: 512 };
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
+  timeMs: 60_000,
+  memoryMb: 512,
+  idleMs: 30_000,
+};
 
 /** What the worker answers: the text, or why it could not be read. */
 export type WorkerReply =
@@ -23,6 +32,8 @@ const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 interface Idle {
   worker: Worker;
   memoryMb: number;
+  /** Its end, once it has waited `idleMs` for a file. */
+  expiry: NodeJS.Timeout;
 }
 
 const idle: Idle[] = [];
@@ -57,7 +68,9 @@ export async function extractIsolated(
   while (busy >= MAX_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
   busy++;
   const at = idle.findIndex((w) => w.memoryMb === limits.memoryMb);
-  const worker = at >= 0 ? idle.splice(at, 1)[0]!.worker : spawn(limits.memoryMb);
+  const kept = at >= 0 ? idle.splice(at, 1)[0] : undefined;
+  clearTimeout(kept?.expiry);
+  const worker = kept?.worker ?? spawn(limits.memoryMb);
   let reusable = false;
   try {
     try {
@@ -77,12 +90,18 @@ export async function extractIsolated(
     if (reusable) {
       // Kept for the next file, without keeping the process alive for it.
       worker.unref();
-      idle.push({ worker, memoryMb: limits.memoryMb });
+      const expiry = setTimeout(() => void worker.terminate(), limits.idleMs);
+      expiry.unref();
+      idle.push({ worker, memoryMb: limits.memoryMb, expiry });
       if (idle.length > MAX_WORKERS) void idle.shift()?.worker.terminate();
     } else void worker.terminate();
     waiting.shift()?.();
   }
 }
+
+/** How many workers (of a heap size) wait for a file: for tests, as they end after `idleMs`. */
+export const idleReaders = (memoryMb?: number) =>
+  idle.filter((w) => memoryMb === undefined || w.memoryMb === memoryMb).length;
 
 /** Each worker's start: it says `ready` once its libraries are loaded. */
 const started = new WeakMap<Worker, Promise<void>>();
