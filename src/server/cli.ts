@@ -237,6 +237,13 @@ async function main(): Promise<void> {
     30,
   );
   const poolSize = count('CHATBOT_PG_POOL_SIZE', env.CHATBOT_PG_POOL_SIZE, 10);
+  // How long, and in how large a heap, one PDF or .docx may be read (knowledge/isolated.ts).
+  const extractSeconds = seconds('CHATBOT_EXTRACT_SECONDS', env.CHATBOT_EXTRACT_SECONDS, 60);
+  const extractHeapMb = count('CHATBOT_EXTRACT_HEAP_MB', env.CHATBOT_EXTRACT_HEAP_MB, 512);
+  // Loading pdfjs and mammoth alone takes about 100 MB: less would fail every PDF, quietly.
+  if (extractHeapMb < 256) {
+    fail(`CHATBOT_EXTRACT_HEAP_MB must be 256 or more (MB), not "${extractHeapMb}"`);
+  }
   const keepAliveSeconds = seconds(
     'CHATBOT_KEEP_ALIVE_SECONDS',
     env.CHATBOT_KEEP_ALIVE_SECONDS,
@@ -277,6 +284,7 @@ async function main(): Promise<void> {
       log,
       uploadLimitBytes,
       ingestLeaseMs: leaseSeconds * 1000,
+      extractLimits: { timeMs: extractSeconds * 1000, memoryMb: extractHeapMb },
     });
   } catch (error) {
     fail(explain(error, store, port));

@@ -133,6 +133,16 @@ describe('the command line', SQLITE_ONLY, () => {
         '5000000',
         /CHATBOT_KEEP_ALIVE_SECONDS must be a number of seconds from 1 to 86400, not "5000000"/,
       ],
+      [
+        'CHATBOT_EXTRACT_SECONDS',
+        '0',
+        /CHATBOT_EXTRACT_SECONDS must be a positive whole number, not "0"/,
+      ],
+      [
+        'CHATBOT_EXTRACT_HEAP_MB',
+        '64',
+        /CHATBOT_EXTRACT_HEAP_MB must be 256 or more \(MB\), not "64"/,
+      ],
       ['CHATBOT_LOG', 'maybe', /CHATBOT_LOG must be on or off, not "maybe"/],
       ['CHATBOT_ALLOW_PRIVATE_URLS', 'sure', /CHATBOT_ALLOW_PRIVATE_URLS must be on or off/],
       [
