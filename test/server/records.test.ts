@@ -82,12 +82,14 @@ describe('record shapes', () => {
       assert.deepEqual(await h.api.chatbots.get(bot.uuid), updated);
     });
 
-    it('of several deletes of one chatbot, agent, tag or session at once, one succeeds and the others answer 404', async () => {
+    it('of several deletes of one chatbot, agent, tag, source or session at once, one succeeds and the others answer 404', async () => {
       const bot = await h.api.chatbots.create({ name: 'Deleted twice' });
       const agent = await h.api.agents.create(bot.uuid, { name: 'a', type: 'user-facing' });
       const tag = await h.api.tags.create(bot.uuid, { name: 't', color: '#112233' });
       const session = await h.api.sessions.create(bot.uuid);
+      const source = await h.api.sources.createQa(bot.uuid, { question: 'q?', answer: 'a.' });
       for (const path of [
+        `/api/v1/data-source/${source.uuid}/delete`,
         `/api/v1/agent/${agent.uuid}/delete`,
         `/api/v1/source-tag/${tag.uuid}/delete`,
         `/api/v1/session/${session.uuid}/delete`,

@@ -9,7 +9,7 @@ import {
   ownedSource,
   type ServerContext,
 } from '../context.js';
-import { badInput, Fields, HttpError, newUuid, now } from '../http.js';
+import { badInput, Fields, HttpError, newUuid, notFound, now } from '../http.js';
 import { isPrivateAddress } from '../knowledge/fetch-url.js';
 import { fileKind } from '../knowledge/parse.js';
 import { countTokens, titleFrom } from '../knowledge/text.js';
@@ -99,8 +99,9 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
       ids.push(...(await store.chunkIds(uuid)));
       byChatbot.set(source.chatbotUuid, ids);
     }
-    await store.deleteSources(uuids, now());
+    const deleted = await store.deleteSources(uuids, now());
     for (const [chatbotUuid, ids] of byChatbot) knowledge.forgetChunks(chatbotUuid, ids);
+    return deleted;
   };
 
   return new Hono<AppEnv>()
@@ -196,7 +197,8 @@ export function sourceRoutes(ctx: ServerContext, opts: { allowPrivateUrls: boole
     )
     .on(['POST', 'DELETE'], '/api/v1/data-source/:uuid/delete', async (c) => {
       const source = await ownedSource(ctx, c.get('auth'), c.req.param('uuid'));
-      await deleteSources([source.uuid]);
+      // Another request may have deleted it since it was read: then this one found nothing.
+      if ((await deleteSources([source.uuid])) === 0) throw notFound('data source');
       return c.json({ success: true });
     })
     .on(['POST', 'DELETE'], '/api/v1/data-sources/delete', jsonBody(uuidsBody), async (c) => {

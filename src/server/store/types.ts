@@ -321,7 +321,8 @@ export interface Store {
   listSourcesWithStatus(statuses: readonly string[]): Promise<SourceRow[]>;
   updateSource(uuid: string, patch: Patch<SourceRow>, now: string): Promise<void>;
   /** Deletes sources and their chunks, and drops them from agents' and tags' lists. */
-  deleteSources(uuids: string[], now: string): Promise<void>;
+  /** How many of them were there to delete (deleteChatbot). */
+  deleteSources(uuids: string[], now: string): Promise<number>;
   /** Replaces a source's chunks; returns the new chunks with their ids. */
   replaceChunks(
     sourceUuid: string,

@@ -124,12 +124,13 @@ export function sourceQueries(sql: Sql): SourceQueries {
           sources.push(String(r.uuid));
           byChatbot.set(chatbotUuid, sources);
         }
-        if (byChatbot.size === 0) return;
+        if (byChatbot.size === 0) return 0;
         await dropSourcesFromAgents(t, [...byChatbot.keys()], new Set(uuids), now);
         await t.notify(
           ...ROWS,
           ...[...byChatbot].map(([chatbotUuid, sources]) => chunksChanged(chatbotUuid, sources)),
         );
+        return deleted.length;
       }),
     replaceChunks: (sourceUuid, chunks) =>
       sql.tx(async (t) => {

@@ -136,10 +136,11 @@ export function sourceQueries(
       db.transaction(() => {
         const gone = new Set(uuids);
         const chatbots = new Set<string>();
+        let deleted = 0;
         for (const uuid of uuids) {
           const r = one('SELECT chatbot_uuid FROM data_sources WHERE uuid = ?', uuid);
           if (r) chatbots.add(String(r.chatbot_uuid));
-          run('DELETE FROM data_sources WHERE uuid = ?', uuid);
+          deleted += run('DELETE FROM data_sources WHERE uuid = ?', uuid).changes;
         }
         for (const chatbotUuid of chatbots) {
           for (const a of agents.listAgents(chatbotUuid)) {
@@ -149,6 +150,7 @@ export function sourceQueries(
             }
           }
         }
+        return deleted;
       })(),
     replaceChunks: (sourceUuid, chunks) =>
       db.transaction(() => {
