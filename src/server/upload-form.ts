@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { badInput, HttpError } from './http.js';
 import { ALLOWED_EXTENSIONS } from './knowledge/parse.js';
 
@@ -57,15 +58,6 @@ export async function readUploadForm<F extends string>(
 function refuseMalformedText(type: string, bytes: Buffer, fields: readonly string[]): void {
   const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
   if (!boundary) return;
-  const strict = new TextDecoder('utf-8', { fatal: true });
-  const valid = (part: Uint8Array) => {
-    try {
-      strict.decode(part);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const delimiter = Buffer.from(`--${boundary}`);
   let at = bytes.indexOf(delimiter);
   while (at >= 0) {
@@ -78,12 +70,12 @@ function refuseMalformedText(type: string, bytes: Buffer, fields: readonly strin
     const head = part.subarray(0, split).toString('latin1');
     const name = /name="([^"]*)"/i.exec(head)?.[1];
     if (/filename\*?=/i.test(head)) {
-      if (name === 'file' && !valid(part.subarray(0, split))) {
+      if (name === 'file' && !isUtf8(part.subarray(0, split))) {
         throw badInput('the file name is not valid UTF-8');
       }
     } else if (name && fields.includes(name)) {
       // The body ends before the CRLF that precedes the next delimiter.
-      if (!valid(part.subarray(split + 4, Math.max(split + 4, part.length - 2)))) {
+      if (!isUtf8(part.subarray(split + 4, Math.max(split + 4, part.length - 2)))) {
         throw badInput(`${name} is not valid UTF-8`);
       }
     }
