@@ -32,10 +32,11 @@ const CONTROLS = 'input, button';
 export class VirtualRowsController<T> implements ReactiveController {
   private scrollTop = 0;
   private viewportHeight = 600;
-  /** Fractional: a rounded height would drift by pixels per thousand rows. */
-  private rowHeight = 44;
-  /** Whether `rowHeight` was measured from a row, not guessed. */
-  private measured = false;
+  /**
+   * A row's height as laid out, once a row has been measured. Fractional: a rounded height would
+   * drift by pixels per thousand rows.
+   */
+  private measuredHeight?: number;
   /** The items as last rendered, which the rows in the DOM show. */
   private items: readonly T[] = [];
   /** The rows' total height and the offset of the first rendered row, applied after render. */
@@ -45,6 +46,11 @@ export class VirtualRowsController<T> implements ReactiveController {
   private observed?: HTMLElement;
   private root?: DocumentOrShadowRoot;
   private readonly resizeObserver = new ResizeObserver(() => this.measure());
+
+  /** The measured height, or a guess until a row is laid out. */
+  private get rowHeight(): number {
+    return this.measuredHeight ?? 44;
+  }
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -88,7 +94,7 @@ export class VirtualRowsController<T> implements ReactiveController {
     // laid-out height, which a long list's CSS total would pass by a pixel per 64 rows.
     this.observed?.style.setProperty('--_rows', String(this.items.length));
     if (sizer) {
-      if (this.measured) sizer.style.height = `${this.placement.height}px`;
+      if (this.measuredHeight) sizer.style.height = `${this.placement.height}px`;
       (sizer.firstElementChild as HTMLElement).style.transform =
         `translateY(${this.placement.top}px)`;
     }
@@ -128,20 +134,18 @@ export class VirtualRowsController<T> implements ReactiveController {
     const body = this.observed;
     if (!body) return;
     const row = body.querySelector(':scope > .sizer > .window > *');
-    const measured = row?.getBoundingClientRect().height;
-    const rowHeight = measured || this.rowHeight;
-    if (measured) this.measured = true;
+    const rowHeight = row?.getBoundingClientRect().height || this.measuredHeight;
     const { clientHeight, scrollTop } = body;
     if (
       clientHeight === this.viewportHeight &&
       scrollTop === this.scrollTop &&
-      rowHeight === this.rowHeight
+      rowHeight === this.measuredHeight
     ) {
       return;
     }
     this.viewportHeight = clientHeight;
     this.scrollTop = scrollTop;
-    this.rowHeight = rowHeight;
+    this.measuredHeight = rowHeight;
     this.host.requestUpdate();
   }
 
