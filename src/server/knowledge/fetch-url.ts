@@ -9,7 +9,6 @@
  * HTML pages only, at most `maxPages` pages in all (default 5), each under the same size cap and
  * the whole crawl under one time limit.
  */
-
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';

@@ -83,9 +83,7 @@ export const SUGGESTION_LEAD_INS = [
 export function searchedResponseSql(row: string, dialect: 'sqlite' | 'postgres'): string {
   const find = dialect === 'sqlite' ? 'instr' : 'strpos';
   const at = SUGGESTION_LEAD_INS.map(
-    (lead) => `${find}(${row}response, '
-
-${lead.replaceAll("'", "''")}')`,
+    (lead) => `${find}(${row}response, '\n\n${lead.replaceAll("'", "''")}')`,
   );
   const first =
     dialect === 'sqlite'
