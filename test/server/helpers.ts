@@ -83,6 +83,21 @@ export async function settled(h: Harness, chatbotUuid: string, sourceUuid: strin
   return source;
 }
 
+/** Uploads `content` as the file `fileName` and waits until ingestion is done with it. */
+export async function ingested(
+  h: Harness,
+  chatbotUuid: string,
+  fileName: string,
+  content: string | Uint8Array,
+) {
+  const created = await h.api.sources.upload(
+    chatbotUuid,
+    new Blob([content as string | Uint8Array<ArrayBuffer>]),
+    { fileName },
+  );
+  return settled(h, chatbotUuid, created.uuid);
+}
+
 /** Sends a message and collects the whole streamed answer. */
 export async function ask(api: ChatbotClient, sessionUuid: string, query: string) {
   const stream = await api.messages.stream(sessionUuid, query);

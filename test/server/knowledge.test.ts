@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { idleReaders } from '../../src/server/knowledge/isolated.js';
 import { CHUNK_CHARS, chunkText } from '../../src/server/knowledge/text.js';
-import { ask, type Harness, settled, startHarness } from './helpers.js';
+import { ask, type Harness, ingested, settled, startHarness } from './helpers.js';
 import { until } from './stores.js';
 
 async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
@@ -232,10 +232,7 @@ describe('knowledge from files', () => {
 
   it('a file the parser cannot read ends in fail with the reason in meta_json', async () => {
     const bot = await h.api.chatbots.create({ name: 'broken' });
-    const created = await h.api.sources.upload(bot.uuid, new Blob(['{not json']), {
-      fileName: 'broken.json',
-    });
-    const source = await settled(h, bot.uuid, created.uuid);
+    const source = await ingested(h, bot.uuid, 'broken.json', '{not json');
     assert.equal(source.status, 'fail');
     assert.match(JSON.parse(source.meta_json).error, /not valid JSON/);
   });
@@ -247,8 +244,7 @@ describe('knowledge from files', () => {
       ['broken.pdf', '%PDF-1.4\n garbage', 'not a readable .pdf file'],
       ['fake.docx', 'not a zip at all', 'not a .docx (zip) file'],
     ]) {
-      const created = await h.api.sources.upload(bot.uuid, new Blob([text]), { fileName: name });
-      const source = await settled(h, bot.uuid, created.uuid);
+      const source = await ingested(h, bot.uuid, name, text);
       assert.equal(source.status, 'fail', name);
       assert.equal(JSON.parse(source.meta_json).error, reason, name);
     }
@@ -261,12 +257,7 @@ describe('knowledge from files', () => {
       const paragraph = 'lorem ipsum dolor sit amet '.repeat(38);
       const bytes = await docxFixture('Bomb', paragraph, 20_000, main);
       assert.ok(bytes.length < 1_000_000, `${bytes.length} bytes`);
-      const created = await h.api.sources.upload(
-        bot.uuid,
-        new Blob([bytes as Uint8Array<ArrayBuffer>]),
-        { fileName: 'bomb.docx' },
-      );
-      const source = await settled(h, bot.uuid, created.uuid);
+      const source = await ingested(h, bot.uuid, 'bomb.docx', bytes);
       assert.equal(source.status, 'fail', main);
       assert.match(JSON.parse(source.meta_json).error, /unpack to more than 16 MB/, main);
     }
@@ -284,12 +275,7 @@ describe('knowledge from files', () => {
       ['wide.json', new TextEncoder().encode(json)],
     ] as const) {
       assert.ok(bytes.length < 4 * 2 ** 20, `${fileName}: ${bytes.length} bytes`);
-      const created = await h.api.sources.upload(
-        bot.uuid,
-        new Blob([bytes as Uint8Array<ArrayBuffer>]),
-        { fileName },
-      );
-      const source = await settled(h, bot.uuid, created.uuid);
+      const source = await ingested(h, bot.uuid, fileName, bytes);
       assert.equal(source.status, 'fail', fileName);
       assert.equal(
         JSON.parse(source.meta_json).error,
@@ -306,22 +292,11 @@ describe('knowledge from files', () => {
       const bot = await slow.api.chatbots.create({ name: 'slow' });
       const dense = compressedPdf(17 * 2 ** 20);
       assert.ok(dense.length < 100_000, `${dense.length} bytes`);
-      const created = await slow.api.sources.upload(
-        bot.uuid,
-        new Blob([dense as Uint8Array<ArrayBuffer>]),
-        { fileName: 'dense.pdf' },
-      );
-      const source = await settled(slow, bot.uuid, created.uuid);
+      const source = await ingested(slow, bot.uuid, 'dense.pdf', dense);
       assert.equal(source.status, 'fail');
       assert.equal(JSON.parse(source.meta_json).error, 'it took longer than 1 s to read');
-      const next = await slow.api.sources.upload(
-        bot.uuid,
-        new Blob([
-          (await pdfFixture(['The lift is out of order.'], 'Lift')) as Uint8Array<ArrayBuffer>,
-        ]),
-        { fileName: 'lift.pdf' },
-      );
-      const read = await settled(slow, bot.uuid, next.uuid);
+      const lift = await pdfFixture(['The lift is out of order.'], 'Lift');
+      const read = await ingested(slow, bot.uuid, 'lift.pdf', lift);
       assert.equal(read.status, 'success', read.meta_json);
     } finally {
       await slow.close();
@@ -333,15 +308,8 @@ describe('knowledge from files', () => {
     const brief = await startHarness({ extractLimits: { memoryMb: 500, idleMs: 300 } });
     try {
       const bot = await brief.api.chatbots.create({ name: 'brief' });
-      const upload = async (line: string) => {
-        const bytes = await pdfFixture([line], 'Lift');
-        const created = await brief.api.sources.upload(
-          bot.uuid,
-          new Blob([bytes as Uint8Array<ArrayBuffer>]),
-          { fileName: 'lift.pdf' },
-        );
-        return (await settled(brief, bot.uuid, created.uuid)).status;
-      };
+      const upload = async (line: string) =>
+        (await ingested(brief, bot.uuid, 'lift.pdf', await pdfFixture([line], 'Lift'))).status;
       assert.equal(await upload('The lift is out of order.'), 'success');
       await until(() => idleReaders(500) === 0, 'the idle worker to end');
       assert.equal(await upload('The lift works again.'), 'success');
@@ -353,10 +321,7 @@ describe('knowledge from files', () => {
   it('a Markdown file nested 100,000 quotes deep is read as its plain text', async () => {
     const bot = await h.api.chatbots.create({ name: 'quotes' });
     const markdown = `${'>'.repeat(100_000)} The office cat is called Pixel.\n`;
-    const created = await h.api.sources.upload(bot.uuid, new Blob([markdown]), {
-      fileName: 'quotes.md',
-    });
-    const source = await settled(h, bot.uuid, created.uuid);
+    const source = await ingested(h, bot.uuid, 'quotes.md', markdown);
     assert.equal(source.status, 'success', source.meta_json);
     const session = await h.api.sessions.create(bot.uuid);
     const answer = await ask(h.api, session.uuid, 'What is the office cat called?');
@@ -367,10 +332,7 @@ describe('knowledge from files', () => {
     const bot = await h.api.chatbots.create({ name: 'deep' });
     const inner = JSON.stringify({ dog: 'Our office dog is called Biscuit.', cat: 'None.' });
     const json = `${'{"level":'.repeat(20_000)}${inner}${'}'.repeat(20_000)}`;
-    const created = await h.api.sources.upload(bot.uuid, new Blob([json]), {
-      fileName: 'deep.json',
-    });
-    const source = await settled(h, bot.uuid, created.uuid);
+    const source = await ingested(h, bot.uuid, 'deep.json', json);
     assert.equal(source.status, 'success', source.meta_json);
     // Two lines of a path cut to 200 characters, not the 20,000 levels twice over.
     assert.ok(source.tokens < 1000, `${source.tokens} tokens`);
