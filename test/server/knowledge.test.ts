@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deflateSync } from 'node:zlib';
+import { constants, deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { idleReaders } from '../../src/server/knowledge/isolated.js';
@@ -25,7 +25,15 @@ async function pdfFixture(lines: string[], title: string): Promise<Uint8Array> {
  */
 function compressedPdf(chars: number): Uint8Array {
   const line = `BT /F1 12 Tf 72 720 Td (${'The quick brown fox jumps over the lazy dog '.repeat(20)}) Tj ET\n`;
-  const content = deflateSync(Buffer.from(line.repeat(Math.ceil(chars / (line.length - 30)))));
+  return pdfWithContent(
+    deflateSync(Buffer.from(line.repeat(Math.ceil(chars / (line.length - 30))))),
+    ['FlateDecode'],
+  );
+}
+
+/** A one-page PDF whose content stream is `content`, encoded by `filters` (undone in order). */
+function pdfWithContent(content: Buffer, filters: string[]): Uint8Array {
+  const filter = filters.length > 0 ? `/Filter [${filters.map((f) => `/${f}`).join(' ')}] ` : '';
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -45,7 +53,7 @@ function compressedPdf(chars: number): Uint8Array {
     add(Buffer.from(`${i + 1} 0 obj\n`));
     if (object) add(Buffer.from(object));
     else {
-      add(Buffer.from(`<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`));
+      add(Buffer.from(`<< /Length ${content.length} ${filter}>>\nstream\n`));
       add(content);
       add(Buffer.from('\nendstream'));
     }
@@ -62,6 +70,78 @@ function compressedPdf(chars: number): Uint8Array {
     ),
   );
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/** `mb` MB of spaces, deflated a MB at a time (about 1 KB of file per MB). */
+function deflatedSpaces(mb: number): Buffer {
+  const deflate = deflateSync(Buffer.alloc(2 ** 20, 0x20), { finishFlush: constants.Z_SYNC_FLUSH });
+  const end = deflateSync(Buffer.alloc(0));
+  // Raw deflate blocks of one MB each, repeated: zlib's header, the blocks, an empty last block.
+  const header = end.subarray(0, 2);
+  const block = deflate.subarray(2);
+  return Buffer.concat([header, ...Array<Buffer>(mb).fill(block), Buffer.from([0x03, 0x00])]);
+}
+
+/**
+ * LZW codes (9 to 12 bits, growing one code early, as PDF's `/EarlyChange 1`) packed into
+ * bytes, with the clear code first and the end code last.
+ */
+function lzwPack(codes: number[]): Buffer {
+  const out: number[] = [];
+  let held = 0;
+  let bits = 0;
+  let width = 9;
+  let next = 258;
+  const put = (code: number) => {
+    held = (held << width) | code;
+    bits += width;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push((held >>> bits) & 255);
+    }
+    held &= (1 << bits) - 1;
+  };
+  put(256);
+  codes.forEach((code, i) => {
+    put(code);
+    // The decoder defines a code from the second one on, and widens one code early.
+    if (i > 0 && next < 4096) next++;
+    if (next + 1 >= 1 << width && width < 12) width++;
+  });
+  put(257);
+  if (bits > 0) out.push((held << (8 - bits)) & 255);
+  return Buffer.from(out);
+}
+
+/** Plain LZW of `text` (a string table, as PDF readers decode it). */
+function lzwEncode(text: string): Buffer {
+  const table = new Map<string, number>();
+  for (let i = 0; i < 256; i++) table.set(String.fromCharCode(i), i);
+  let next = 258;
+  const codes: number[] = [];
+  let word = '';
+  for (const char of text) {
+    if (table.has(word + char)) word += char;
+    else {
+      codes.push(table.get(word)!);
+      if (next < 4096) table.set(word + char, next++);
+      word = char;
+    }
+  }
+  if (word) codes.push(table.get(word)!);
+  return lzwPack(codes);
+}
+
+/**
+ * LZW that unpacks to about `mb` MB of spaces: each code the one being defined (a space longer
+ * than the last) until the table is full, then its longest string over and over.
+ */
+function lzwSpaces(mb: number): Buffer {
+  const codes = [32];
+  for (let code = 258; code < 4096; code++) codes.push(code);
+  const longest = 4096 - 258 + 1;
+  for (let made = 0; made < mb * 2 ** 20; made += longest) codes.push(4095);
+  return lzwPack(codes);
 }
 
 /**
@@ -261,6 +341,47 @@ describe('knowledge from files', () => {
       assert.equal(source.status, 'fail', main);
       assert.match(JSON.parse(source.meta_json).error, /unpack to more than 16 MB/, main);
     }
+  });
+
+  it('a PDF whose streams unpack to more than the limit (deflate, LZW, one filter after another) fails with the reason before pdfjs holds it', async () => {
+    const bot = await h.api.chatbots.create({ name: 'pdf bombs' });
+    // 160 MB of spaces each: pdfjs would hold the whole stream in memory its heap limit does not
+    // count (a 1 MB file took the server to 2.5 GB). The limit: 128 MB, and 8× the file.
+    const spaces = deflatedSpaces(160);
+    const bombs: Array<[string, Uint8Array]> = [
+      ['deflate', pdfWithContent(spaces, ['FlateDecode'])],
+      ['deflate twice', pdfWithContent(deflateSync(spaces), ['FlateDecode', 'FlateDecode'])],
+      ['LZW', pdfWithContent(lzwSpaces(160), ['LZWDecode'])],
+      [
+        'hex, then deflate',
+        pdfWithContent(Buffer.from(`${spaces.toString('hex')}>`), ['ASCIIHexDecode', 'Fl']),
+      ],
+    ];
+    for (const [name, bytes] of bombs) {
+      assert.ok(bytes.length < 400_000, `${name}: ${bytes.length} bytes`);
+      const source = await ingested(h, bot.uuid, `${name}.pdf`, bytes);
+      assert.equal(source.status, 'fail', name);
+      assert.match(
+        JSON.parse(source.meta_json).error,
+        /^its streams unpack to more than 1[23]\d MB$/,
+        name,
+      );
+    }
+  });
+
+  it('a PDF whose text is LZW- or hex-encoded is read as pdfjs reads it', async () => {
+    const bot = await h.api.chatbots.create({ name: 'old pdfs' });
+    const content = 'BT /F1 12 Tf 72 720 Td (The lift is out of order until Friday.) Tj ET';
+    for (const [name, bytes] of [
+      ['lzw.pdf', pdfWithContent(lzwEncode(content), ['LZWDecode'])],
+      ['hex.pdf', pdfWithContent(Buffer.from(`${Buffer.from(content).toString('hex')}>`), ['AHx'])],
+    ] as const) {
+      const source = await ingested(h, bot.uuid, name, bytes);
+      assert.equal(source.status, 'success', `${name}: ${source.meta_json}`);
+    }
+    const session = await h.api.sessions.create(bot.uuid);
+    const answer = await ask(h.api, session.uuid, 'When will the lift work?');
+    assert.match(answer.text, /out of order until Friday/);
   });
 
   it('a small file whose text would come to more than 16 MB (CSV headers, JSON paths) fails with the reason', async () => {

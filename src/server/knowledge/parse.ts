@@ -13,6 +13,7 @@ import {
   extractIsolated,
 } from './isolated.js';
 import { markdownTitle } from './markdown.js';
+import { checkStreams } from './pdf-guard.js';
 import { TextBudget, textLimit, UnreadableFileError } from './read-limits.js';
 import { titleFrom } from './text.js';
 import { checkUnpacked } from './zip-guard.js';
@@ -334,11 +335,25 @@ function blockText(root: DomNode | null | undefined): string {
 /** Where a PDF's `%PDF-` header may be: readers accept it anywhere in the first 1024 bytes. */
 const PDF_HEADER_WITHIN = 1024;
 
+/**
+ * How much a PDF's streams may unpack to: 128 MB, and eight times the file beyond that. Text and
+ * drawing commands deflate to a fifth or so, and pictures (counted too) to about what they take
+ * in the file; a 500-page book's streams come to tens of MB. Past this a file is a bomb: 1 MB of
+ * deflated spaces is a GB.
+ */
+const PDF_UNPACKED_GAIN = 128 * 2 ** 20;
+const PDF_UNPACKED_TIMES = 8;
+
 async function extractPdf(bytes: Uint8Array, budget: TextBudget): Promise<Extracted> {
   if (!Buffer.from(bytes.subarray(0, PDF_HEADER_WITHIN)).includes('%PDF-')) {
     throw new UnreadableFileError(
       `not a .pdf file (no %PDF- in its first ${PDF_HEADER_WITHIN} bytes)`,
     );
+  }
+  try {
+    checkStreams(bytes, PDF_UNPACKED_GAIN + PDF_UNPACKED_TIMES * bytes.length);
+  } catch (error) {
+    throw new UnreadableFileError((error as Error).message, { cause: error });
   }
   // The legacy build is the one pdfjs supports in Node; without a worker it runs in-thread.
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
