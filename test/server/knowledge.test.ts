@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { constants, deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
@@ -31,8 +32,26 @@ function compressedPdf(chars: number): Uint8Array {
   );
 }
 
-/** A one-page PDF whose content stream is `content`, encoded by `filters` (undone in order). */
-function pdfWithContent(content: Buffer, filters: string[]): Uint8Array {
+/**
+ * A one-page PDF whose content stream is `content`, encoded by `filters` (undone in order), and
+ * `encrypted` with RC4 as PDF's standard security handler does (revision 2) for an empty
+ * password, which readers open without asking.
+ */
+function pdfWithContent(content: Buffer, filters: string[], encrypted = false): Uint8Array {
+  const id = Buffer.from('0123456789abcdef');
+  const owner = Buffer.alloc(32, 7);
+  const key = createHash('md5')
+    .update(Buffer.concat([PASSWORD_PAD, owner, Buffer.from([0xfc, 0xff, 0xff, 0xff]), id]))
+    .digest()
+    .subarray(0, 5);
+  if (encrypted) {
+    // The content stream is object 4, generation 0.
+    const objectKey = createHash('md5')
+      .update(Buffer.concat([key, Buffer.from([4, 0, 0, 0, 0])]))
+      .digest()
+      .subarray(0, 10);
+    content = rc4(objectKey, content);
+  }
   const filter = filters.length > 0 ? `/Filter [${filters.map((f) => `/${f}`).join(' ')}] ` : '';
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -41,6 +60,15 @@ function pdfWithContent(content: Buffer, filters: string[]): Uint8Array {
     null,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
+  if (encrypted) {
+    const user = rc4(key, PASSWORD_PAD).toString('hex');
+    objects.push(
+      `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user}> /P -4 >>`,
+    );
+  }
+  const trailer = encrypted
+    ? ` /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`
+    : '';
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -66,10 +94,32 @@ function pdfWithContent(content: Buffer, filters: string[]): Uint8Array {
         .map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)
         .join(
           '',
-        )}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+        )}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailer} >>\nstartxref\n${xref}\n%%EOF\n`,
     ),
   );
   return new Uint8Array(Buffer.concat(parts));
+}
+
+/** The 32 bytes PDF pads a password with. */
+const PASSWORD_PAD = Buffer.from(
+  '28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a',
+  'hex',
+);
+
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + s[i]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
+  }
+  return out;
 }
 
 /** `mb` MB of spaces, deflated a MB at a time (about 1 KB of file per MB). */
@@ -366,6 +416,33 @@ describe('knowledge from files', () => {
         /^its streams unpack to more than 1[23]\d MB$/,
         name,
       );
+    }
+  });
+
+  it('an encrypted PDF, whose streams the guard cannot read, is stopped when reading it takes more memory than the limit', async () => {
+    // 256 MB: a worker needs about 100 MB of heap to load pdfjs and mammoth.
+    const small = await startHarness({ extractLimits: { memoryMb: 256 } });
+    try {
+      const bot = await small.api.chatbots.create({ name: 'encrypted' });
+      const text = 'BT /F1 12 Tf 72 720 Td (The lift is out of order.) Tj ET';
+      const lift = pdfWithContent(deflateSync(Buffer.from(text)), ['FlateDecode'], true);
+      const read = await ingested(small, bot.uuid, 'lift.pdf', lift);
+      assert.equal(read.status, 'success', read.meta_json);
+      // 1 GB of spaces: the guard counts an encrypted stream at its 1 MB.
+      const bomb = pdfWithContent(deflatedSpaces(1024), ['FlateDecode'], true);
+      const source = await ingested(small, bot.uuid, 'bomb.pdf', bomb);
+      assert.equal(source.status, 'fail');
+      assert.equal(
+        JSON.parse(source.meta_json).error,
+        'reading it needs more than 256 MB of memory',
+      );
+      const session = await small.api.sessions.create(bot.uuid);
+      assert.match(
+        (await ask(small.api, session.uuid, 'Is the lift working?')).text,
+        /out of order/,
+      );
+    } finally {
+      await small.close();
     }
   });
 

@@ -26,6 +26,9 @@ export type WorkerReply =
   | { id: number; extracted: Extracted }
   | { id: number; error: string; unreadable: boolean };
 
+/** How often a reading's memory is looked at: pdfjs decodes some 50 MB a second. */
+const MEMORY_WATCH_MS = 50;
+
 /** Files read at once, each in its own worker; the rest wait their turn. */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism() - 1));
 
@@ -160,6 +163,19 @@ function run(
       done();
       reject(new ExtractFailure(`it took longer than ${seconds(limits.timeMs)} to read`, true));
     }, limits.timeMs);
+    // The heap limit does not count the buffers a library decodes into (pdfjs keeps each stream
+    // whole), which pdf-guard.ts bounds for all but an encrypted file's streams: the process's
+    // growth is watched too. Not the worker's alone, which Node does not measure: a reading
+    // beside this one may be stopped with it.
+    const before = process.memoryUsage.rss();
+    const watch = setInterval(() => {
+      if (process.memoryUsage.rss() - before <= limits.memoryMb * 2 ** 20) return;
+      done();
+      void worker.terminate();
+      reject(
+        new ExtractFailure(`reading it needs more than ${limits.memoryMb} MB of memory`, true),
+      );
+    }, MEMORY_WATCH_MS);
     const onMessage = (reply: WorkerReply) => {
       if (reply.id !== id) return;
       done();
@@ -180,6 +196,7 @@ function run(
     };
     const done = () => {
       clearTimeout(timer);
+      clearInterval(watch);
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
