@@ -34,44 +34,46 @@ export interface AnswerViewsOptions {
  * first, adding older exchanges a short task at a time so that loading it is never one long task.
  */
 export class AnswerViewsController implements ReactiveController {
-  private readonly views = new Map<string, AnswerView>();
+  readonly #views = new Map<string, AnswerView>();
   /** Exchanges before this index are not rendered yet (see `prepare`). */
-  private from = 0;
-  private revealTimer?: ReturnType<typeof setTimeout>;
-  private idle?: () => void;
+  #from = 0;
+  #revealTimer?: ReturnType<typeof setTimeout>;
+  #idle?: () => void;
   /** `load()` is waiting for the renderer to show what waited for it. */
-  private awaiting = false;
-  private connected = false;
+  #awaiting = false;
+  #connected = false;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly options: AnswerViewsOptions,
-  ) {
+  readonly #host: ReactiveControllerHost;
+  readonly #options: AnswerViewsOptions;
+
+  constructor(host: ReactiveControllerHost, options: AnswerViewsOptions) {
+    this.#host = host;
+    this.#options = options;
     host.addController(this);
   }
 
   /** The exchanges to render: the newest, down to as far as the reveal has come. */
   get shown(): readonly Exchange[] {
-    return this.options.exchanges().slice(this.from);
+    return this.#options.exchanges().slice(this.#from);
   }
 
   hostConnected(): void {
-    this.connected = true;
+    this.#connected = true;
     // A launcher that is never opened never needs the renderer; an inline chat soon will.
-    if (this.options.visible()) this.load();
-    this.scheduleReveal();
+    if (this.#options.visible()) this.load();
+    this.#scheduleReveal();
   }
 
   hostUpdate(): void {
-    if (this.options.visible()) this.load();
+    if (this.#options.visible()) this.load();
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    clearTimeout(this.revealTimer);
-    this.revealTimer = undefined;
-    this.idle?.();
-    this.idle = undefined;
+    this.#connected = false;
+    clearTimeout(this.#revealTimer);
+    this.#revealTimer = undefined;
+    this.#idle?.();
+    this.#idle = undefined;
   }
 
   /**
@@ -80,13 +82,13 @@ export class AnswerViewsController implements ReactiveController {
    */
   readonly load = (): void => {
     // Asked for again on every hover, focus and send while it loads: one wait is enough.
-    if (answerViews() || this.awaiting) return;
-    this.awaiting = true;
+    if (answerViews() || this.#awaiting) return;
+    this.#awaiting = true;
     void loadRenderer().then(() =>
       // A task of its own: the renderer's module has just run in this one.
       setTimeout(() => {
-        this.showNewest(this.from);
-        this.host.requestUpdate();
+        this.showNewest(this.#from);
+        this.#host.requestUpdate();
       }),
     );
   };
@@ -97,63 +99,63 @@ export class AnswerViewsController implements ReactiveController {
    * it should show at once).
    */
   expect(): void {
-    if (this.options.visible()) {
+    if (this.#options.visible()) {
       this.load();
       return;
     }
-    if (this.idle || answerViews()) return;
+    if (this.#idle || answerViews()) return;
     const done = () => {
-      this.idle = undefined;
+      this.#idle = undefined;
       this.load();
     };
     // Safari has no requestIdleCallback.
     if (typeof requestIdleCallback === 'function') {
       const id = requestIdleCallback(done, { timeout: 2_000 });
-      this.idle = () => cancelIdleCallback(id);
+      this.#idle = () => cancelIdleCallback(id);
     } else {
       const id = setTimeout(done, 1_000);
-      this.idle = () => clearTimeout(id);
+      this.#idle = () => clearTimeout(id);
     }
   }
 
   /** The exchange's answer view; undefined while the renderer loads. */
   viewFor(exchange: Exchange): AnswerView | undefined {
-    let view = this.views.get(exchange.id);
+    let view = this.#views.get(exchange.id);
     const create = answerViews();
     if (!view && create) {
       view = create({
         citations: () => exchange.citations,
         offered: () => exchange.suggestions,
-        copyCodeLabel: () => this.options.copyCodeLabel(),
+        copyCodeLabel: () => this.#options.copyCodeLabel(),
         idPrefix: exchange.id,
       });
       if (exchange.response) {
         view.update(exchange.response);
         if (exchange.state !== 'pending' && exchange.state !== 'streaming') view.finish();
       }
-      this.views.set(exchange.id, view);
+      this.#views.set(exchange.id, view);
     }
     return view;
   }
 
   /** Drops the view of an exchange that has left the conversation. */
   forget(id: string): void {
-    this.views.delete(id);
+    this.#views.delete(id);
   }
 
   /** Drops every view, for a conversation that starts over or is loaded anew. */
   clear(): void {
-    this.views.clear();
-    this.from = 0;
-    clearTimeout(this.revealTimer);
-    this.revealTimer = undefined;
+    this.#views.clear();
+    this.#from = 0;
+    clearTimeout(this.#revealTimer);
+    this.#revealTimer = undefined;
   }
 
   /** Shows the newest exchanges before `from` that a short task allows; older ones follow. */
-  showNewest(from = this.options.exchanges().length): void {
-    this.from = this.prepare(from, FIRST_EXCHANGES);
-    this.host.requestUpdate();
-    this.scheduleReveal();
+  showNewest(from = this.#options.exchanges().length): void {
+    this.#from = this.#prepare(from, FIRST_EXCHANGES);
+    this.#host.requestUpdate();
+    this.#scheduleReveal();
   }
 
   /**
@@ -162,24 +164,24 @@ export class AnswerViewsController implements ReactiveController {
    * of the newest exchanges stay shown.
    */
   replaced(before: readonly Exchange[]): void {
-    const after = this.options.exchanges();
+    const after = this.#options.exchanges();
     const was = new Map(before.map((e) => [e.id, e.response]));
     const now = new Map(after.map((e) => [e.id, e.response]));
-    for (const id of [...this.views.keys()]) {
-      if (!now.has(id) || was.get(id) !== now.get(id)) this.views.delete(id);
+    for (const id of [...this.#views.keys()]) {
+      if (!now.has(id) || was.get(id) !== now.get(id)) this.#views.delete(id);
     }
-    this.from = Math.max(0, after.length - (before.length - this.from));
-    this.host.requestUpdate();
-    this.scheduleReveal();
+    this.#from = Math.max(0, after.length - (before.length - this.#from));
+    this.#host.requestUpdate();
+    this.#scheduleReveal();
   }
 
   /**
    * Renders the markdown of the exchanges before `from`, newest first, while a short task allows
    * (and at least `least` of them); returns the index of the oldest one ready.
    */
-  private prepare(from: number, least = 1): number {
+  #prepare(from: number, least = 1): number {
     if (!answerViews()) return from;
-    const exchanges = this.options.exchanges();
+    const exchanges = this.#options.exchanges();
     const began = performance.now();
     const end = from;
     while (from > 0 && (end - from < least || performance.now() - began < REVEAL_BUDGET_MS)) {
@@ -188,21 +190,23 @@ export class AnswerViewsController implements ReactiveController {
     return from;
   }
 
-  private scheduleReveal(): void {
-    clearTimeout(this.revealTimer);
-    this.revealTimer =
-      this.connected && this.from > 0 && answerViews() ? setTimeout(this.revealOlder) : undefined;
+  #scheduleReveal(): void {
+    clearTimeout(this.#revealTimer);
+    this.#revealTimer =
+      this.#connected && this.#from > 0 && answerViews()
+        ? setTimeout(this.#revealOlder)
+        : undefined;
   }
 
   /** Adds as many older exchanges as a short task allows, keeping the reader's place. */
-  private readonly revealOlder = (): void => {
-    const from = this.prepare(Math.min(this.from, this.options.exchanges().length));
-    const restore = this.options.keepPlace?.();
-    this.from = from;
-    this.host.requestUpdate();
-    void this.host.updateComplete.then(() => {
+  readonly #revealOlder = (): void => {
+    const from = this.#prepare(Math.min(this.#from, this.#options.exchanges().length));
+    const restore = this.#options.keepPlace?.();
+    this.#from = from;
+    this.#host.requestUpdate();
+    void this.#host.updateComplete.then(() => {
       restore?.();
-      this.scheduleReveal();
+      this.#scheduleReveal();
     });
   };
 }

@@ -80,28 +80,29 @@ export class ConversationController implements ReactiveController {
   failedId?: string;
   /** A session is being created for the first message. */
   creatingSession = false;
-  private readonly stream: StreamController;
+  readonly #stream: StreamController;
   /** Where the conversation is remembered: none with `persist="none"`. Undo puts one back. */
   store?: TranscriptStore;
   /** The configuration the exchanges were loaded for (see `configKey`). */
-  private loadedKey = '';
-  private restoring?: AbortController;
+  #loadedKey = '';
+  #restoring?: AbortController;
   /** The session data last checked (see `hostUpdate`). */
-  private checkedData?: SessionData;
+  #checkedData?: SessionData;
   /** The session whose restore the host's leaving the page aborted, to do again on return. */
-  private interrupted?: string;
+  #interrupted?: string;
+  readonly #host: ConversationHost;
+  readonly #options: ConversationOptions;
 
-  constructor(
-    private readonly host: ConversationHost,
-    private readonly options: ConversationOptions,
-  ) {
-    this.stream = new StreamController(host);
+  constructor(host: ConversationHost, options: ConversationOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.#stream = new StreamController(host);
     host.addController(this);
   }
 
   /** An answer is streaming. */
   get streaming(): boolean {
-    return this.stream.active;
+    return this.#stream.active;
   }
 
   /** The exchange the alert's Retry is about. */
@@ -110,23 +111,24 @@ export class ConversationController implements ReactiveController {
   }
 
   hostConnected(): void {
-    savedConversations.addEventListener('save', this.follow);
-    const session = this.interrupted;
-    this.interrupted = undefined;
-    const client = this.options.client();
-    if (client && session && session === this.host.sessionUuid) void this.restore(client, session);
+    savedConversations.addEventListener('save', this.#follow);
+    const session = this.#interrupted;
+    this.#interrupted = undefined;
+    const client = this.#options.client();
+    if (client && session && session === this.#host.sessionUuid)
+      void this.#restore(client, session);
   }
 
   hostUpdate(): void {
-    this.checkData();
+    this.#checkData();
     this.sync();
   }
 
   hostDisconnected(): void {
-    savedConversations.removeEventListener('save', this.follow);
-    if (!this.restoring) return;
-    this.interrupted = this.host.sessionUuid;
-    this.restoring.abort();
+    savedConversations.removeEventListener('save', this.#follow);
+    if (!this.#restoring) return;
+    this.#interrupted = this.#host.sessionUuid;
+    this.#restoring.abort();
   }
 
   /**
@@ -135,7 +137,7 @@ export class ConversationController implements ReactiveController {
    * render) is not wiped by the reload that render would do.
    */
   sync(): void {
-    if (this.configKey() !== this.loadedKey) this.load();
+    if (this.#configKey() !== this.#loadedKey) this.#load();
   }
 
   /**
@@ -144,63 +146,63 @@ export class ConversationController implements ReactiveController {
    * so the two do not go on in two sessions, and a conversation forgotten there is gone here too.
    * Not while this one is answering: its save at the end is then the newest.
    */
-  private readonly follow = (event: Event): void => {
+  readonly #follow = (event: Event): void => {
     const { detail } = event as CustomEvent<{ key: string | null }>;
     if (
       detail === this.store ||
       detail.key !== this.store?.key ||
-      this.stream.active ||
+      this.#stream.active ||
       this.creatingSession
     ) {
       return;
     }
     // No session of its own: load() takes the stored one, as on a reload.
-    this.host.sessionUuid = '';
-    this.load();
+    this.#host.sessionUuid = '';
+    this.#load();
   };
 
   /** Stops the answer that is streaming, keeping what arrived. */
   stop(): void {
-    this.stream.stop();
+    this.#stream.stop();
   }
 
   /** Forgets the conversation (and its session): the next message starts a new one. */
   clear(): void {
-    this.stream.stop();
-    this.restoring?.abort();
+    this.#stream.stop();
+    this.#restoring?.abort();
     this.exchanges = [];
-    this.options.answers.clear();
-    this.useSession('');
-    this.options.notices.clearError();
+    this.#options.answers.clear();
+    this.#useSession('');
+    this.#options.notices.clearError();
     // The last answer's words would still be there for a screen reader to come across.
-    this.options.notices.announce('');
+    this.#options.notices.announce('');
     this.failedId = undefined;
     this.store?.clear();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** Sends `query`, or again the failed exchange `retryOf`. Resolves when it is answered or failed. */
   async send(query: string, retryOf?: Exchange): Promise<void> {
-    const { notices } = this.options;
-    if (this.stream.active || this.creatingSession || notices.rateLimited) return;
+    const { notices } = this.#options;
+    if (this.#stream.active || this.creatingSession || notices.rateLimited) return;
     this.sync();
-    const client = this.options.client();
+    const client = this.#options.client();
     try {
       if (!client)
         throw new ChatConfigError(
           'set base-url (an http(s) address) and api-key, or the client property',
         );
-      if (!this.host.chatbotUuid) throw new ChatConfigError('set chatbot-uuid');
-      if (this.host.sessionData !== undefined) checkSessionData(this.host.sessionData);
+      if (!this.#host.chatbotUuid) throw new ChatConfigError('set chatbot-uuid');
+      if (this.#host.sessionData !== undefined) checkSessionData(this.#host.sessionData);
     } catch (error) {
       notices.showError(error);
       return;
     }
-    const documents = retryOf ? retryOf.documents : this.options.documents?.();
+    const documents = retryOf ? retryOf.documents : this.#options.documents?.();
     if (documents === null) return;
-    const sessionUuid = this.host.sessionUuid || undefined;
+    const sessionUuid = this.#host.sessionUuid || undefined;
     const detail = { query, sessionUuid, retry: retryOf !== undefined };
-    if (!emit(this.host, 'chatbot-message-send', detail, { cancelable: true })) return;
+    if (!emit(this.#host, 'chatbot-message-send', detail, { cancelable: true })) return;
 
     let exchange: Exchange;
     // A retried exchange keeps what its last try got until the service takes the new one: a
@@ -217,28 +219,28 @@ export class ConversationController implements ReactiveController {
     // The request leaves first: drawing the new exchange and laying out the log (a frame's
     // worth on a slow machine) then overlaps the server's answering instead of delaying it.
     // `answer` issues the request in its synchronous part, before the update requested below.
-    const answering = this.answer(client, exchange, previous);
-    this.options.onAccept?.(query, detail.retry);
+    const answering = this.#answer(client, exchange, previous);
+    this.#options.onAccept?.(query, detail.retry);
     notices.clearError();
     this.failedId = undefined;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
     await answering;
   }
 
   /** Streams the answer of an accepted `exchange`, in the current session or a new one. */
-  private async answer(client: ChatClient, exchange: Exchange, previous?: Attempt): Promise<void> {
-    const { userId } = this.host;
+  async #answer(client: ChatClient, exchange: Exchange, previous?: Attempt): Promise<void> {
+    const { userId } = this.#host;
     let session: string;
     try {
       // A session in hand is not awaited: that would put the request behind the render.
-      session = this.host.sessionUuid || (await this.ensureSession(client));
+      session = this.#host.sessionUuid || (await this.#ensureSession(client));
     } catch (error) {
-      this.fail(exchange, error, previous);
+      this.#fail(exchange, error, previous);
       return;
     }
     // Another visitor came meanwhile: the question is not theirs to see answered.
-    if (userId !== this.host.userId) return;
-    let outcome = await this.streamAnswer(client, session, exchange, previous);
+    if (userId !== this.#host.userId) return;
+    let outcome = await this.#streamAnswer(client, session, exchange, previous);
     // The remembered session is gone (expired, deleted): start a new one, once, and keep the
     // conversation on screen.
     if (outcome.kind === 'failed' && !outcome.started && isApiError(outcome.error)) {
@@ -249,61 +251,61 @@ export class ConversationController implements ReactiveController {
             e.earlier = true;
           }
         }
-        this.useSession('');
+        this.#useSession('');
         try {
-          session = await this.ensureSession(client);
+          session = await this.#ensureSession(client);
         } catch (error) {
-          this.fail(exchange, error, previous);
+          this.#fail(exchange, error, previous);
           return;
         }
-        outcome = await this.streamAnswer(client, session, exchange, previous);
+        outcome = await this.#streamAnswer(client, session, exchange, previous);
       }
     }
     await previous?.superseded;
-    this.finish(exchange, session, outcome, previous);
+    this.#finish(exchange, session, outcome, previous);
   }
 
   /** Deletes the exchange on the service and here, and says so; false when it could not. */
   async remove(exchange: Exchange): Promise<boolean> {
-    const client = this.options.client();
+    const client = this.#options.client();
     if (!client || !exchange.messageUuid) return false;
     try {
       await client.messages.delete(exchange.messageUuid);
     } catch (error) {
       // Already gone on the server is what the reader asked for.
       if (!(isApiError(error) && error.status === 404)) {
-        const message = this.options.strings().deleteFailed;
-        this.options.notices.showError(error, { kind: 'delete', message, retryable: false });
+        const message = this.#options.strings().deleteFailed;
+        this.#options.notices.showError(error, { kind: 'delete', message, retryable: false });
         return false;
       }
     }
-    this.drop(exchange);
-    this.options.notices.flash(this.options.strings().deleted);
+    this.#drop(exchange);
+    this.#options.notices.flash(this.#options.strings().deleted);
     return true;
   }
 
-  private drop(exchange: Exchange): void {
+  #drop(exchange: Exchange): void {
     this.exchanges = this.exchanges.filter((e) => e.id !== exchange.id);
-    this.options.answers.forget(exchange.id);
+    this.#options.answers.forget(exchange.id);
     this.save();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** Remembers the settled exchanges in the transcript store (a rating changed, say). */
   save(): void {
     this.store?.save({
-      sessionUuid: this.host.sessionUuid || undefined,
+      sessionUuid: this.#host.sessionUuid || undefined,
       exchanges: this.exchanges.filter((e) => e.state !== 'pending' && e.state !== 'streaming'),
     });
   }
 
   /** Refuses new session data as it is set, not only once a session is created with it. */
-  private checkData(): void {
-    const { sessionData } = this.host;
-    if (sessionData === this.checkedData) return;
-    this.checkedData = sessionData;
+  #checkData(): void {
+    const { sessionData } = this.#host;
+    if (sessionData === this.#checkedData) return;
+    this.#checkedData = sessionData;
     if (sessionData === undefined) return;
-    const { notices } = this.options;
+    const { notices } = this.#options;
     try {
       checkSessionData(sessionData);
       if (notices.shownError?.kind === 'config') notices.clearError();
@@ -313,24 +315,25 @@ export class ConversationController implements ReactiveController {
   }
 
   /** Changes the session without reloading the transcript, as an outside change would. */
-  private useSession(uuid: string): void {
-    this.host.sessionUuid = uuid;
-    this.loadedKey = this.configKey();
+  #useSession(uuid: string): void {
+    this.#host.sessionUuid = uuid;
+    this.#loadedKey = this.#configKey();
   }
 
-  private configKey(): string {
-    const { chatbotUuid, persist, sessionUuid, userId } = this.host;
-    const base = this.options.client()?.baseUrl ?? '';
+  #configKey(): string {
+    const { chatbotUuid, persist, sessionUuid, userId } = this.#host;
+    const base = this.#options.client()?.baseUrl ?? '';
     return [base, chatbotUuid, persist, sessionUuid, userId].join('\n');
   }
 
-  private load(): void {
-    const client = this.options.client();
-    const { host, options } = this;
+  #load(): void {
+    const client = this.#options.client();
+    const host = this.#host;
+    const options = this.#options;
     // Storing turned off alone (a visitor withdrawing consent): what was stored goes, and the
     // conversation stays on screen.
-    const was = this.loadedKey.split('\n');
-    const next = this.configKey().split('\n');
+    const was = this.#loadedKey.split('\n');
+    const next = this.#configKey().split('\n');
     if (
       host.persist === 'none' &&
       this.store &&
@@ -338,10 +341,10 @@ export class ConversationController implements ReactiveController {
     ) {
       this.store.clear();
       this.store = undefined;
-      this.loadedKey = this.configKey();
+      this.#loadedKey = this.#configKey();
       return;
     }
-    this.stream.stop();
+    this.#stream.stop();
     options.answers.clear();
     // Another visitor (or none: signed out), another chatbot or another service does not continue
     // the last one's session, unless the page gave one along with it. (Before the first load
@@ -368,17 +371,17 @@ export class ConversationController implements ReactiveController {
     options.answers.showNewest();
     if (this.exchanges.length) options.answers.expect();
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
-    this.loadedKey = this.configKey();
-    this.host.requestUpdate();
-    if (client && host.sessionUuid) void this.restore(client, host.sessionUuid);
-    else this.restoring?.abort();
+    this.#loadedKey = this.#configKey();
+    this.#host.requestUpdate();
+    if (client && host.sessionUuid) void this.#restore(client, host.sessionUuid);
+    else this.#restoring?.abort();
   }
 
   /** Replaces the remembered transcript with the server's, where the server keeps one. */
-  private async restore(client: ChatClient, session: string): Promise<void> {
-    this.restoring?.abort();
+  async #restore(client: ChatClient, session: string): Promise<void> {
+    this.#restoring?.abort();
     const restoring = new AbortController();
-    this.restoring = restoring;
+    this.#restoring = restoring;
     // What another tab stores meanwhile (a conversation forgotten there, say) is followed, not
     // overwritten with this read's now stale answer.
     const stored = this.store?.load().sessionUuid;
@@ -391,60 +394,60 @@ export class ConversationController implements ReactiveController {
       const merge = transcriptMerge();
       if (
         restoring.signal.aborted ||
-        session !== this.host.sessionUuid ||
+        session !== this.#host.sessionUuid ||
         !merge ||
         this.store?.load().sessionUuid !== stored
       ) {
         return;
       }
       // A message sent meanwhile makes the local view newer than the list.
-      if (this.stream.active || this.creatingSession) return;
+      if (this.#stream.active || this.creatingSession) return;
       if (!Array.isArray(messages) || (messages.length === 0 && this.exchanges.length > 0)) return;
       const before = this.exchanges;
       this.exchanges = merge(before, messages);
       // Answers the list confirms keep their rendered markdown; only changed ones render again.
-      this.options.answers.replaced(before);
+      this.#options.answers.replaced(before);
       this.save();
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     } catch {
       // Aborted, no list (older service), or the session is gone: the remembered transcript
       // stays, and the next message finds out whether the session still exists.
     } finally {
-      if (this.restoring === restoring) this.restoring = undefined;
+      if (this.#restoring === restoring) this.#restoring = undefined;
     }
   }
 
-  private async ensureSession(client: ChatClient): Promise<string> {
-    if (this.host.sessionUuid) return this.host.sessionUuid;
-    const { chatbotUuid, sessionData, userId } = this.host;
+  async #ensureSession(client: ChatClient): Promise<string> {
+    if (this.#host.sessionUuid) return this.#host.sessionUuid;
+    const { chatbotUuid, sessionData, userId } = this.#host;
     this.creatingSession = true;
     try {
       const data = sessionData !== undefined ? checkSessionData(sessionData) : undefined;
       const creating = client.sessions.create(chatbotUuid, data);
       // After the request, as in `send`.
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       const created = await creating;
       // Made for a visitor who has gone meanwhile: not the new one's session.
-      if (userId !== this.host.userId) return created.uuid;
-      this.useSession(created.uuid);
+      if (userId !== this.#host.userId) return created.uuid;
+      this.#useSession(created.uuid);
       this.save();
-      emit(this.host, 'chatbot-session-created', { sessionUuid: created.uuid, chatbotUuid });
+      emit(this.#host, 'chatbot-session-created', { sessionUuid: created.uuid, chatbotUuid });
       return created.uuid;
     } finally {
       this.creatingSession = false;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }
   }
 
-  private streamAnswer(
+  #streamAnswer(
     client: ChatClient,
     session: string,
     exchange: Exchange,
     previous?: Attempt,
   ): Promise<StreamOutcome> {
-    const { answers } = this.options;
+    const { answers } = this.#options;
     answers.load();
-    return this.stream.start(
+    return this.#stream.start(
       client,
       session,
       exchange.query,
@@ -464,58 +467,53 @@ export class ConversationController implements ReactiveController {
           exchange.citations = citations;
           exchange.suggestions = suggestions;
           exchange.state = 'streaming';
-          this.host.requestUpdate();
+          this.#host.requestUpdate();
         },
         onText: (text) => {
           const first = !exchange.response;
           exchange.response = text;
           answers.viewFor(exchange)?.update(text);
-          if (first) this.host.requestUpdate();
-          this.options.onText?.();
+          if (first) this.#host.requestUpdate();
+          this.#options.onText?.();
         },
       },
       exchange.documents?.map((document) => document.uuid),
     );
   }
 
-  private finish(
-    exchange: Exchange,
-    session: string,
-    outcome: StreamOutcome,
-    previous?: Attempt,
-  ): void {
+  #finish(exchange: Exchange, session: string, outcome: StreamOutcome, previous?: Attempt): void {
     exchange.response = outcome.text;
     if (outcome.kind === 'failed') {
       // A try the service never took replaces nothing.
-      this.fail(exchange, outcome.error, outcome.started ? undefined : previous);
+      this.#fail(exchange, outcome.error, outcome.started ? undefined : previous);
       return;
     }
     const stopped = outcome.kind === 'stopped';
     if (stopped && !outcome.started && previous) {
       // A Retry stopped before the service took it: the last try stands, with its Retry.
-      this.unanswered(exchange, previous);
+      this.#unanswered(exchange, previous);
       return;
     }
     if (stopped && !outcome.text) {
       // Stopped before any text (Send tapped twice: it became Stop) is no answer: the question
       // stays, with its Retry.
-      this.unanswered(exchange, previous);
+      this.#unanswered(exchange, previous);
     } else {
-      const view = this.options.answers.viewFor(exchange);
+      const view = this.#options.answers.viewFor(exchange);
       view?.update(outcome.text);
       view?.finish();
       exchange.state = stopped ? 'stopped' : 'done';
       this.save();
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       // No view yet (the renderer still loading): the start of the text will do.
       const text = view?.plainText ?? outcome.text.slice(0, 240);
-      const t = this.options.strings();
+      const t = this.#options.strings();
       // A stopped answer is said to be one: the log shows "Stopped" under it.
-      this.options.notices.announce(
+      this.#options.notices.announce(
         fill(t.answerReady, { text }) + (stopped ? ` ${t.stopped}` : ''),
       );
     }
-    emit(this.host, 'chatbot-answer-finished', {
+    emit(this.#host, 'chatbot-answer-finished', {
       query: exchange.query,
       response: exchange.response,
       sessionUuid: session,
@@ -526,31 +524,31 @@ export class ConversationController implements ReactiveController {
   }
 
   /** `previous`: the retried exchange's last try, which the failed one did not replace. */
-  private fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
+  #fail(exchange: Exchange, error: unknown, previous?: Attempt): void {
     // What stays on screen is the last try's text where this one replaced nothing.
     const partial = !!(previous?.shown ?? exchange).response;
-    const { kind, retryable } = this.options.notices.showError(
+    const { kind, retryable } = this.#options.notices.showError(
       error,
-      this.options.describe?.(error),
+      this.#options.describe?.(error),
       partial,
     );
     // The service refused the question itself (400, 413, 422: too long, say): a Retry would be
     // refused again, so it leaves the log and goes back to the reader to change.
     if (kind === 'unknown' && !retryable) {
-      this.drop(exchange);
-      this.options.onRefused?.(exchange.query);
-    } else this.unanswered(exchange, previous);
+      this.#drop(exchange);
+      this.#options.onRefused?.(exchange.query);
+    } else this.#unanswered(exchange, previous);
   }
 
   /** Marks the exchange not answered, showing `previous` (its last try) again when given. */
-  private unanswered(exchange: Exchange, previous?: Attempt): void {
+  #unanswered(exchange: Exchange, previous?: Attempt): void {
     if (previous) Object.assign(exchange, previous.shown);
     exchange.state = 'failed';
-    const view = this.options.answers.viewFor(exchange);
+    const view = this.#options.answers.viewFor(exchange);
     view?.update(exchange.response);
     view?.finish();
     this.failedId = exchange.id;
     this.save();
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 }

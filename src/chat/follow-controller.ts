@@ -25,22 +25,24 @@ function readingAt(log: HTMLElement | undefined): HTMLElement | undefined {
  * while reading (the host shows a "Latest messages" button then).
  */
 export class FollowController implements ReactiveController {
-  private isReading = false;
-  private isFar = false;
+  #isReading = false;
+  #isFar = false;
   /**
    * What the last place kept could not scroll by: the browser rounds scrollTop, and a long
    * conversation appears above the reader in dozens of steps, each rounding the same way (20 px
    * adrift over sixty steps). Carried to the next step instead.
    */
-  private unscrolled = 0;
-  private frame?: number;
+  #unscrolled = 0;
+  #frame?: number;
   /** Where `follow()` last put the log; the reader scrolling above it stops the following. */
-  private followTop = 0;
+  #followTop = 0;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly log: () => HTMLElement | undefined,
-  ) {
+  readonly #host: ReactiveControllerHost;
+  readonly #log: () => HTMLElement | undefined;
+
+  constructor(host: ReactiveControllerHost, log: () => HTMLElement | undefined) {
+    this.#host = host;
+    this.#log = log;
     host.addController(this);
   }
 
@@ -51,18 +53,18 @@ export class FollowController implements ReactiveController {
    * host turns it on while reading, and off while following, as it would fight `follow()`.
    */
   get reading(): boolean {
-    return this.isReading;
+    return this.#isReading;
   }
 
   set reading(value: boolean) {
-    if (value === this.isReading) return;
-    this.isReading = value;
-    this.host.requestUpdate();
+    if (value === this.#isReading) return;
+    this.#isReading = value;
+    this.#host.requestUpdate();
   }
 
   /** Reading, with the newest text more than `FAR` below the view: offer the way back down. */
   get behind(): boolean {
-    return this.isReading && this.isFar;
+    return this.#isReading && this.#isFar;
   }
 
   hostUpdated(): void {
@@ -70,8 +72,8 @@ export class FollowController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
-    this.frame = undefined;
+    if (this.#frame !== undefined) cancelAnimationFrame(this.#frame);
+    this.#frame = undefined;
   }
 
   /**
@@ -80,17 +82,17 @@ export class FollowController implements ReactiveController {
    * again on the next frames until the bottom holds.
    */
   follow(corrections = CORRECTIONS): void {
-    const log = this.log();
+    const log = this.#log();
     if (!log) return;
     // A reader who scrolled up since the last jump, not reported yet by a scroll event (a render
     // came first: on a busy machine, a step of a long conversation appearing), stays put.
     this.handleScroll();
-    if (this.isReading) return;
+    if (this.#isReading) return;
     log.scrollTop = log.scrollHeight;
-    this.followTop = log.scrollTop;
-    if (corrections > 0 && this.frame === undefined) {
-      this.frame = requestAnimationFrame(() => {
-        this.frame = undefined;
+    this.#followTop = log.scrollTop;
+    if (corrections > 0 && this.#frame === undefined) {
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = undefined;
         // A reader who scrolled up since has not necessarily been reported by a scroll event yet.
         this.handleScroll();
         if (log.scrollTop + log.clientHeight < log.scrollHeight - 2) this.follow(corrections - 1);
@@ -102,28 +104,28 @@ export class FollowController implements ReactiveController {
   showLatest(): void {
     this.reading = false;
     // The reader's own choice: where they scrolled is no sign of reading this time.
-    this.followTop = this.log()?.scrollTop ?? 0;
+    this.#followTop = this.#log()?.scrollTop ?? 0;
     this.follow();
   }
 
   /** The log's scroll listener: reading once the reader scrolls up, following at the bottom. */
   readonly handleScroll = (): void => {
-    const log = this.log();
+    const log = this.#log();
     if (!log) return;
     const top = log.scrollTop;
     const below = log.scrollHeight - top - log.clientHeight;
     const { reading, behind } = this;
-    this.isFar = below > FAR;
+    this.#isFar = below > FAR;
     if (below <= 32) {
-      this.isReading = false;
+      this.#isReading = false;
       // The log shrinking for a moment as an answer lays out pulls scrollTop up with it: the
       // place to follow from, not the reader's doing, when the log grows again.
-      this.followTop = top;
+      this.#followTop = top;
     }
     // While following, layout settling never moves scrollTop (overflow-anchor is off) but that
     // way, so this is the reader.
-    else if (top < this.followTop - 4) this.isReading = true;
-    if (this.reading !== reading || this.behind !== behind) this.host.requestUpdate();
+    else if (top < this.#followTop - 4) this.#isReading = true;
+    if (this.reading !== reading || this.behind !== behind) this.#host.requestUpdate();
   };
 
   /**
@@ -135,16 +137,16 @@ export class FollowController implements ReactiveController {
   keepPlace(): () => void {
     // The reader's last scroll may not have been reported yet.
     this.handleScroll();
-    const log = this.log();
-    const read = this.isReading ? readingAt(log) : undefined;
+    const log = this.#log();
+    const read = this.#isReading ? readingAt(log) : undefined;
     const before = read?.getBoundingClientRect().top ?? 0;
     return () => {
       if (!log || !read?.isConnected) return;
-      const target = log.scrollTop + read.getBoundingClientRect().top - before + this.unscrolled;
+      const target = log.scrollTop + read.getBoundingClientRect().top - before + this.#unscrolled;
       log.scrollTop = target;
       // Only a rounding's worth: at the top or bottom of the log the rest cannot be scrolled.
       const left = target - log.scrollTop;
-      this.unscrolled = Math.abs(left) < 1 ? left : 0;
+      this.#unscrolled = Math.abs(left) < 1 ? left : 0;
     };
   }
 }

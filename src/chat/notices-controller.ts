@@ -26,22 +26,27 @@ export class NoticesController implements ReactiveController {
   /** The text of the status region (New conversation's Undo puts a button beside it). */
   notice: string | TemplateResult = '';
   /** Until when (epoch ms) the service refuses messages, after a 429 that said. */
-  private rateLimitedUntil = 0;
-  private rateTimer?: ReturnType<typeof setTimeout>;
-  private noticeTimer?: ReturnType<typeof setTimeout>;
-  private announceFrame?: number;
+  #rateLimitedUntil = 0;
+  #rateTimer?: ReturnType<typeof setTimeout>;
+  #noticeTimer?: ReturnType<typeof setTimeout>;
+  #announceFrame?: number;
+
+  readonly #host: ReactiveControllerHost & EventTarget;
+  /** The host's strings and their language (its `StringsController`). */
+  readonly #i18n: { readonly value: ChatStrings; readonly language: string };
 
   constructor(
-    private readonly host: ReactiveControllerHost & EventTarget,
-    /** The host's strings and their language (its `StringsController`). */
-    private readonly i18n: { readonly value: ChatStrings; readonly language: string },
+    host: ReactiveControllerHost & EventTarget,
+    i18n: { readonly value: ChatStrings; readonly language: string },
   ) {
+    this.#host = host;
+    this.#i18n = i18n;
     host.addController(this);
   }
 
   /** Sending waits for the rate limit to pass. */
   get rateLimited(): boolean {
-    return this.rateLimitedUntil > Date.now();
+    return this.#rateLimitedUntil > Date.now();
   }
 
   /** The alert's rate limit has not passed yet: its Retry waits. */
@@ -54,7 +59,7 @@ export class NoticesController implements ReactiveController {
   countdown(): string {
     const retryAt = this.shownError?.retryAt;
     if (retryAt === undefined) return '';
-    const { value: strings, language } = this.i18n;
+    const { value: strings, language } = this.#i18n;
     if (!this.waiting) return strings.rateLimitReady;
     return fill(strings.rateLimitWait, {
       seconds: Math.ceil((retryAt - Date.now()) / 1000),
@@ -74,7 +79,7 @@ export class NoticesController implements ReactiveController {
     return html`<p>${shown.message}${wait ? html` <span class="wait">${wait}</span>` : nothing}</p>
       ${
         canRetry
-          ? html`<button type="button" class="danger-button" part="retry-button" @click=${retry}>${this.i18n.value.retry}</button>`
+          ? html`<button type="button" class="danger-button" part="retry-button" @click=${retry}>${this.#i18n.value.retry}</button>`
           : nothing
       }`;
   }
@@ -87,7 +92,7 @@ export class NoticesController implements ReactiveController {
 
   /** Copies `text` for the reader, and flashes whether that worked. */
   async copy(text: string): Promise<void> {
-    const strings = this.i18n.value;
+    const strings = this.#i18n.value;
     // Asked first where the frame's policy allows it: a refused call logs a browser error.
     const policy = (document as { featurePolicy?: { allowsFeature(name: string): boolean } })
       .featurePolicy;
@@ -102,21 +107,21 @@ export class NoticesController implements ReactiveController {
     }
     copied ||= !!this.copyBySelection?.(
       text,
-      (this.host as { renderRoot?: ParentNode }).renderRoot ?? document.body,
+      (this.#host as { renderRoot?: ParentNode }).renderRoot ?? document.body,
     );
     this.flash(copied ? strings.copied : strings.copyFailed);
   }
 
   hostConnected(): void {
     // A host taken off the page during the wait lost its timer.
-    if (this.rateLimited) this.waitForRateLimit();
+    if (this.rateLimited) this.#waitForRateLimit();
   }
 
   hostDisconnected(): void {
-    clearTimeout(this.rateTimer);
-    clearTimeout(this.noticeTimer);
-    if (this.announceFrame !== undefined) cancelAnimationFrame(this.announceFrame);
-    this.announceFrame = undefined;
+    clearTimeout(this.#rateTimer);
+    clearTimeout(this.#noticeTimer);
+    if (this.#announceFrame !== undefined) cancelAnimationFrame(this.#announceFrame);
+    this.#announceFrame = undefined;
   }
 
   /**
@@ -125,14 +130,14 @@ export class NoticesController implements ReactiveController {
    * says when it ends holds sending until then.
    */
   showError(error: unknown, as?: Partial<ShownError>, partial?: boolean): ShownError {
-    const shown = { ...describeError(error, this.i18n.value, partial), ...as };
+    const shown = { ...describeError(error, this.#i18n.value, partial), ...as };
     this.shownError = shown;
     if (shown.retryAt !== undefined && shown.retryAt > Date.now()) {
-      this.rateLimitedUntil = shown.retryAt;
-      this.waitForRateLimit();
+      this.#rateLimitedUntil = shown.retryAt;
+      this.#waitForRateLimit();
     }
-    this.host.requestUpdate();
-    emit(this.host, 'chatbot-error', { kind: shown.kind, message: shown.message, error });
+    this.#host.requestUpdate();
+    emit(this.#host, 'chatbot-error', { kind: shown.kind, message: shown.message, error });
     return shown;
   }
 
@@ -140,41 +145,41 @@ export class NoticesController implements ReactiveController {
   clearError(): void {
     if (!this.shownError) return;
     this.shownError = undefined;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** Says `text` once in the polite live region. */
   announce(text: string): void {
     // Clearing first makes an identical second answer count as a change.
     this.announcement = '';
-    this.host.requestUpdate();
-    if (this.announceFrame !== undefined) cancelAnimationFrame(this.announceFrame);
-    this.announceFrame = requestAnimationFrame(() => {
-      this.announceFrame = undefined;
+    this.#host.requestUpdate();
+    if (this.#announceFrame !== undefined) cancelAnimationFrame(this.#announceFrame);
+    this.#announceFrame = requestAnimationFrame(() => {
+      this.#announceFrame = undefined;
       this.announcement = text;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     });
   }
 
   /** Shows `text` in the status region for a few seconds. */
   flash(text: string): void {
     this.notice = text;
-    this.host.requestUpdate();
-    clearTimeout(this.noticeTimer);
-    this.noticeTimer = setTimeout(() => {
+    this.#host.requestUpdate();
+    clearTimeout(this.#noticeTimer);
+    this.#noticeTimer = setTimeout(() => {
       this.notice = '';
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }, FLASH_MS);
   }
 
-  private waitForRateLimit(): void {
-    clearTimeout(this.rateTimer);
-    this.rateTimer = setTimeout(
+  #waitForRateLimit(): void {
+    clearTimeout(this.#rateTimer);
+    this.#rateTimer = setTimeout(
       () => {
-        this.rateLimitedUntil = 0;
-        this.host.requestUpdate();
+        this.#rateLimitedUntil = 0;
+        this.#host.requestUpdate();
       },
-      this.rateLimitedUntil - Date.now() + 50,
+      this.#rateLimitedUntil - Date.now() + 50,
     );
   }
 }

@@ -81,7 +81,7 @@ async function load(): Promise<CreateView> {
     return (options) => new chunk.MarkdownView(options);
   } catch (error) {
     console.warn(
-      'chatbot-chat: the markdown renderer (chatbot-markdown.js, beside the element) did not load; answers show as plain text.',
+      'chatbot-chat: chatbot-markdown.js (beside the element) did not load; answers show as plain text.',
       error,
     );
     return () => new PlainView();

@@ -32,31 +32,31 @@ export type StreamOutcome =
  * cost far more than the reader can see.
  */
 export class StreamController implements ReactiveController {
-  private readonly host: ReactiveControllerHost;
-  private controller: AbortController | undefined;
-  private run = 0;
+  readonly #host: ReactiveControllerHost;
+  #controller: AbortController | undefined;
+  #run = 0;
 
   constructor(host: ReactiveControllerHost) {
-    this.host = host;
+    this.#host = host;
     host.addController(this);
   }
 
   /** True while an answer is streaming. */
   get active(): boolean {
-    return this.controller !== undefined;
+    return this.#controller !== undefined;
   }
 
   hostDisconnected(): void {
     // A chat moved in the page (a framework's portal or reorder) is back before a microtask
     // runs: only one taken off the page ends its answer.
     queueMicrotask(() => {
-      if (!(this.host as Partial<Element>).isConnected) this.stop();
+      if (!(this.#host as Partial<Element>).isConnected) this.stop();
     });
   }
 
   /** Aborts the current answer; its `start()` resolves with `stopped` and the partial text. */
   stop(): void {
-    this.controller?.abort();
+    this.#controller?.abort();
   }
 
   async start(
@@ -66,10 +66,10 @@ export class StreamController implements ReactiveController {
     handlers: StreamHandlers,
     sessionDocumentUuids?: string[],
   ): Promise<StreamOutcome> {
-    this.controller?.abort();
+    this.#controller?.abort();
     const controller = new AbortController();
-    this.controller = controller;
-    const run = ++this.run;
+    this.#controller = controller;
+    const run = ++this.#run;
 
     let text = '';
     let started = false;
@@ -79,7 +79,7 @@ export class StreamController implements ReactiveController {
     let caughtUp: (() => void) | undefined;
     const flush = () => {
       frame = undefined;
-      if (run !== this.run) return;
+      if (run !== this.#run) return;
       if (shown < text.length) {
         shown = Math.min(text.length, shown + CHARS_PER_FRAME);
         handlers.onText(text.slice(0, shown));
@@ -102,12 +102,12 @@ export class StreamController implements ReactiveController {
       }
       if (frame !== undefined) cancelAnimationFrame(frame);
       frame = undefined;
-      if (shown < text.length && run === this.run) {
+      if (shown < text.length && run === this.#run) {
         shown = text.length;
         handlers.onText(text);
       }
-      if (this.controller === controller) this.controller = undefined;
-      this.host.requestUpdate();
+      if (this.#controller === controller) this.#controller = undefined;
+      this.#host.requestUpdate();
       return outcome;
     };
 
@@ -121,7 +121,7 @@ export class StreamController implements ReactiveController {
         sessionDocumentUuids,
       });
       // Stop is drawn after the request has left: a render first would hold it back.
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
       const stream = await request;
       started = true;
       handlers.onStart?.(stream);
