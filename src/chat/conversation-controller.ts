@@ -90,6 +90,12 @@ export class ConversationController implements ReactiveController {
   #checkedData?: SessionData;
   /** The session whose restore the host's leaving the page aborted, to do again on return. */
   #interrupted?: string;
+  /**
+   * The session this conversation took up or began itself; the host's being another means the
+   * page gave it (`session-uuid`).
+   */
+  #ownSession?: string;
+
   readonly #host: ConversationHost;
   readonly #options: ConversationOptions;
 
@@ -156,8 +162,14 @@ export class ConversationController implements ReactiveController {
     ) {
       return;
     }
-    // No session of its own: load() takes the stored one, as on a reload.
-    this.#host.sessionUuid = '';
+    const { sessionUuid } = this.#host;
+    if (sessionUuid && sessionUuid !== this.#ownSession) {
+      // A session the page gave is kept: another chat's conversation is not this one's.
+      if (this.store.load().sessionUuid !== sessionUuid) return;
+    } else {
+      // No session of its own: load() takes the stored one, as on a reload.
+      this.#host.sessionUuid = '';
+    }
     this.#load();
   };
 
@@ -316,7 +328,7 @@ export class ConversationController implements ReactiveController {
 
   /** Changes the session without reloading the transcript, as an outside change would. */
   #useSession(uuid: string): void {
-    this.#host.sessionUuid = uuid;
+    this.#ownSession = this.#host.sessionUuid = uuid;
     this.#loadedKey = this.#configKey();
   }
 
@@ -366,7 +378,9 @@ export class ConversationController implements ReactiveController {
     if (host.sessionUuid && stored.sessionUuid && stored.sessionUuid !== host.sessionUuid) {
       stored.exchanges = [];
     }
-    if (!host.sessionUuid && stored.sessionUuid) host.sessionUuid = stored.sessionUuid;
+    if (!host.sessionUuid && stored.sessionUuid) {
+      this.#ownSession = host.sessionUuid = stored.sessionUuid;
+    }
     this.exchanges = stored.exchanges;
     options.answers.showNewest();
     if (this.exchanges.length) options.answers.expect();

@@ -92,6 +92,32 @@ describe('<chatbot-chat> twice in one page', () => {
     expect(inline!.sessionUuid).to.equal('');
   });
 
+  it('should keep a session the page gave it when the other chat saves its own', async () => {
+    const bot = await realChatbot();
+    const given = (await bot.client.sessions.create(bot.chatbotUuid)).uuid;
+    const wrapper = await fixture<HTMLElement>(html`<div>
+      <chatbot-chat base-url=${bot.baseUrl} api-key=${bot.apiKey} chatbot-uuid=${bot.chatbotUuid}></chatbot-chat>
+      <chatbot-chat
+        base-url=${bot.baseUrl}
+        api-key=${bot.apiKey}
+        chatbot-uuid=${bot.chatbotUuid}
+        session-uuid=${given}
+      ></chatbot-chat>
+    </div>`);
+    const [launcher, support] = [...wrapper.querySelectorAll('chatbot-chat')] as ChatbotChat[];
+    await ask(support!, 'Is it open on Saturday?');
+    // The launcher takes up the conversation the support chat saved, as on a reload…
+    await until(() => userMessages(launcher!).length === 1, 'the question in the launcher');
+    expect(launcher!.sessionUuid).to.equal(given);
+    // …but its forgetting it, and the conversation it starts then in a session of its own, leave
+    // the given one where it is.
+    launcher!.forget();
+    await ask(launcher!, 'When is the bakery open?');
+    expect(launcher!.sessionUuid).to.not.equal(given);
+    expect(support!.sessionUuid).to.equal(given);
+    expect(userMessages(support!)).to.deep.equal(['Is it open on Saturday?']);
+  });
+
   it('should not take up its own saves when alone', async () => {
     const bot = await realChatbot();
     const [chat] = await chats(bot, 1);
