@@ -336,6 +336,7 @@ export const styles = [
       opacity: 1;
     }
     .primary {
+      display: inline-grid;
       border: 0;
       border-radius: 8px;
       padding: 8px 14px;
@@ -343,6 +344,11 @@ export const styles = [
       color: var(--_accent-text);
       cursor: pointer;
       font-weight: 600;
+    }
+    .primary::after {
+      content: attr(data-other);
+      height: 0;
+      visibility: hidden;
     }
     .primary[aria-disabled='true'] {
       opacity: 0.55;

@@ -30,7 +30,9 @@ export const touchKeyboard = (): boolean =>
 /**
  * The message box and its one button. Send turns into Stop while an answer streams (the same
  * node, so keyboard focus stays on it); the textbox stays usable throughout, so the reader can
- * write the next question while reading the answer.
+ * write the next question while reading the answer. The button is as wide as the longer of its
+ * two words (the other one is laid out unseen, `data-other`), so the textbox and what is typed
+ * in it do not move as each answer starts and ends.
  */
 export function renderComposer(options: ComposerOptions): TemplateResult {
   const { strings, streaming, sendDisabled } = options;
@@ -50,6 +52,7 @@ export function renderComposer(options: ComposerOptions): TemplateResult {
       class="primary"
       part=${streaming ? 'stop-button' : 'send-button'}
       aria-disabled=${!streaming && sendDisabled}
+      data-other=${streaming ? strings.send : strings.stop}
       @click=${(event: Event) => {
         if (!streaming) return;
         event.preventDefault();

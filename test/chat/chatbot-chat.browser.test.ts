@@ -1006,6 +1006,27 @@ describe('<chatbot-chat>', () => {
     expect(shadow(el).activeElement, 'focus where the reader writes').to.equal(input(el));
   });
 
+  it('should keep Send and Stop one width, so the textbox does not move as an answer starts and ends', async () => {
+    for (const lang of ['en', 'de']) {
+      const hold = gate();
+      const service = fakeService([{ chunks: ['An answer.'], gate: hold.wait }]);
+      const el = await chat(service);
+      el.setAttribute('lang', lang);
+      await el.updateComplete;
+      const [send, stop] = lang === 'en' ? ['Send', 'Stop'] : ['Senden', 'Stopp'];
+      await until(() => button(el, send), send);
+      const idle = input(el).getBoundingClientRect().width;
+      const sent = el.send('hello');
+      await until(() => button(el, stop), stop);
+      expect(input(el).getBoundingClientRect().width, `${lang}: while answering`).to.equal(idle);
+      hold.release();
+      await sent;
+      expect(button(el, send), lang).to.exist;
+      expect(input(el).getBoundingClientRect().width, `${lang}: after`).to.equal(idle);
+      await expect(el).to.be.accessible();
+    }
+  });
+
   it('should use the German strings when lang is de, and take overrides', async () => {
     const el = await fixture<ChatbotChat>(
       html`<chatbot-chat lang="de" persist="none"></chatbot-chat>`,
