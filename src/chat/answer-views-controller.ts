@@ -160,8 +160,9 @@ export class AnswerViewsController implements ReactiveController {
 
   /**
    * The conversation changed from `before` to the current one (the server's list replaced the
-   * remembered one): answers whose text is the same keep their rendered markdown, and as many
-   * of the newest exchanges stay shown.
+   * remembered one, or another chat's save was followed): answers whose text is the same keep
+   * their rendered markdown, and the exchanges shown stay shown, newer ones below them; when
+   * the first of them is gone, as many of the newest.
    */
   replaced(before: readonly Exchange[]): void {
     const after = this.#options.exchanges();
@@ -170,7 +171,8 @@ export class AnswerViewsController implements ReactiveController {
     for (const id of [...this.#views.keys()]) {
       if (!now.has(id) || was.get(id) !== now.get(id)) this.#views.delete(id);
     }
-    this.#from = Math.max(0, after.length - (before.length - this.#from));
+    const first = after.findIndex((e) => e.id === before[this.#from]?.id);
+    this.#from = first >= 0 ? first : Math.max(0, after.length - (before.length - this.#from));
     this.#host.requestUpdate();
     this.#scheduleReveal();
   }

@@ -170,7 +170,7 @@ export class ConversationController implements ReactiveController {
       // No session of its own: load() takes the stored one, as on a reload.
       this.#host.sessionUuid = '';
     }
-    this.#load();
+    this.#load(true);
   };
 
   /** Stops the answer that is streaming, keeping what arrived. */
@@ -338,7 +338,8 @@ export class ConversationController implements ReactiveController {
     return [base, chatbotUuid, persist, sessionUuid, userId].join('\n');
   }
 
-  #load(): void {
+  /** `following` another chat's save: answers it shows already keep their rendered markdown. */
+  #load(following?: boolean): void {
     const client = this.#options.client();
     const host = this.#host;
     const options = this.#options;
@@ -357,7 +358,7 @@ export class ConversationController implements ReactiveController {
       return;
     }
     this.#stream.stop();
-    options.answers.clear();
+    if (!following) options.answers.clear();
     // Another visitor (or none: signed out), another chatbot or another service does not continue
     // the last one's session, unless the page gave one along with it. (Before the first load
     // there is no session; a service or chatbot set for the first time is no other one.)
@@ -381,8 +382,10 @@ export class ConversationController implements ReactiveController {
     if (!host.sessionUuid && stored.sessionUuid) {
       this.#ownSession = host.sessionUuid = stored.sessionUuid;
     }
+    const before = this.exchanges;
     this.exchanges = stored.exchanges;
-    options.answers.showNewest();
+    if (following) options.answers.replaced(before);
+    else options.answers.showNewest();
     if (this.exchanges.length) options.answers.expect();
     this.failedId = [...stored.exchanges].reverse().find((e) => e.state === 'failed')?.id;
     this.#loadedKey = this.#configKey();

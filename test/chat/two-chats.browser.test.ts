@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { ask, realChatbot, until, userMessages } from './helpers.js';
+import { answers, ask, realChatbot, until, userMessages } from './helpers.js';
 
 type Bot = Awaited<ReturnType<typeof realChatbot>>;
 
@@ -80,6 +80,27 @@ describe('<chatbot-chat> twice in one page', () => {
       return lists > MAX_READS || performance.now() - quietSince > 500;
     }, 'the chats to stop reading the list');
     expect(lists, 'reads of the list in all').to.be.at.most(MAX_READS);
+  });
+
+  it('should keep the answers it shows as they are when it follows the other chat', async () => {
+    const bot = await realChatbot();
+    const [inline, launcher] = await chats(bot, 2);
+    await ask(inline!, 'When is the bakery open?');
+    await until(() => answers(launcher!)[0]?.textContent?.trim(), 'the answer in the other chat');
+    const first = answers(launcher!)[0]!;
+    first.dataset.marked = 'kept';
+    first.querySelector<HTMLElement>('.markdown')!.dataset.marked = 'kept';
+    await ask(inline!, 'Is it open on Saturday?');
+    await until(() => answers(launcher!)[1]?.textContent?.trim(), 'the second answer there');
+    // Drawn again, the first answer would be a new node: a reader's selection in it lost, and
+    // its markdown rendered once more for every answer the other chat gets.
+    const now = answers(launcher!)[0]!;
+    expect(now.querySelector<HTMLElement>('.markdown')?.dataset.marked, 'its markdown').to.equal(
+      'kept',
+    );
+    expect(now.dataset.marked, 'the exchange, not taken off the page and put back').to.equal(
+      'kept',
+    );
   });
 
   it('should forget the conversation in the other one too', async () => {
