@@ -62,6 +62,12 @@ function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
   return attachments;
 }
 
+type ExtrasHost = FeedbackHost &
+  FullScreenHost &
+  AttachmentsHost &
+  NewChatUndoHost &
+  StringsHost<AnswerStrings>;
+
 /**
  * What an element shows around finished answers once the renderer's chunk has loaded: the
  * sources an answer cites, the rating controls, a refusal's topics as buttons, the copy buttons
@@ -76,14 +82,14 @@ function loadAttachments(): Promise<typeof AttachmentsController | undefined> {
  * for `attachments="on"` only, loads attachments' own chunk (whose chips' styles are here).
  */
 export class AnswerExtras implements ReactiveController {
-  private readonly ratings: FeedbackController;
+  readonly #ratings: FeedbackController;
   /** The files attached to the next question, once `attachments="on"` has loaded their chunk. */
   attachments?: AttachmentsController;
-  private attachmentsAsked = false;
-  private readonly sentI18n: StringsController<SentStrings>;
-  private readonly answerI18n: StringsController<AnswerStrings>;
-  private readonly newChat: NewChatUndo;
-  private readonly deletes: DeleteConfirm;
+  #attachmentsAsked = false;
+  readonly #sentI18n: StringsController<SentStrings>;
+  readonly #answerI18n: StringsController<AnswerStrings>;
+  readonly #newChat: NewChatUndo;
+  readonly #deletes: DeleteConfirm;
   /**
    * Exchanges grow with no update of the element: a finished block is laid out only once it
    * nears the view (content-visibility), frames after the jump that brought it there on a busy
@@ -92,55 +98,53 @@ export class AnswerExtras implements ReactiveController {
    * On the next frame: scrolling in the observer's callback lays out blocks that come into view,
    * which the browser reports as a ResizeObserver loop error on the host page.
    */
-  private readonly growth = new ResizeObserver(() => {
-    if (this.growing) return;
-    this.growing = requestAnimationFrame(() => {
-      this.growing = 0;
-      this.options.resized();
+  readonly #growth = new ResizeObserver(() => {
+    if (this.#growing) return;
+    this.#growing = requestAnimationFrame(() => {
+      this.#growing = 0;
+      this.#options.resized();
     });
   });
-  private growing = 0;
-  private readonly watched = new Set<Element>();
+  #growing = 0;
+  readonly #watched = new Set<Element>();
 
-  constructor(
-    private readonly host: FeedbackHost &
-      FullScreenHost &
-      AttachmentsHost &
-      NewChatUndoHost &
-      StringsHost<AnswerStrings>,
-    private readonly options: AnswerExtrasOptions,
-  ) {
+  readonly #host: ExtrasHost;
+  readonly #options: AnswerExtrasOptions;
+
+  constructor(host: ExtrasHost, options: AnswerExtrasOptions) {
+    this.#host = host;
+    this.#options = options;
     adoptAnswerStyles(host.renderRoot);
     options.notices.copyBySelection = copyBySelection;
-    this.ratings = new FeedbackController(host, options);
-    this.sentI18n = new Strings(host, sentStrings);
-    this.answerI18n = new Strings(host, answerStrings);
-    this.newChat = new NewChatUndo(host, options, () => this.answerI18n.value);
-    this.deletes = new DeleteConfirm(host, () => this.answerI18n.value);
+    this.#ratings = new FeedbackController(host, options);
+    this.#sentI18n = new Strings(host, sentStrings);
+    this.#answerI18n = new Strings(host, answerStrings);
+    this.#newChat = new NewChatUndo(host, options, () => this.#answerI18n.value);
+    this.#deletes = new DeleteConfirm(host, () => this.#answerI18n.value);
     new FullScreenController(host, options);
     host.addController(this);
   }
 
   hostUpdate(): void {
-    if (this.host.attachments !== 'on' || this.attachmentsAsked) return;
-    this.attachmentsAsked = true;
+    if (this.#host.attachments !== 'on' || this.#attachmentsAsked) return;
+    this.#attachmentsAsked = true;
     void loadAttachments().then((Controller) => {
       if (!Controller) return;
-      this.attachments = new Controller(this.host);
-      this.host.requestUpdate();
+      this.attachments = new Controller(this.#host);
+      this.#host.requestUpdate();
     });
   }
 
   hostUpdated(): void {
-    for (const exchange of this.watched) {
+    for (const exchange of this.#watched) {
       if (exchange.isConnected) continue;
-      this.growth.unobserve(exchange);
-      this.watched.delete(exchange);
+      this.#growth.unobserve(exchange);
+      this.#watched.delete(exchange);
     }
-    for (const exchange of this.host.renderRoot.querySelectorAll('.exchange')) {
-      if (this.watched.has(exchange)) continue;
-      this.watched.add(exchange);
-      this.growth.observe(exchange);
+    for (const exchange of this.#host.renderRoot.querySelectorAll('.exchange')) {
+      if (this.#watched.has(exchange)) continue;
+      this.#watched.add(exchange);
+      this.#growth.observe(exchange);
     }
   }
 
@@ -149,7 +153,7 @@ export class AnswerExtras implements ReactiveController {
    * (see `NewChatUndo.keep`).
    */
   keep(): void {
-    this.newChat.keep();
+    this.#newChat.keep();
   }
 
   /**
@@ -161,17 +165,17 @@ export class AnswerExtras implements ReactiveController {
   describe(error: unknown): { message: string } | undefined {
     if (!isApiError(error)) return undefined;
     const max = /^query must be at most (\d+) characters$/.exec(error.serverMessage)?.[1];
-    return max ? { message: fill(this.answerI18n.value.tooLong, { max }) } : undefined;
+    return max ? { message: fill(this.#answerI18n.value.tooLong, { max }) } : undefined;
   }
 
   /** Under a question: the files sent with it, attachments on or off. */
   sent(documents: Exchange['documents']): unknown {
-    return renderSent(documents, this.sentI18n.value.attachments, this.sentI18n.language);
+    return renderSent(documents, this.#sentI18n.value.attachments, this.#sentI18n.language);
   }
 
   /** Under the text of a finished answer: the sources it cites. */
   sources(exchange: Exchange): TemplateResult | typeof nothing {
-    return renderSources(exchange, this.answerI18n.value.sources);
+    return renderSources(exchange, this.#answerI18n.value.sources);
   }
 
   /**
@@ -187,17 +191,17 @@ export class AnswerExtras implements ReactiveController {
     const topics = exchange.suggestions;
     if (!topics?.length) return nothing;
     if (answer) hideOfferedList(answer, topics);
-    return renderSuggestions(html, topics, this.answerI18n.value.askInstead, onAsk);
+    return renderSuggestions(html, topics, this.#answerI18n.value.askInstead, onAsk);
   }
 
   /** Whether the reader confirms deleting `exchange`: asked among its actions. */
   confirmDelete(exchange: Exchange): Promise<boolean> {
-    return this.deletes.ask(exchange);
+    return this.#deletes.ask(exchange);
   }
 
   /** Among a finished exchange's actions: Delete's question while it is asked, and the rating. */
   actions(exchange: Exchange): TemplateResult {
-    return html`${this.deletes.render(exchange)}${this.ratings.render(exchange)}`;
+    return html`${this.#deletes.render(exchange)}${this.#ratings.render(exchange)}`;
   }
 
   /** A click in the conversation: a code block's copy button, or a citation marker. */
@@ -205,7 +209,7 @@ export class AnswerExtras implements ReactiveController {
     const target = event.target as HTMLElement;
     const copy = target.closest('button.copy-code');
     if (copy) {
-      this.options.copy(copy.parentElement?.querySelector('pre')?.textContent ?? '');
+      this.#options.copy(copy.parentElement?.querySelector('pre')?.textContent ?? '');
       return;
     }
     const marker = target.closest('a.citation');
@@ -214,7 +218,7 @@ export class AnswerExtras implements ReactiveController {
       // In-page anchors do not reach into shadow DOM and would change the host page's URL.
       event.preventDefault();
       const id = CSS.escape(href.slice(1));
-      this.host.renderRoot.querySelector<HTMLElement>(`[id="${id}"]`)?.focus();
+      this.#host.renderRoot.querySelector<HTMLElement>(`[id="${id}"]`)?.focus();
     }
   };
 }

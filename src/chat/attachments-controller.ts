@@ -112,37 +112,40 @@ export function accepts(accept: string, file: File): boolean {
 export class AttachmentsController implements ReactiveController {
   items: Attachment[] = [];
   /** The chips of the last question sent, until the next one. */
-  private sent: Attachment[] = [];
+  #sent: Attachment[] = [];
   /** A question was sent while files uploaded: it goes out once they are in (see `settled`). */
-  private waiting = false;
+  #waiting = false;
   /**
    * The failed files the reader was told would not go with the question: sent again, it goes
    * without them. A file that fails later is told of in its turn.
    */
-  private told: Attachment[] = [];
-  private readonly i18n: StringsController<AttachmentStrings>;
+  #told: Attachment[] = [];
+  readonly #i18n: StringsController<AttachmentStrings>;
 
-  constructor(private readonly host: AttachmentsHost) {
-    this.i18n = new Strings(host, attachmentStrings);
+  readonly #host: AttachmentsHost;
+
+  constructor(host: AttachmentsHost) {
+    this.#host = host;
+    this.#i18n = new Strings(host, attachmentStrings);
     host.addController(this);
   }
 
   get enabled(): boolean {
-    return this.host.attachments === 'on' && !unavailable;
+    return this.#host.attachments === 'on' && !unavailable;
   }
 
   hostConnected(): void {
-    this.host.addEventListener('dragover', this.handleDragOver);
-    this.host.addEventListener('dragleave', this.handleDragLeave);
-    this.host.addEventListener('drop', this.handleDrop);
-    this.host.addEventListener('paste', this.handlePaste);
+    this.#host.addEventListener('dragover', this.#handleDragOver);
+    this.#host.addEventListener('dragleave', this.#handleDragLeave);
+    this.#host.addEventListener('drop', this.#handleDrop);
+    this.#host.addEventListener('paste', this.#handlePaste);
   }
 
   hostDisconnected(): void {
-    this.host.removeEventListener('dragover', this.handleDragOver);
-    this.host.removeEventListener('dragleave', this.handleDragLeave);
-    this.host.removeEventListener('drop', this.handleDrop);
-    this.host.removeEventListener('paste', this.handlePaste);
+    this.#host.removeEventListener('dragover', this.#handleDragOver);
+    this.#host.removeEventListener('dragleave', this.#handleDragLeave);
+    this.#host.removeEventListener('drop', this.#handleDrop);
+    this.#host.removeEventListener('paste', this.#handlePaste);
   }
 
   /**
@@ -154,11 +157,11 @@ export class AttachmentsController implements ReactiveController {
   documents(): SentDocument[] | null | undefined {
     if (!this.enabled) return undefined;
     if (this.items.some(uploading)) {
-      this.waiting = true;
-      this.host.requestUpdate();
+      this.#waiting = true;
+      this.#host.requestUpdate();
       return null;
     }
-    if (this.tell()) return null;
+    if (this.#tell()) return null;
     const sent = this.items.flatMap(({ document }) =>
       document ? [{ uuid: document.uuid, filename: document.filename, size: document.size }] : [],
     );
@@ -169,36 +172,36 @@ export class AttachmentsController implements ReactiveController {
    * Says which failed files would not go with the question, unless the reader has heard it
    * about each already; whether it had to.
    */
-  private tell(): boolean {
+  #tell(): boolean {
     const failed = this.items.filter((item) => item.error);
-    if (failed.every((item) => this.told.includes(item))) return false;
-    this.told = failed;
-    this.host.requestUpdate();
+    if (failed.every((item) => this.#told.includes(item))) return false;
+    this.#told = failed;
+    this.#host.requestUpdate();
     return true;
   }
 
   /** The question went out: its chips move to the message. */
   clear(): void {
-    this.told = [];
+    this.#told = [];
     if (!this.items.length) return;
-    this.sent = this.items;
+    this.#sent = this.items;
     this.items = [];
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   /** The service refused the question they went with: its chips come back, unless new ones came. */
   restore(): void {
-    this.told = [];
-    if (this.items.length || !this.sent.length) return;
-    this.items = this.sent;
-    this.sent = [];
-    this.host.requestUpdate();
+    this.#told = [];
+    if (this.items.length || !this.#sent.length) return;
+    this.items = this.#sent;
+    this.#sent = [];
+    this.#host.requestUpdate();
   }
 
   add(files: Iterable<File>): void {
     if (!this.enabled) return;
-    const { accept, maxAttachmentSize } = this.host;
-    const strings = this.i18n.value;
+    const { accept, maxAttachmentSize } = this.#host;
+    const strings = this.#i18n.value;
     for (const file of files) {
       const item: Attachment = {
         id: ++counter,
@@ -210,16 +213,16 @@ export class AttachmentsController implements ReactiveController {
       const max = maxAttachmentSize > 0 ? maxAttachmentSize : DEFAULT_MAX_SIZE;
       if (!accepts(types, file)) item.error = fill(strings.attachType, { types: listed(types) });
       else if (file.size > max) {
-        item.error = fill(strings.attachSize, { max: formatSize(max, this.i18n.language) });
+        item.error = fill(strings.attachSize, { max: formatSize(max, this.#i18n.language) });
       }
       this.items = [...this.items, item];
-      if (!item.error) void this.upload(item);
+      if (!item.error) void this.#upload(item);
     }
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
-  private async upload(item: Attachment): Promise<void> {
-    const { host } = this;
+  async #upload(item: Attachment): Promise<void> {
+    const host = this.#host;
     try {
       const upload =
         host.client?.sessions.uploadDocument ??
@@ -235,32 +238,34 @@ export class AttachmentsController implements ReactiveController {
     } catch (error) {
       if (item.abort.signal.aborted) return;
       if (isMissingRoute(error)) unavailable = true;
-      item.error = refusal(error, this.i18n.value, this.i18n.language);
+      item.error = refusal(error, this.#i18n.value, this.#i18n.language);
     }
     host.requestUpdate();
-    this.settled();
+    this.#settled();
   }
 
   /**
    * A question waiting for uploads goes out once none is left, through the composer, so it is
    * what the textbox holds then; not when one failed: the reader is told, and decides.
    */
-  private settled(): void {
-    if (!this.waiting || this.items.some(uploading)) return;
-    this.waiting = false;
-    this.host.requestUpdate();
-    if (!this.tell()) {
-      this.host.renderRoot.querySelector<HTMLFormElement>('form[part="composer"]')?.requestSubmit();
+  #settled(): void {
+    if (!this.#waiting || this.items.some(uploading)) return;
+    this.#waiting = false;
+    this.#host.requestUpdate();
+    if (!this.#tell()) {
+      this.#host.renderRoot
+        .querySelector<HTMLFormElement>('form[part="composer"]')
+        ?.requestSubmit();
     }
   }
 
-  private remove(item: Attachment): void {
+  #remove(item: Attachment): void {
     item.abort.abort();
     this.items = this.items.filter((other) => other !== item);
-    this.told = this.told.filter((other) => other !== item);
-    this.host.requestUpdate();
-    this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
-    this.settled();
+    this.#told = this.#told.filter((other) => other !== item);
+    this.#host.requestUpdate();
+    this.#host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
+    this.#settled();
   }
 
   /**
@@ -268,77 +273,77 @@ export class AttachmentsController implements ReactiveController {
    * turned out to have no uploads; chips already there stay to say so.
    */
   render(): unknown {
-    if (this.host.attachments !== 'on') return nothing;
-    const strings = this.i18n.value;
+    if (this.#host.attachments !== 'on') return nothing;
+    const strings = this.#i18n.value;
     // The live regions are there, empty, before they have anything to say: a screen reader
     // announces text put into a region it already knows, not a region inserted with its text.
     // An alert for a Send that did not send, a status for one that will, once the files are in.
     return html`<div class="attach-notes" role="status">${
-      this.waiting
+      this.#waiting
         ? html`<p class="attach-wait" part="attachments-wait">${strings.attachWait}</p>`
         : nothing
     }</div><div class="attach-notes" role="alert">${
-      !this.waiting && this.told.length
-        ? html`<p class="attach-wait" part="attachments-wait">${fill(strings.attachUnsent, { names: this.told.map((item) => item.file.name).join(', ') })}</p>`
+      !this.#waiting && this.#told.length
+        ? html`<p class="attach-wait" part="attachments-wait">${fill(strings.attachUnsent, { names: this.#told.map((item) => item.file.name).join(', ') })}</p>`
         : nothing
     }</div>${
       this.items.length
         ? html`<ul class="chips" part="attachments" aria-label=${strings.attachments}>
-          ${this.items.map((item) => this.renderChip(item, strings))}
+          ${this.items.map((item) => this.#renderChip(item, strings))}
         </ul>`
         : nothing
     }${
       unavailable
         ? nothing
-        : html`<input type="file" multiple hidden accept=${this.host.accept || DEFAULT_ACCEPT} @change=${this.handleChange} />
-          <button type="button" class="attach" part="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${this.handleAttachClick}>${paperclip()}</button>`
+        : html`<input type="file" multiple hidden accept=${this.#host.accept || DEFAULT_ACCEPT} @change=${this.#handleChange} />
+          <button type="button" class="attach" part="attach-button" aria-label=${strings.attach} title=${strings.attach} @click=${this.#handleAttachClick}>${paperclip()}</button>`
     }`;
   }
 
-  private renderChip(item: Attachment, strings: AttachmentStrings): unknown {
+  #renderChip(item: Attachment, strings: AttachmentStrings): unknown {
     const { name, size } = item.file;
     return html`<li class="chip" part="attachment">
       <span class="name">${name}</span>
-      <span class="size">${formatSize(size, this.i18n.language)}</span>
+      <span class="size">${formatSize(size, this.#i18n.language)}</span>
       ${
         uploading(item)
           ? html`<progress max="1" .value=${item.progress} aria-label=${fill(strings.uploading, { name })}></progress>`
           : nothing
       }
-      <button type="button" part="remove-attachment" aria-label=${fill(strings.removeAttachment, { name })} @click=${() => this.remove(item)}>✕</button>
+      <button type="button" part="remove-attachment" aria-label=${fill(strings.removeAttachment, { name })} @click=${() => this.#remove(item)}>✕</button>
       ${item.error ? html`<span class="chip-error" part="attachment-error" role="alert">${item.error}</span>` : nothing}
     </li>`;
   }
 
   // --- handlers ------------------------------------------------------------------------------
 
-  private handleAttachClick = (event: Event): void => {
+  #handleAttachClick = (event: Event): void => {
     const button = event.currentTarget as HTMLElement;
     button.parentElement?.querySelector<HTMLInputElement>('input[type="file"]')?.click();
   };
 
-  private handleChange = (event: Event): void => {
+  #handleChange = (event: Event): void => {
     const input = event.currentTarget as HTMLInputElement;
     this.add(input.files ?? []);
     // The same file picked again after a remove is a change too.
     input.value = '';
   };
 
-  private dragging(on: boolean): void {
-    this.host.renderRoot.querySelector('.panel')?.classList.toggle('dragging', on);
+  #dragging(on: boolean): void {
+    this.#host.renderRoot.querySelector('.panel')?.classList.toggle('dragging', on);
   }
 
-  private handleDragOver = (event: DragEvent): void => {
+  #handleDragOver = (event: DragEvent): void => {
     if (!this.enabled || !event.dataTransfer?.types.includes('Files')) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
-    this.dragging(true);
+    this.#dragging(true);
   };
 
-  private handleDragLeave = (): void => this.dragging(false);
+  #handleDragLeave = (): void => this.#dragging(false);
 
-  private handleDrop = (event: DragEvent): void => {
-    this.dragging(false);
+  #handleDrop = (event: DragEvent): void => {
+    this.#dragging(false);
     const files = event.dataTransfer?.files;
     if (!this.enabled || !files?.length) return;
     event.preventDefault();
@@ -346,7 +351,7 @@ export class AttachmentsController implements ReactiveController {
   };
 
   /** A pasted file is attached; pasted text goes into the textbox as ever. */
-  private handlePaste = (event: ClipboardEvent): void => {
+  #handlePaste = (event: ClipboardEvent): void => {
     const files = event.clipboardData?.files;
     if (!this.enabled || !files?.length) return;
     event.preventDefault();

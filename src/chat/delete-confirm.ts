@@ -15,77 +15,80 @@ export interface DeleteConfirmHost extends ReactiveControllerHost {
  * exchange answers the first one no.
  */
 export class DeleteConfirm {
-  private asking?: {
+  #asking?: {
     id: string;
     answer: (yes: boolean) => void;
     /** What had focus when Delete was pressed (the button, unless the browser does not focus one). */
     from: Element | null;
   };
 
-  constructor(
-    private readonly host: DeleteConfirmHost,
-    private readonly strings: () => AnswerStrings,
-  ) {}
+  readonly #host: DeleteConfirmHost;
+  readonly #strings: () => AnswerStrings;
+
+  constructor(host: DeleteConfirmHost, strings: () => AnswerStrings) {
+    this.#host = host;
+    this.#strings = strings;
+  }
 
   /** Whether the reader confirms the deletion of `exchange`. */
   ask(exchange: Exchange): Promise<boolean> {
-    this.settle(false);
+    this.#settle(false);
     return new Promise((answer) => {
-      const from = (this.host.renderRoot as ShadowRoot).activeElement;
-      this.asking = { id: exchange.id, answer, from };
-      this.host.requestUpdate();
-      void this.host.updateComplete.then(() =>
-        this.host.renderRoot.querySelector<HTMLElement>('[part~=delete-confirm] .cancel')?.focus(),
+      const from = (this.#host.renderRoot as ShadowRoot).activeElement;
+      this.#asking = { id: exchange.id, answer, from };
+      this.#host.requestUpdate();
+      void this.#host.updateComplete.then(() =>
+        this.#host.renderRoot.querySelector<HTMLElement>('[part~=delete-confirm] .cancel')?.focus(),
       );
     });
   }
 
   /** The question, in the actions of the exchange it is about. */
   render(exchange: Exchange): TemplateResult | typeof nothing {
-    if (this.asking?.id !== exchange.id) return nothing;
-    const s = this.strings();
+    if (this.#asking?.id !== exchange.id) return nothing;
+    const s = this.#strings();
     return html`<span
       class="confirm"
       role="group"
       part="delete-confirm"
       aria-labelledby="delete-question"
-      @keydown=${this.handleKeydown}
+      @keydown=${this.#handleKeydown}
     >
       <span id="delete-question">${s.deleteQuestion}</span>
-      <button type="button" class="text-button danger-button" @click=${this.confirm}>${s.deleteYes}</button>
-      <button type="button" class="text-button cancel" @click=${this.cancel}>${s.cancel}</button>
+      <button type="button" class="text-button danger-button" @click=${this.#confirm}>${s.deleteYes}</button>
+      <button type="button" class="text-button cancel" @click=${this.#cancel}>${s.cancel}</button>
     </span>`;
   }
 
-  private readonly confirm = (): void => {
+  readonly #confirm = (): void => {
     // Focus back where it was while the service deletes: the element then moves it on.
-    this.refocus();
-    this.settle(true);
+    this.#refocus();
+    this.#settle(true);
   };
 
-  private readonly cancel = (): void => {
-    this.refocus();
-    this.settle(false);
+  readonly #cancel = (): void => {
+    this.#refocus();
+    this.#settle(false);
   };
 
-  private readonly handleKeydown = (event: KeyboardEvent): void => {
+  readonly #handleKeydown = (event: KeyboardEvent): void => {
     if (event.key !== 'Escape') return;
     // Not the launcher's Escape, which would close the whole chat.
     event.stopPropagation();
-    this.cancel();
+    this.#cancel();
   };
 
-  private refocus(): void {
-    const from = this.asking?.from;
+  #refocus(): void {
+    const from = this.#asking?.from;
     if (from instanceof HTMLElement && from.isConnected) from.focus();
-    else this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
+    else this.#host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
   }
 
-  private settle(yes: boolean): void {
-    const asking = this.asking;
+  #settle(yes: boolean): void {
+    const asking = this.#asking;
     if (!asking) return;
-    this.asking = undefined;
+    this.#asking = undefined;
     asking.answer(yes);
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 }

@@ -47,38 +47,40 @@ export interface FeedbackOptions {
  */
 export class FeedbackController {
   /** The exchange whose reason form is open. */
-  private asking?: string;
+  #asking?: string;
   /** The exchange whose last rating could not be saved. */
-  private failed?: string;
+  #failed?: string;
   /** Exchanges whose message the service no longer has (deleted in the admin). */
-  private readonly gone = new Set<string>();
+  readonly #gone = new Set<string>();
   /**
    * Exchanges thanked for their rating, beside its buttons for the rest of the page's life (a
    * reader who looks back sees it was taken); not after a reload, as the reason form is not.
    */
-  private readonly thanked = new Set<string>();
+  readonly #thanked = new Set<string>();
   /** Exchanges to thank once the service has accepted their rating. */
-  private readonly thanking = new Set<string>();
+  readonly #thanking = new Set<string>();
   /** The rating to send next, per exchange. */
-  private readonly queued = new Map<string, FeedbackInput>();
+  readonly #queued = new Map<string, FeedbackInput>();
   /** The last rating the service accepted, per exchange with a request in flight. */
-  private readonly settled = new Map<string, ReaderFeedback | undefined>();
+  readonly #settled = new Map<string, ReaderFeedback | undefined>();
 
   /** The rating controls' strings: their table comes with the chunk, not the first load. */
-  private readonly i18n: StringsController<FeedbackStrings>;
+  readonly #i18n: StringsController<FeedbackStrings>;
 
-  constructor(
-    private readonly host: FeedbackHost,
-    private readonly options: FeedbackOptions,
-  ) {
-    this.i18n = new Strings(host, feedbackStrings);
+  readonly #host: FeedbackHost;
+  readonly #options: FeedbackOptions;
+
+  constructor(host: FeedbackHost, options: FeedbackOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.#i18n = new Strings(host, feedbackStrings);
   }
 
   /** The rating controls of a finished exchange, or nothing when it cannot be rated. */
   render(exchange: Exchange): TemplateResult | typeof nothing {
-    const client = this.options.client();
+    const client = this.#options.client();
     if (
-      this.host.feedback === 'off' ||
+      this.#host.feedback === 'off' ||
       !client ||
       unsupported.has(client.baseUrl) ||
       !exchange.messageUuid ||
@@ -87,46 +89,46 @@ export class FeedbackController {
       return nothing;
     }
     return renderFeedback({
-      strings: this.i18n.value,
+      strings: this.#i18n.value,
       rating: exchange.feedback?.rating,
-      asking: this.asking === exchange.id,
-      failed: this.failed === exchange.id,
-      gone: this.gone.has(exchange.id),
-      thanked: this.thanked.has(exchange.id),
-      onRate: (rating) => this.toggle(exchange, rating),
-      onSubmit: (event) => this.handleReasonSubmit(exchange, event),
-      onClose: () => this.close(exchange),
+      asking: this.#asking === exchange.id,
+      failed: this.#failed === exchange.id,
+      gone: this.#gone.has(exchange.id),
+      thanked: this.#thanked.has(exchange.id),
+      onRate: (rating) => this.#toggle(exchange, rating),
+      onSubmit: (event) => this.#handleReasonSubmit(exchange, event),
+      onClose: () => this.#close(exchange),
     });
   }
 
   /** Presses `rating`, or releases it when it is pressed; "Not helpful" asks why. */
-  private toggle(exchange: Exchange, rating: Rating): void {
+  #toggle(exchange: Exchange, rating: Rating): void {
     const release = exchange.feedback?.rating === rating;
-    this.asking = !release && rating === 'down' ? exchange.id : undefined;
-    this.thanked.delete(exchange.id);
+    this.#asking = !release && rating === 'down' ? exchange.id : undefined;
+    this.#thanked.delete(exchange.id);
     // "Not helpful" is thanked once its form is sent; a withdrawal never.
-    if (!release && rating === 'up') this.thanking.add(exchange.id);
-    else this.thanking.delete(exchange.id);
-    this.rate(exchange, { rating: release ? null : rating });
-    if (this.asking) this.focus(exchange, 'form input');
+    if (!release && rating === 'up') this.#thanking.add(exchange.id);
+    else this.#thanking.delete(exchange.id);
+    this.#rate(exchange, { rating: release ? null : rating });
+    if (this.#asking) this.#focus(exchange, 'form input');
   }
 
-  private handleReasonSubmit(exchange: Exchange, event: SubmitEvent): void {
+  #handleReasonSubmit(exchange: Exchange, event: SubmitEvent): void {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     const reason = data.get('reason') as FeedbackReason | null;
     const comment = String(data.get('comment') ?? '').trim();
-    this.close(exchange);
-    this.thanking.add(exchange.id);
+    this.#close(exchange);
+    this.#thanking.add(exchange.id);
     // "Not helpful" itself is saved already: only a reason or a comment adds to it.
     if (reason || comment) {
-      this.rate(exchange, {
+      this.#rate(exchange, {
         rating: 'down',
         ...(reason ? { reason } : {}),
         ...(comment ? { comment } : {}),
       });
-    } else if (!this.settled.has(exchange.id) && exchange.feedback) {
-      this.thank(exchange);
+    } else if (!this.#settled.has(exchange.id) && exchange.feedback) {
+      this.#thank(exchange);
     }
   }
 
@@ -134,80 +136,80 @@ export class FeedbackController {
    * Thanks the reader beside the buttons, and says it once, in the polite live region: a flash
    * would show it a second time, over the foot of the log, where the last answer's buttons are.
    */
-  private thank(exchange: Exchange): void {
-    this.thanking.delete(exchange.id);
-    this.thanked.add(exchange.id);
-    this.options.notices.announce(this.i18n.value.feedbackThanks);
-    this.host.requestUpdate();
+  #thank(exchange: Exchange): void {
+    this.#thanking.delete(exchange.id);
+    this.#thanked.add(exchange.id);
+    this.#options.notices.announce(this.#i18n.value.feedbackThanks);
+    this.#host.requestUpdate();
   }
 
   /** Closes the reason form, back to the button that opened it. */
-  private close(exchange: Exchange): void {
-    this.asking = undefined;
-    this.host.requestUpdate();
-    this.focus(exchange, 'button[value=down]');
+  #close(exchange: Exchange): void {
+    this.#asking = undefined;
+    this.#host.requestUpdate();
+    this.#focus(exchange, 'button[value=down]');
   }
 
-  private focus(exchange: Exchange, selector: string): void {
-    void this.host.updateComplete.then(() =>
-      this.host.renderRoot
+  #focus(exchange: Exchange, selector: string): void {
+    void this.#host.updateComplete.then(() =>
+      this.#host.renderRoot
         .querySelector<HTMLElement>(`[data-id="${exchange.id}"] ${selector}`)
         ?.focus(),
     );
   }
 
   /** Shows `input` at once, and sends it after any request for the exchange in flight. */
-  private rate(exchange: Exchange, input: FeedbackInput): void {
+  #rate(exchange: Exchange, input: FeedbackInput): void {
     const { id } = exchange;
-    const sending = this.settled.has(id);
-    if (!sending) this.settled.set(id, exchange.feedback);
+    const sending = this.#settled.has(id);
+    if (!sending) this.#settled.set(id, exchange.feedback);
     exchange.feedback = given(input);
-    this.failed = undefined;
-    this.queued.set(id, input);
-    this.host.requestUpdate();
-    if (!sending) void this.send(exchange);
+    this.#failed = undefined;
+    this.#queued.set(id, input);
+    this.#host.requestUpdate();
+    if (!sending) void this.#send(exchange);
   }
 
-  private async send(exchange: Exchange): Promise<void> {
+  async #send(exchange: Exchange): Promise<void> {
     const { id, messageUuid } = exchange;
-    const client = this.options.client();
+    const client = this.#options.client();
     try {
       if (!client || !messageUuid) return;
-      for (let input = this.queued.get(id); input; input = this.queued.get(id)) {
-        this.queued.delete(id);
+      for (let input = this.#queued.get(id); input; input = this.#queued.get(id)) {
+        this.#queued.delete(id);
         try {
           await client.messages.feedback(messageUuid, input);
         } catch (error) {
-          this.queued.delete(id);
-          this.thanking.delete(id);
-          exchange.feedback = this.settled.get(id);
+          this.#queued.delete(id);
+          this.#thanking.delete(id);
+          exchange.feedback = this.#settled.get(id);
           const missing = isMissingRoute(error);
           // A service that took a rating has the route: its 404 says the message is gone.
-          if (missing && supported.has(client.baseUrl)) this.gone.add(id);
+          if (missing && supported.has(client.baseUrl)) this.#gone.add(id);
           else if (missing) unsupported.add(client.baseUrl);
           else {
-            this.failed = id;
+            this.#failed = id;
             return;
           }
-          if (this.asking === id) this.asking = undefined;
+          if (this.#asking === id) this.#asking = undefined;
           // The controls go: a reader on one of them (or in the reason form) carries on from the
           // exchange's other buttons.
-          const root = this.host.renderRoot as ShadowRoot;
+          const root = this.#host.renderRoot as ShadowRoot;
           if (root.activeElement?.closest('.feedback, .feedback-form')) {
-            this.focus(exchange, '.actions button');
+            this.#focus(exchange, '.actions button');
           }
           return;
         }
         supported.add(client.baseUrl);
-        this.settled.set(id, given(input));
+        this.#settled.set(id, given(input));
         // For the last rating asked for, not one a later change has superseded.
-        if (input.rating && !this.queued.has(id) && this.thanking.has(id)) this.thank(exchange);
-        emit(this.host, 'chatbot-feedback', { messageUuid, ...input });
+        if (input.rating && !this.#queued.has(id) && this.#thanking.has(id)) this.#thank(exchange);
+        emit(this.#host, 'chatbot-feedback', { messageUuid, ...input });
       }
     } finally {
-      this.settled.delete(id);
-      this.options.save();
-      this.host.requestUpdate();
+      this.#settled.delete(id);
+      this.#options.save();
+      this.#host.requestUpdate();
     }
   }
 }

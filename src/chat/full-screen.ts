@@ -27,40 +27,42 @@ export interface FullScreenOptions {
  * panel is still full screen through the stylesheet alone.
  */
 export class FullScreenController implements ReactiveController {
-  private readonly narrow = matchMedia(NARROW);
-  private release?: () => void;
+  readonly #narrow = matchMedia(NARROW);
+  #release?: () => void;
 
-  constructor(
-    private readonly host: FullScreenHost,
-    private readonly options: FullScreenOptions,
-  ) {
+  readonly #host: FullScreenHost;
+  readonly #options: FullScreenOptions;
+
+  constructor(host: FullScreenHost, options: FullScreenOptions) {
+    this.#host = host;
+    this.#options = options;
     host.addController(this);
-    this.narrow.addEventListener('change', () => host.requestUpdate());
+    this.#narrow.addEventListener('change', () => host.requestUpdate());
   }
 
   hostConnected(): void {
     // Put back on the page still open (a framework's re-render): held again at once, not at the
     // next update, which may never come.
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 
   hostUpdated(): void {
-    const host = this.host;
+    const host = this.#host;
     const panel =
-      host.mode === 'launcher' && host.open && this.narrow.matches
+      host.mode === 'launcher' && host.open && this.#narrow.matches
         ? host.shadowRoot?.querySelector<HTMLElement>('.panel')
         : undefined;
-    if (panel && !this.release) this.release = this.hold(panel);
-    else if (!panel && this.release) this.hostDisconnected();
+    if (panel && !this.#release) this.#release = this.#hold(panel);
+    else if (!panel && this.#release) this.hostDisconnected();
   }
 
   hostDisconnected(): void {
-    this.release?.();
-    this.release = undefined;
+    this.#release?.();
+    this.#release = undefined;
   }
 
-  private hold(panel: HTMLElement): () => void {
-    const host = this.host;
+  #hold(panel: HTMLElement): () => void {
+    const host = this.#host;
     const { body, documentElement: root } = document;
     const viewport = window.visualViewport;
     const y = window.scrollY;
@@ -75,7 +77,7 @@ export class FullScreenController implements ReactiveController {
       if (!viewport) return;
       panel.style.top = `${viewport.offsetTop}px`;
       panel.style.height = `${viewport.height}px`;
-      this.options.resized();
+      this.#options.resized();
     };
     const trap = (event: KeyboardEvent): void => {
       if (event.key !== 'Tab') return;

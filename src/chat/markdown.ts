@@ -84,24 +84,24 @@ function withoutEmptyLastItem(tokens: Token[]): Token[] {
  */
 export class MarkdownView {
   readonly root: HTMLDivElement;
-  private readonly open: HTMLDivElement;
-  private readonly options: MarkdownViewOptions;
+  readonly #open: HTMLDivElement;
+  readonly #options: MarkdownViewOptions;
   /** The text rendered so far, line endings normalized. */
-  private text = '';
+  #text = '';
   /** The text as given; a new text that does not extend it starts over. */
-  private raw = '';
+  #raw = '';
   /** Characters of `text` that belong to committed, never re-parsed blocks. */
-  private committed = 0;
+  #committed = 0;
   /** The tokens the open block shows. */
-  private openTokens: Token[] = [];
+  #openTokens: Token[] = [];
 
   constructor(options: MarkdownViewOptions = {}) {
-    this.options = options;
+    this.#options = options;
     this.root = document.createElement('div');
     this.root.className = 'markdown';
-    this.open = document.createElement('div');
-    this.open.className = 'block open';
-    this.root.append(this.open);
+    this.#open = document.createElement('div');
+    this.#open.className = 'block open';
+    this.root.append(this.#open);
   }
 
   /** Renders a finished text at once. */
@@ -113,15 +113,15 @@ export class MarkdownView {
   }
 
   update(raw: string): void {
-    if (!raw.startsWith(this.raw)) this.reset();
-    if (raw.length === this.raw.length) return;
+    if (!raw.startsWith(this.#raw)) this.#reset();
+    if (raw.length === this.#raw.length) return;
     // Normalize only what was added, so a frame costs the new text, not the whole answer;
     // a '\r' that ended the previous text already became the '\n' of a split '\r\n'.
-    let added = raw.slice(this.raw.length);
-    if (this.raw.endsWith('\r') && added.startsWith('\n')) added = added.slice(1);
-    this.raw = raw;
-    this.text += added.replace(/\r\n?/g, '\n');
-    const pending = this.text.slice(this.committed);
+    let added = raw.slice(this.#raw.length);
+    if (this.#raw.endsWith('\r') && added.startsWith('\n')) added = added.slice(1);
+    this.#raw = raw;
+    this.#text += added.replace(/\r\n?/g, '\n');
+    const pending = this.#text.slice(this.#committed);
     const tokens = new Lexer(markedOptions).lex(pending);
     const blocks = tokens.map((token, index) => ({ token, index })).filter(notSpace);
     let keepFrom = 0;
@@ -140,22 +140,22 @@ export class MarkdownView {
       const raw = done.map((token) => token.raw).join('');
       // The lexer's raw texts add up to its input; if they ever do not, re-parse everything.
       if (pending.startsWith(raw)) {
-        this.commit(done);
-        this.committed += raw.length;
-        this.renderOpen(tokens.slice(keepFrom));
+        this.#commit(done);
+        this.#committed += raw.length;
+        this.#renderOpen(tokens.slice(keepFrom));
         return;
       }
     }
-    this.renderOpen(tokens);
+    this.#renderOpen(tokens);
   }
 
   /** Closes the open block: the answer is complete (or stopped). */
   finish(): void {
-    const pending = this.text.slice(this.committed);
-    if (pending) this.commit(withoutEmptyLastItem(new Lexer(markedOptions).lex(pending)));
-    this.committed = this.text.length;
-    this.openTokens = [];
-    this.open.replaceChildren();
+    const pending = this.#text.slice(this.#committed);
+    if (pending) this.#commit(withoutEmptyLastItem(new Lexer(markedOptions).lex(pending)));
+    this.#committed = this.#text.length;
+    this.#openTokens = [];
+    this.#open.replaceChildren();
   }
 
   /** The start of the answer as plain text, for announcements (see `excerpt`). */
@@ -169,59 +169,59 @@ export class MarkdownView {
     return excerpt(text);
   }
 
-  private reset(): void {
-    this.text = '';
-    this.raw = '';
-    this.committed = 0;
-    this.openTokens = [];
-    this.open.replaceChildren();
-    this.root.replaceChildren(this.open);
+  #reset(): void {
+    this.#text = '';
+    this.#raw = '';
+    this.#committed = 0;
+    this.#openTokens = [];
+    this.#open.replaceChildren();
+    this.root.replaceChildren(this.#open);
   }
 
-  private commit(tokens: Token[]): void {
+  #commit(tokens: Token[]): void {
     if (!tokens.some((token) => token.type !== 'space')) return;
     const block = document.createElement('div');
     block.className = 'block';
-    block.append(this.fragment(tokens, true, block));
-    this.root.insertBefore(block, this.open);
+    block.append(this.#fragment(tokens, true, block));
+    this.root.insertBefore(block, this.#open);
   }
 
-  private renderOpen(tokens: Token[]): void {
-    this.openTokens = tokens;
-    const fragment = this.fragment(tokens, false, this.open);
+  #renderOpen(tokens: Token[]): void {
+    this.#openTokens = tokens;
+    const fragment = this.#fragment(tokens, false, this.#open);
     // The list of a refusal's topics is hidden as it streams in, from its first item: shown, it
     // would go when the answer ends and its topics become buttons, and the conversation would
     // shrink and grow again. Closed blocks keep their lists: a failed answer gets no buttons.
-    const offered = this.options.offered?.();
+    const offered = this.#options.offered?.();
     if (offered?.length) hideOfferedList(fragment, offered, true);
-    this.open.replaceChildren(fragment);
+    this.#open.replaceChildren(fragment);
   }
 
   /**
    * Blocks shown as text until the sanitizer for their raw HTML has loaded: drawn again then.
    * The open block is drawn again from its latest tokens, unless a later update did it already.
    */
-  private awaitRawHtml(into: HTMLElement, tokens: Token[], complete: boolean): void {
+  #awaitRawHtml(into: HTMLElement, tokens: Token[], complete: boolean): void {
     void loadRawHtml().then((module) => {
       if (!module) return;
-      if (into === this.open) {
-        if (this.openTokens === tokens) this.renderOpen(tokens);
+      if (into === this.#open) {
+        if (this.#openTokens === tokens) this.#renderOpen(tokens);
       } else if (this.root.contains(into)) {
-        into.replaceChildren(this.fragment(tokens, complete, into));
+        into.replaceChildren(this.#fragment(tokens, complete, into));
       }
     });
   }
 
-  private fragment(tokens: Token[], complete: boolean, into: HTMLElement): DocumentFragment {
+  #fragment(tokens: Token[], complete: boolean, into: HTMLElement): DocumentFragment {
     const html = holdsHtml(tokens);
     let fragment: DocumentFragment;
     if (html && rawHtml) fragment = rawHtml.renderHtml(tokens);
     else {
       fragment = document.createDocumentFragment();
       appendBlocks(fragment, tokens);
-      if (html) this.awaitRawHtml(into, tokens, complete);
+      if (html) this.#awaitRawHtml(into, tokens, complete);
     }
-    linkCitations(fragment, this.options.citations?.(), this.options.idPrefix);
+    linkCitations(fragment, this.#options.citations?.(), this.#options.idPrefix);
     // A wide table scrolls in a box of its own at its columns' natural widths: as its own
     // scroller (display: block) it would be squeezed to one word a line in every column.
     for (const table of fragment.querySelectorAll('table')) {
@@ -234,7 +234,7 @@ export class MarkdownView {
     for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, .table')) {
       scroller.tabIndex = 0;
     }
-    if (complete) addCopyButtons(fragment, this.options.copyCodeLabel?.() ?? 'Copy code');
+    if (complete) addCopyButtons(fragment, this.#options.copyCodeLabel?.() ?? 'Copy code');
     return fragment;
   }
 }

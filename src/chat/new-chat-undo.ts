@@ -31,18 +31,21 @@ export interface NewChatUndoOptions {
  * service changes.
  */
 export class NewChatUndo implements ReactiveController {
-  private kept?: { session: string; owner: string; transcript?: Transcript };
+  #kept?: { session: string; owner: string; transcript?: Transcript };
   /** The offer last put in the status region, to take out only that. */
-  private shown?: TemplateResult;
+  #shown?: TemplateResult;
 
-  constructor(
-    private readonly host: NewChatUndoHost,
-    private readonly options: NewChatUndoOptions,
-    private readonly strings: () => AnswerStrings,
-  ) {
+  readonly #host: NewChatUndoHost;
+  readonly #options: NewChatUndoOptions;
+  readonly #strings: () => AnswerStrings;
+
+  constructor(host: NewChatUndoHost, options: NewChatUndoOptions, strings: () => AnswerStrings) {
+    this.#host = host;
+    this.#options = options;
+    this.#strings = strings;
     host.addController(this);
     // Sending starts the new conversation: the old one is no longer a step back.
-    host.addEventListener('chatbot-message-send', () => this.drop());
+    host.addEventListener('chatbot-message-send', () => this.#drop());
   }
 
   /**
@@ -50,49 +53,53 @@ export class NewChatUndo implements ReactiveController {
    * sent, or `forget()` has just cleared it), no Undo is offered, nor one offered before.
    */
   keep(): void {
-    const session = this.host.sessionUuid;
+    const session = this.#host.sessionUuid;
     if (session) {
-      this.kept = { session, owner: this.owner(), transcript: this.options.transcripts()?.load() };
-    } else this.drop();
+      this.#kept = {
+        session,
+        owner: this.#owner(),
+        transcript: this.#options.transcripts()?.load(),
+      };
+    } else this.#drop();
   }
 
   hostUpdate(): void {
-    if (!this.kept) return;
-    if (this.host.sessionUuid || this.owner() !== this.kept.owner) {
-      this.drop();
+    if (!this.#kept) return;
+    if (this.#host.sessionUuid || this.#owner() !== this.#kept.owner) {
+      this.#drop();
       return;
     }
-    const { notices } = this.options;
+    const { notices } = this.#options;
     // Drawn again each update (the language may have changed), and back after a flash that
     // ended ("Copied", pressed just before) emptied the region.
-    if (notices.notice !== '' && notices.notice !== this.shown) return;
-    const s = this.strings();
-    this.shown = html`${s.newChatStarted} <button type="button" part="undo-button" @click=${this.undo}>${s.undo}</button>`;
-    notices.notice = this.shown;
+    if (notices.notice !== '' && notices.notice !== this.#shown) return;
+    const s = this.#strings();
+    this.#shown = html`${s.newChatStarted} <button type="button" part="undo-button" @click=${this.#undo}>${s.undo}</button>`;
+    notices.notice = this.#shown;
   }
 
-  private readonly undo = (): void => {
-    const { session, transcript } = this.kept ?? {};
-    this.drop();
+  readonly #undo = (): void => {
+    const { session, transcript } = this.#kept ?? {};
+    this.#drop();
     if (!session) return;
-    if (transcript?.sessionUuid === session) this.options.transcripts()?.save(transcript);
-    this.host.sessionUuid = session;
+    if (transcript?.sessionUuid === session) this.#options.transcripts()?.save(transcript);
+    this.#host.sessionUuid = session;
     // The button goes with the offer: the reader carries on where they write.
-    this.host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
+    this.#host.renderRoot.querySelector<HTMLElement>('textarea')?.focus();
   };
 
-  private drop(): void {
-    this.kept = undefined;
-    const { notices } = this.options;
-    if (this.shown && notices.notice === this.shown) {
+  #drop(): void {
+    this.#kept = undefined;
+    const { notices } = this.#options;
+    if (this.#shown && notices.notice === this.#shown) {
       notices.notice = '';
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }
-    this.shown = undefined;
+    this.#shown = undefined;
   }
 
-  private owner(): string {
-    const { host } = this;
-    return [this.options.client()?.baseUrl, host.chatbotUuid, host.userId].join('\n');
+  #owner(): string {
+    const host = this.#host;
+    return [this.#options.client()?.baseUrl, host.chatbotUuid, host.userId].join('\n');
   }
 }
