@@ -18,14 +18,15 @@ export function checkStreams(bytes: Uint8Array, limit: number): void {
   // latin1 keeps one character per byte, so offsets in the text are offsets in the file.
   const text = file.toString('latin1');
   let left = limit;
+  let previous = 0;
   const keyword = /stream(?:\r\n|\n|\r)/g;
   for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
     if (text.startsWith('end', match.index - 3)) continue;
-    const dictionary = dictionaryBefore(text, match.index);
+    const dictionary = dictionaryBefore(text, previous, match.index);
     if (dictionary === undefined) continue;
     const start = match.index + match[0].length;
     const end = streamEnd(text, dictionary, start);
-    keyword.lastIndex = end;
+    previous = keyword.lastIndex = end;
     left -= unpacked(file.subarray(start, end), filtersOf(dictionary), left + 1);
     if (left < 0) {
       throw new Error(`its streams unpack to more than ${Math.round(limit / 2 ** 20)} MB`);
@@ -33,17 +34,29 @@ export function checkStreams(bytes: Uint8Array, limit: number): void {
   }
 }
 
-/** The stream's dictionary: from the `obj` that opens it to `stream`, when it ends in `>>`. */
-function dictionaryBefore(text: string, at: number): string | undefined {
-  const head = text.slice(Math.max(0, at - 65_536), at);
-  if (!/>>\s*$/.test(head)) return undefined;
-  const opened = head.lastIndexOf('obj');
+/**
+ * The stream's dictionary, when `stream` follows one (`>>`): from its object's `N G obj` to
+ * `stream`, looked for no further back than the previous stream's end, so a file of many streams
+ * is read once, not once per stream. The last `/Filter` and `/Length` in it are the stream's own.
+ */
+function dictionaryBefore(text: string, from: number, at: number): string | undefined {
+  let end = at;
+  while (end > from && WHITESPACE.has(text.charCodeAt(end - 1))) end--;
+  if (!text.startsWith('>>', end - 2)) return undefined;
+  const head = text.slice(from, at);
+  let opened = head.lastIndexOf('obj');
+  while (opened >= 0 && !/\d\s+\d+\s+$/.test(head.slice(Math.max(0, opened - 32), opened))) {
+    opened = head.lastIndexOf('obj', opened - 1);
+  }
   return opened < 0 ? head : head.slice(opened);
 }
 
+/** PDF's white-space characters: NUL, tab, line feed, form feed, carriage return, space. */
+const WHITESPACE = new Set([0, 9, 10, 12, 13, 32]);
+
 /** Where the stream's data ends: its direct `/Length` when `endstream` follows it there. */
 function streamEnd(text: string, dictionary: string, start: number): number {
-  const length = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dictionary);
+  const length = [...dictionary.matchAll(/\/Length\s+(\d+)(?!\s+\d+\s+R)/g)].at(-1);
   if (length) {
     const end = start + Number(length[1]);
     if (/^\s*endstream/.test(text.slice(end, end + 64))) return end;
@@ -53,7 +66,7 @@ function streamEnd(text: string, dictionary: string, start: number): number {
 }
 
 function filtersOf(dictionary: string): string[] {
-  const filter = /\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/.exec(dictionary);
+  const filter = [...dictionary.matchAll(/\/Filter\s*(\[[^\]]*\]|\/[^\s/[\]<>()]+)/g)].at(-1);
   return filter ? [...filter[1]!.matchAll(/\/([^\s/[\]<>()]+)/g)].map((m) => m[1]!) : [];
 }
 
