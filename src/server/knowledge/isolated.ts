@@ -6,7 +6,11 @@ import type { Extracted, FileKind } from './parse.js';
 export interface ExtractLimits {
   /** Milliseconds of reading before the worker is stopped. Default 60 s. */
   timeMs: number;
-  /** The worker's JavaScript heap in MB, past which it is stopped. Default 512. */
+  /**
+   * The worker's JavaScript heap in MB, past which it is stopped, and the most the server
+   * process may grow by while it reads (the buffers a library decodes into are not heap).
+   * Default 512.
+   */
   memoryMb: number;
   /**
    * How long a worker with nothing to read is kept for the next file. Default 30 s: with pdfjs

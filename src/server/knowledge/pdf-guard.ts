@@ -11,7 +11,8 @@ import { inflateSync, constants as zlib } from 'node:zlib';
  *
  * What this cannot undo counts at its size in the file: JPEG, JPEG 2000, JBIG2 and fax pictures
  * (pdfjs does not decode them to read text) and the streams of an encrypted PDF, which pdfjs
- * decrypts with an empty password. An encrypted bomb is left to the worker's time limit.
+ * decrypts with an empty password. An encrypted bomb is left to isolated.ts, which stops a
+ * reading that grows the process past its memory limit.
  */
 export function checkStreams(bytes: Uint8Array, limit: number): void {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
