@@ -118,12 +118,28 @@ class Output {
   constructor(private readonly cap: number) {}
   push(bytes: Buffer | number[]): void {
     if (this.length + bytes.length > this.cap) throw tooLarge();
-    if (this.length + bytes.length > this.buffer.length) {
-      const grown = Buffer.alloc(Math.min(this.cap, 2 * (this.length + bytes.length)));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
-    }
+    this.room(this.length + bytes.length);
     for (let i = 0; i < bytes.length; i++) this.buffer[this.length++] = bytes[i]!;
+  }
+  private room(size: number): void {
+    if (size <= this.buffer.length) return;
+    const grown = Buffer.alloc(Math.min(this.cap, 2 * size));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
+  repeat(byte: number, count: number): void {
+    const at = this.reserve(count);
+    this.buffer.fill(byte, at, at + count);
+  }
+  /** Room for `count` more bytes, for the caller to write at the offset returned. */
+  reserve(count: number): number {
+    if (this.length + count > this.cap) throw tooLarge();
+    this.room(this.length + count);
+    this.length += count;
+    return this.length - count;
+  }
+  get written(): Buffer {
+    return this.buffer;
   }
   bytes(): Buffer {
     return this.buffer.subarray(0, this.length);
@@ -138,10 +154,11 @@ function lzw(data: Buffer, cap: number): Buffer {
   const out = new Output(cap);
   const prefix = new Int32Array(4096);
   const last = new Uint8Array(4096);
+  const first = new Uint8Array(4096);
   const size = new Int32Array(4096);
   for (let i = 0; i < 256; i++) {
     prefix[i] = -1;
-    last[i] = i;
+    last[i] = first[i] = i;
     size[i] = 1;
   }
   let next = 258;
@@ -149,11 +166,11 @@ function lzw(data: Buffer, cap: number): Buffer {
   let bits = 0;
   let held = 0;
   let previous = -1;
-  const spell = (code: number, extra?: number): number[] => {
-    const bytes = new Array<number>(size[code]! + (extra === undefined ? 0 : 1));
-    for (let at = code, i = size[code]! - 1; at >= 0; at = prefix[at]!, i--) bytes[i] = last[at]!;
-    if (extra !== undefined) bytes[bytes.length - 1] = extra;
-    return bytes;
+  // A code's string, written from its end back through its prefixes.
+  const write = (code: number): void => {
+    const at = out.reserve(size[code]!);
+    const buffer = out.written;
+    for (let c = code, i = at + size[code]! - 1; c >= 0; c = prefix[c]!, i--) buffer[i] = last[c]!;
   };
   for (const byte of data) {
     held = ((held << 8) | byte) & 0xffffff;
@@ -168,20 +185,16 @@ function lzw(data: Buffer, cap: number): Buffer {
         continue;
       }
       if (code === 257 || code > next || (code === next && previous < 0)) return out.bytes();
-      let first: number;
+      // The code being defined (code === next): the previous string and its own first byte.
+      const head = code === next ? first[previous]! : first[code]!;
       if (code === next) {
-        // The code being defined: the previous string and its own first byte.
-        const bytes = spell(previous, spell(previous)[0]!);
-        first = bytes[0]!;
-        out.push(bytes);
-      } else {
-        const bytes = spell(code);
-        first = bytes[0]!;
-        out.push(bytes);
-      }
+        write(previous);
+        out.repeat(head, 1);
+      } else write(code);
       if (previous >= 0 && next < 4096) {
         prefix[next] = previous;
-        last[next] = first;
+        last[next] = head;
+        first[next] = first[previous]!;
         size[next] = size[previous]! + 1;
         next++;
       }
@@ -202,7 +215,7 @@ function runLength(data: Buffer, cap: number): Buffer {
       out.push(data.subarray(i, i + length + 1));
       i += length + 1;
     } else {
-      out.push(new Array<number>(257 - length).fill(data[i++] ?? 0));
+      out.repeat(data[i++] ?? 0, 257 - length);
     }
   }
   return out.bytes();
