@@ -37,38 +37,45 @@ function compressedPdf(chars: number): Uint8Array {
  * `encrypted` with RC4 as PDF's standard security handler does (revision 2) for an empty
  * password, which readers open without asking.
  */
-function pdfWithContent(content: Buffer, filters: string[], encrypted = false): Uint8Array {
+function pdfWithContent(
+  content: Buffer,
+  filters: string[],
+  { encrypted = false, times = 1 } = {},
+): Uint8Array {
   const id = Buffer.from('0123456789abcdef');
   const owner = Buffer.alloc(32, 7);
   const key = createHash('md5')
     .update(Buffer.concat([PASSWORD_PAD, owner, Buffer.from([0xfc, 0xff, 0xff, 0xff]), id]))
     .digest()
     .subarray(0, 5);
-  if (encrypted) {
-    // The content stream is object 4, generation 0.
-    const objectKey = createHash('md5')
-      .update(Buffer.concat([key, Buffer.from([4, 0, 0, 0, 0])]))
-      .digest()
-      .subarray(0, 10);
-    content = rc4(objectKey, content);
-  }
+  // Each object's own key: the file's, its number and its generation (0).
+  const encrypt = (number: number, data: Buffer) =>
+    rc4(
+      createHash('md5')
+        .update(Buffer.concat([key, Buffer.from([number, number >> 8, number >> 16, 0, 0])]))
+        .digest()
+        .subarray(0, 10),
+      data,
+    );
   const filter = filters.length > 0 ? `/Filter [${filters.map((f) => `/${f}`).join(' ')}] ` : '';
-  const objects = [
+  // The content streams: object 4, then 6 and on when there are more.
+  const streams = [4, ...Array.from({ length: times - 1 }, (_, i) => 6 + i)];
+  const objects: Array<string | null> = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents [${streams.map((n) => `${n} 0 R`).join(' ')}] >>`,
     null,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...streams.slice(1).map(() => null),
   ];
+  let trailer = '';
   if (encrypted) {
     const user = rc4(key, PASSWORD_PAD).toString('hex');
     objects.push(
       `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user}> /P -4 >>`,
     );
+    trailer = ` /Encrypt ${objects.length} 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`;
   }
-  const trailer = encrypted
-    ? ` /Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`
-    : '';
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n')];
   let length = parts[0]!.length;
   const offsets: number[] = [];
@@ -81,8 +88,9 @@ function pdfWithContent(content: Buffer, filters: string[], encrypted = false): 
     add(Buffer.from(`${i + 1} 0 obj\n`));
     if (object) add(Buffer.from(object));
     else {
-      add(Buffer.from(`<< /Length ${content.length} ${filter}>>\nstream\n`));
-      add(content);
+      const data = encrypted ? encrypt(i + 1, content) : content;
+      add(Buffer.from(`<< /Length ${data.length} ${filter}>>\nstream\n`));
+      add(data);
       add(Buffer.from('\nendstream'));
     }
     add(Buffer.from('\nendobj\n'));
@@ -437,6 +445,15 @@ describe('knowledge from files', () => {
         pdfWithContent(Buffer.from(`${spaces.toString('hex')}>`), ['ASCIIHexDecode', 'Fl']),
       ],
       ['ASCII85, then deflate', pdfWithContent(ascii85(spaces), ['A85', 'FlateDecode'])],
+      // Two streams of a page, each damaged after 80 MB: pdfjs reads what comes before.
+      [
+        'deflate, damaged',
+        pdfWithContent(
+          Buffer.concat([deflatedSpaces(80).subarray(0, -2), Buffer.from([0xff, 0xff, 0xff])]),
+          ['Fl'],
+          { times: 2 },
+        ),
+      ],
       // 128 spaces a pair of bytes: 2.5 MB of file, its limit 148 MB.
       [
         'run-length',
@@ -467,11 +484,13 @@ describe('knowledge from files', () => {
     try {
       const bot = await small.api.chatbots.create({ name: 'encrypted' });
       const text = 'BT /F1 12 Tf 72 720 Td (The lift is out of order.) Tj ET';
-      const lift = pdfWithContent(deflateSync(Buffer.from(text)), ['FlateDecode'], true);
+      const lift = pdfWithContent(deflateSync(Buffer.from(text)), ['FlateDecode'], {
+        encrypted: true,
+      });
       const read = await ingested(small, bot.uuid, 'lift.pdf', lift);
       assert.equal(read.status, 'success', read.meta_json);
       // 1 GB of spaces: the guard counts an encrypted stream at its 1 MB.
-      const bomb = pdfWithContent(deflatedSpaces(1024), ['FlateDecode'], true);
+      const bomb = pdfWithContent(deflatedSpaces(1024), ['FlateDecode'], { encrypted: true });
       const source = await ingested(small, bot.uuid, 'bomb.pdf', bomb);
       assert.equal(source.status, 'fail');
       assert.equal(

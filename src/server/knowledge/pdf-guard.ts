@@ -93,8 +93,34 @@ function unpacked(data: Buffer, filters: string[], cap: number): number {
 type Decoder = (data: Buffer, cap: number) => Buffer;
 
 /** zlib data, also cut short (pdfjs reads what a truncated stream holds, as do we). */
-const flate: Decoder = (data, cap) =>
+const inflate: Decoder = (data, cap) =>
   inflateSync(data, { maxOutputLength: cap, finishFlush: zlib.Z_SYNC_FLUSH });
+
+/**
+ * zlib data, damaged too: pdfjs keeps what a stream gave before its damage (its errors in a
+ * page's contents are ignored), so its longest readable start counts, found by halving.
+ */
+const flate: Decoder = (data, cap) => {
+  try {
+    return inflate(data, cap);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+  }
+  let read: Buffer = Buffer.alloc(0);
+  let good = 0;
+  let bad = data.length;
+  while (bad - good > 1) {
+    const middle = (good + bad) >>> 1;
+    try {
+      read = inflate(data.subarray(0, middle), cap);
+      good = middle;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+      bad = middle;
+    }
+  }
+  return read;
+};
 
 const DECODERS: Record<string, Decoder> = {
   FlateDecode: flate,
