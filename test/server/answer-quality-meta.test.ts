@@ -88,6 +88,23 @@ describe('honest answers and what meta_json says of them', () => {
     assert.deepEqual(meta.suggestions, ['What are your opening hours?', 'Do you deliver?', 'Menu']);
   });
 
+  it('offers what the chatbot can help with, not the sections that use the one word asked in passing', async () => {
+    const house = (await h.api.chatbots.create({ name: 'Guest house' })).uuid;
+    await h.api.sources.upload(
+      house,
+      new Blob([
+        '# Guest house\n\n## Kitchen\n\nThe new oven cost us a fortune, and it bakes a fine loaf.\n\n' +
+          '## Garden\n\nThe garden seats twenty; its lanterns cost little to run.\n',
+      ]),
+      { fileName: 'house.md' },
+    );
+    await h.server.idle();
+    const s = await session(house);
+    const { text } = await ask(h.api, s, 'What does it cost?');
+    // Neither section is about prices: the oven's and the lanterns' costs are said in passing.
+    assert.equal(text, `${NOT_COVERED}\n\nHere is what I can help with:\n\n- Guest house`);
+  });
+
   it('a chatbot with no sources says so and offers nothing', async () => {
     const empty = (await h.api.chatbots.create({ name: 'Empty' })).uuid;
     const s = await session(empty);

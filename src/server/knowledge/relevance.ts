@@ -194,6 +194,10 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     if (named.some((t) => scope.names.get(t) !== hit.sourceUuid && !matched.has(t))) continue;
     if (sayers.some(({ t, sources }) => !sources.has(hit.sourceUuid) && !context.has(t))) continue;
     const share = weight / total;
+    // A question of one known word ("What does it cost?") is not close to a passage that only
+    // uses the word in passing: answering it from there is refused below, and offering its
+    // section would be as unrelated.
+    if (single >= 0 && !topicalFor(hit, context, known[0]!, found, single)) continue;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (hit.heading) sections.push({ sourceUuid: hit.sourceUuid, heading: hit.heading, share });
     if (unknownName || share < MIN_SHARE) continue;
@@ -201,14 +205,6 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     if (share < MIN_SHARE + 1e-9 && known.some((t) => !matched.has(t))) continue;
     // Half, and what it holds is only quoted in it: an example it gives, not what it is about.
     if (share < MIN_SHARE + 1e-9 && onlyQuoted(hit, matched, context, found.alternatives)) continue;
-    if (single >= 0) {
-      const said = [known[0]!, ...(found.alternatives?.get(known[0]!) ?? [])];
-      const topical =
-        said.some((t) => context.has(t)) ||
-        hit.units.some((u) => said.some((t) => u.leadTerms.includes(t))) ||
-        found.df[single] === 1;
-      if (!topical) continue;
-    }
     kept.push({ hit, share });
   }
   // Shares this close are the same: the weights behind them are estimates, and one more passage
@@ -224,6 +220,26 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     .filter((k) => k.hit.sourceUuid === best?.hit.sourceUuid || near(k))
     .map((k) => k.hit);
   return { hits, closeness, sections };
+}
+
+/**
+ * Whether a passage is about the one word the sources know of a question: the word (or a synonym)
+ * is in its section path or title, leads one of its units (a bold lead), or no other passage
+ * holds it.
+ */
+function topicalFor(
+  hit: Hit,
+  context: Set<string>,
+  word: string,
+  found: SearchResult,
+  index: number,
+): boolean {
+  const said = [word, ...(found.alternatives?.get(word) ?? [])];
+  return (
+    said.some((t) => context.has(t)) ||
+    hit.units.some((u) => said.some((t) => u.leadTerms.includes(t))) ||
+    found.df[index] === 1
+  );
 }
 
 /** A quotation in running text: "…" or “…”, within one line. */
