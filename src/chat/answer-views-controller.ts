@@ -13,6 +13,11 @@ const REVEAL_BUDGET_MS = 8;
  * Three made the mount task, the longest of a restore, about 10 ms longer.
  */
 const FIRST_EXCHANGES = 1;
+/**
+ * Newer exchanges a replaced conversation may add below those shown, all drawn in one task (an
+ * answer another chat got is one); past this, as many of the newest are shown as before.
+ */
+const NEWER_AT_ONCE = 4;
 
 export interface AnswerViewsOptions {
   /** The conversation, oldest first. */
@@ -162,7 +167,7 @@ export class AnswerViewsController implements ReactiveController {
    * The conversation changed from `before` to the current one (the server's list replaced the
    * remembered one, or another chat's save was followed): answers whose text is the same keep
    * their rendered markdown, and the exchanges shown stay shown, newer ones below them; when
-   * the first of them is gone, as many of the newest.
+   * the first of them is gone, or too many came after them, as many of the newest.
    */
   replaced(before: readonly Exchange[]): void {
     const after = this.#options.exchanges();
@@ -171,8 +176,12 @@ export class AnswerViewsController implements ReactiveController {
     for (const id of [...this.#views.keys()]) {
       if (!now.has(id) || was.get(id) !== now.get(id)) this.#views.delete(id);
     }
+    const shown = before.length - this.#from;
     const first = after.findIndex((e) => e.id === before[this.#from]?.id);
-    this.#from = first >= 0 ? first : Math.max(0, after.length - (before.length - this.#from));
+    this.#from =
+      first >= 0 && after.length - first - shown <= NEWER_AT_ONCE
+        ? first
+        : Math.max(0, after.length - shown);
     this.#host.requestUpdate();
     this.#scheduleReveal();
   }
