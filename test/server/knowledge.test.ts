@@ -33,9 +33,10 @@ function compressedPdf(chars: number): Uint8Array {
 }
 
 /**
- * A one-page PDF whose content stream is `content`, encoded by `filters` (undone in order), and
- * `encrypted` with RC4 as PDF's standard security handler does (revision 2) for an empty
- * password, which readers open without asking.
+ * A one-page PDF whose content is `content`, encoded by `filters` (undone in order), in as many
+ * streams as `times` (the page's contents one after the other), each `encrypted` with RC4 as
+ * PDF's standard security handler does (revision 2) for an empty password, which readers open
+ * without asking.
  */
 function pdfWithContent(
   content: Buffer,
