@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { deflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import type { ChatbotClient } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
@@ -12,6 +13,7 @@ import {
 } from '../../src/server/knowledge/documents.js';
 import { askWith, file, messageBody, recordingLlm, refusal } from './documents-helpers.js';
 import { ADMIN_KEY, type Harness, startHarness, startHarnessWith } from './helpers.js';
+import { deflatedSpaces, pdfWithContent } from './pdf-fixtures.js';
 
 /** `tokens` tokens of text (4 characters each) about one thing. */
 const textOf = (tokens: number, topic: string) =>
@@ -172,7 +174,7 @@ describe('session document limits', () => {
       });
     });
 
-    it('refuses a file that is not what its extension says with 422, in the server’s own words', async () => {
+    it('refuses a file that is not what its extension says, or a PDF bomb, with 422, in the server’s own words', async () => {
       const zip = new JSZip();
       zip.file('notes.txt', 'a zip, but no Word document in it');
       const notWord = await zip.generateAsync({ type: 'uint8array' });
@@ -188,6 +190,12 @@ describe('session document limits', () => {
           'broken.pdf',
           '%PDF-1.4\n garbage',
           'broken.pdf could not be read: not a readable .pdf file',
+        ],
+        // 160 MB of spaces deflated twice: a few KB.
+        [
+          'bomb.pdf',
+          pdfWithContent(deflateSync(deflatedSpaces(160)), ['FlateDecode', 'FlateDecode']),
+          'bomb.pdf could not be read: its streams unpack to more than 128 MB',
         ],
       ] as const) {
         const form = formWith([['file', new Blob([bytes as BlobPart]), name]]);
