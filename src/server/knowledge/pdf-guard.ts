@@ -81,7 +81,7 @@ function unpacked(data: Buffer, filters: string[], cap: number): number {
     try {
       out = decode(out, cap);
     } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return cap;
+      if (isTooLarge(error)) return cap;
       // Data this cannot undo is data pdfjs fails on too (or an encrypted file's): as it stands.
       break;
     }
@@ -104,7 +104,7 @@ const flate: Decoder = (data, cap) => {
   try {
     return inflate(data, cap);
   } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+    if (isTooLarge(error)) throw error;
   }
   let read: Buffer = Buffer.alloc(0);
   let good = 0;
@@ -115,7 +115,7 @@ const flate: Decoder = (data, cap) => {
       read = inflate(data.subarray(0, middle), cap);
       good = middle;
     } catch (error) {
-      if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw error;
+      if (isTooLarge(error)) throw error;
       bad = middle;
     }
   }
@@ -135,7 +135,10 @@ const DECODERS: Record<string, Decoder> = {
   AHx: asciiHex,
 };
 
-const tooLarge = () => Object.assign(new Error('too large'), { code: 'ERR_BUFFER_TOO_LARGE' });
+/** Past the cap: zlib's own error, and ours for the decoders written here. */
+const TOO_LARGE = 'ERR_BUFFER_TOO_LARGE';
+const tooLarge = () => Object.assign(new Error('too large'), { code: TOO_LARGE });
+const isTooLarge = (error: unknown) => (error as { code?: string }).code === TOO_LARGE;
 
 /** Output of a decoder, refused past `cap` bytes. */
 class Output {
@@ -143,9 +146,9 @@ class Output {
   length = 0;
   constructor(private readonly cap: number) {}
   push(bytes: Buffer | number[]): void {
-    if (this.length + bytes.length > this.cap) throw tooLarge();
-    this.room(this.length + bytes.length);
-    for (let i = 0; i < bytes.length; i++) this.buffer[this.length++] = bytes[i]!;
+    // Reserved first: it may replace the buffer with a larger one.
+    const at = this.reserve(bytes.length);
+    this.buffer.set(bytes, at);
   }
   private room(size: number): void {
     if (size <= this.buffer.length) return;
@@ -211,12 +214,16 @@ function lzw(data: Buffer, cap: number): Buffer {
         continue;
       }
       if (code === 257 || code > next || (code === next && previous < 0)) return out.bytes();
-      // The code being defined (code === next): the previous string and its own first byte.
-      const head = code === next ? first[previous]! : first[code]!;
+      let head: number;
       if (code === next) {
+        // The code being defined: the previous string and its own first byte.
+        head = first[previous]!;
         write(previous);
         out.repeat(head, 1);
-      } else write(code);
+      } else {
+        head = first[code]!;
+        write(code);
+      }
       if (previous >= 0 && next < 4096) {
         prefix[next] = previous;
         last[next] = head;
