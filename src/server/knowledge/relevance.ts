@@ -197,7 +197,7 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
     // A question of one known word ("What does it cost?") is not close to a passage that only
     // uses the word in passing: answering it from there is refused below, and offering its
     // section would be as unrelated.
-    if (single >= 0 && !topicalFor(hit, context, known[0]!, found, single)) continue;
+    if (single >= 0 && !topicalFor(hit, context, found, single)) continue;
     closeness.set(hit.sourceUuid, Math.max(share, closeness.get(hit.sourceUuid) ?? 0));
     if (hit.heading) sections.push({ sourceUuid: hit.sourceUuid, heading: hit.heading, share });
     if (unknownName || share < MIN_SHARE) continue;
@@ -223,17 +223,12 @@ export function relevant(found: SearchResult, query: string, scope: Scope): Rele
 }
 
 /**
- * Whether a passage is about the one word the sources know of a question: the word (or a synonym)
- * is in its section path or title, leads one of its units (a bold lead), or no other passage
- * holds it.
+ * Whether a passage is about the question's term at `index`, the one the sources know: it (or a
+ * synonym) is in the passage's section path or title, leads one of its units (a bold lead), or
+ * no other passage holds it.
  */
-function topicalFor(
-  hit: Hit,
-  context: Set<string>,
-  word: string,
-  found: SearchResult,
-  index: number,
-): boolean {
+function topicalFor(hit: Hit, context: Set<string>, found: SearchResult, index: number): boolean {
+  const word = found.terms[index]!;
   const said = [word, ...(found.alternatives?.get(word) ?? [])];
   return (
     said.some((t) => context.has(t)) ||
