@@ -149,7 +149,7 @@ export class ChatbotChat extends LitElement {
         if (this.input?.value.trim() === query) this.input.value = '';
         this.extras?.attachments?.clear();
       }
-      this.follow.showLatest();
+      this.follow.showLatest(false);
     },
     onRefused: (query) => {
       const input = this.input!;

@@ -490,8 +490,9 @@ export class ConversationController implements ReactiveController {
           const first = !exchange.response;
           exchange.response = text;
           answers.viewFor(exchange)?.update(text);
+          // The first text changes the exchange's state: the host's update follows it then.
           if (first) this.#host.requestUpdate();
-          this.#options.onText?.();
+          else this.#options.onText?.();
         },
       },
       exchange.documents?.map((document) => document.uuid),

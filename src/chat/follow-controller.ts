@@ -100,12 +100,16 @@ export class FollowController implements ReactiveController {
     }
   }
 
-  /** Back to the newest text, following it again. */
-  showLatest(): void {
+  /**
+   * Back to the newest text, following it again: at once, or with `now` false at the host's
+   * update, which follows anyway (a question just sent: laying the log out before its render
+   * too would be a second layout in the Send click's task).
+   */
+  showLatest(now = true): void {
     this.reading = false;
     // The reader's own choice: where they scrolled is no sign of reading this time.
-    this.#followTop = this.#log()?.scrollTop ?? 0;
-    this.follow();
+    this.#followTop = Number.NEGATIVE_INFINITY;
+    if (now) this.follow();
   }
 
   /** The log's scroll listener: reading once the reader scrolls up, following at the bottom. */
