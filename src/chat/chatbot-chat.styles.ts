@@ -337,6 +337,9 @@ export const styles = [
     }
     .primary {
       display: inline-grid;
+      /* The shown word's row and the unseen one's stay their own height, centred together: a
+         taller button (48 px for a finger) stretched both rows, and the word sat 5 px high. */
+      align-content: center;
       border: 0;
       border-radius: 8px;
       padding: 8px 14px;

@@ -1027,6 +1027,20 @@ describe('<chatbot-chat>', () => {
     }
   });
 
+  it("should centre Send's word in the button when the button is taller than it (48 px for a finger)", async () => {
+    const el = await chat(fakeService([]));
+    const send = button(el, 'Send')!;
+    // As the coarse-pointer rule makes it on a phone.
+    send.style.minHeight = '48px';
+    const words = document.createRange();
+    words.selectNodeContents(send);
+    const box = send.getBoundingClientRect();
+    const text = words.getBoundingClientRect();
+    expect(box.height).to.equal(48);
+    const middle = (r: DOMRect) => (r.top + r.bottom) / 2;
+    expect(Math.abs(middle(text) - middle(box)), 'the word off the middle, px').to.be.below(1);
+  });
+
   it('should use the German strings when lang is de, and take overrides', async () => {
     const el = await fixture<ChatbotChat>(
       html`<chatbot-chat lang="de" persist="none"></chatbot-chat>`,
