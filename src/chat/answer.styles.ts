@@ -301,7 +301,11 @@ const styles = css`
   .user .chip {
     padding-inline-end: 10px;
   }
+  /* A long name wraps beside its size and remove button instead of pushing them onto a row of
+     their own (a phone's chip was three rows tall, the button under the name's end). */
   .chip .name {
+    flex: 1 1 0;
+    min-width: 0;
     overflow-wrap: anywhere;
   }
   .chip .size {

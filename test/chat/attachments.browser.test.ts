@@ -176,6 +176,23 @@ describe('<chatbot-chat attachments="on">', () => {
     expect(shadow(el).activeElement).to.equal(input(el));
   });
 
+  it('should wrap a long file name beside its size and remove button on a narrow chat', async () => {
+    const bot = await realChatbot();
+    const el = await mount(bot);
+    el.style.width = '320px';
+    pick(el, new File(['MZ'], 'my-very-long-named-invoice-from-march-2026-final-v2.exe'));
+    await el.updateComplete;
+    const [chip] = chips(el);
+    const box = (selector: string) => chip!.querySelector(selector)!.getBoundingClientRect();
+    const name = box('.name');
+    expect(name.height, 'the name takes more than one line').to.be.above(25);
+    for (const part of ['.size', 'button']) {
+      const { top, bottom } = box(part);
+      expect((top + bottom) / 2, `${part} beside the name`).to.be.within(name.top, name.bottom);
+    }
+    expect(chip!.getBoundingClientRect().right).to.be.at.most(el.getBoundingClientRect().right);
+  });
+
   it("should say in the chat's own words why the server refused a file, with its detail where it adds some", async () => {
     const bot = await realChatbot();
     const el = await mount(bot);
