@@ -488,6 +488,34 @@ describe('<chatbot-admin> conversations', () => {
     }
   });
 
+  it('should line up the filters side by side: their labels, and their controls top and bottom', async () => {
+    const { client, bot } = await seedConversations();
+    const { panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    const controls = [
+      'input[type=search]',
+      'input[name=from]',
+      'input[name=to]',
+      'select[name=rating]',
+    ].map((selector) => deep<HTMLElement>(panel, selector)!);
+    try {
+      // Wide enough for the four on one row, as in a dashboard on a laptop.
+      await setViewport({ width: 1400, height: 800 });
+      await until(() => innerWidth === 1400);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const boxes = controls.map((control) => control.getBoundingClientRect());
+      const labels = controls.map((control) => control.closest('label')!.getBoundingClientRect());
+      for (const [i, box] of boxes.entries()) {
+        const name = controls[i]!.outerHTML.slice(0, 30);
+        expect(box.bottom, name).to.be.closeTo(boxes[0]!.bottom, 0.5);
+        expect(box.top, name).to.be.closeTo(boxes[0]!.top, 0.5);
+        expect(labels[i]!.top, `${name}'s label`).to.be.closeTo(labels[0]!.top, 0.5);
+      }
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it('should read the next page by cursor as the list scrolls to the end of those loaded', async () => {
     const { client, urls } = await recordingClient();
     const bot = await newChatbot(client, 'Busy bot');
