@@ -7,10 +7,11 @@ import {
   OWNER_TEST_MEMBER,
   type SessionData,
 } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { FilterDraft } from './conversation-filters.js';
 import type { AdminTab } from './events.js';
-import { visibilityLabel } from './format.js';
+import { formatNumber, visibilityLabel } from './format.js';
 import { loadChat, loadInsights } from './lazy-tab.js';
 
 /**
@@ -109,7 +110,7 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
         <dt>${t.name}</dt>
         <dd dir="auto">${chatbot.name}</dd>
         <dt>${t.rateLimit}</dt>
-        <dd>${messages} / ${seconds} s (${t.rateLimitHelp})</dd>
+        <dd>${fill(t.rateLimitSummary, { messages: formatNumber(messages, language), seconds: formatNumber(seconds, language) })}</dd>
         <dt>${t.rateLimitMessage}</dt>
         <dd>${chatbot.meta?.rate_limit_message ?? ''}</dd>
         <dt>${t.showCitations}</dt>

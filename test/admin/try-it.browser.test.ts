@@ -16,7 +16,7 @@ describe('<chatbot-admin> Try it', () => {
     const chat = await until(() => deep(el, '#panel-try chatbot-chat'));
     expect(chat.getAttribute('chatbot-uuid')).to.equal(bot.uuid);
     const summary = deepText(deep(el, '#panel-try')!);
-    expect(summary).to.contain('20 / 240 s (Each session may send at most this many messages');
+    expect(summary).to.contain('Rate limit 20 messages in 240 seconds, per session');
     expect(summary).to.contain('Visibility Private');
     await expect(el).to.be.accessible();
 

@@ -51,6 +51,7 @@ export const adminDe: AdminStrings = {
   rateSecondsInvalid: 'Sekunden: eine ganze Zahl von 1 bis 31.536.000 (ein Jahr).',
   rateLimitInvalid:
     'Ratenlimit: ganze Zahlen ab 1: höchstens 1.000.000 Nachrichten in höchstens 31.536.000 Sekunden (einem Jahr).',
+  rateLimitSummary: '{messages} Nachrichten in {seconds} Sekunden, je Sitzung',
   rateLimitMessage: 'Nachricht bei Ratenlimit',
   showCitations: 'Quellenangaben zeigen',
   visibility: 'Sichtbarkeit',

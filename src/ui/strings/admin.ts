@@ -59,6 +59,7 @@ const en = {
   rateSecondsInvalid: 'Seconds: a whole number from 1 to 31,536,000 (a year).',
   rateLimitInvalid:
     'Rate limit: whole numbers, at least 1: at most 1,000,000 messages in at most 31,536,000 seconds (a year).',
+  rateLimitSummary: '{messages} messages in {seconds} seconds, per session',
   rateLimitMessage: 'Rate-limit message',
   showCitations: 'Show citations',
   visibility: 'Visibility',
