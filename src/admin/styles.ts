@@ -155,6 +155,19 @@ export const panelStyles = css`
   .row.center {
     align-items: center;
   }
+  /* Fields whose help or message sits under their input: their labels and inputs line up from
+     the top. */
+  .row.top {
+    align-items: flex-start;
+  }
+  .color-pair {
+    display: flex;
+    gap: 8px;
+    align-items: center;
+  }
+  .color-pair > input:not([type='color']) {
+    flex: 1;
+  }
   .flush {
     margin: 0;
   }
@@ -164,6 +177,11 @@ export const panelStyles = css`
   .row > label,
   .row > .field {
     flex: 1 1 10em;
+  }
+  /* Beside bottom-aligned labels, a lone control (a row's colour picker, its remove button) keeps
+     their bottom margin, so it stands level with their inputs rather than 10 px below them. */
+  .row:not(.center, .top) > :is(button, input[type='color']) {
+    margin-bottom: 10px;
   }
   /* A field wrapped with its message: the pair takes the spacing of one label. */
   .field > label,

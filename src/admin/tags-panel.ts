@@ -242,7 +242,7 @@ export class AdminTagsPanel extends AdminPanel {
       : s.newTag;
     return html`<form class="card tag-form" part="form card" aria-labelledby="tag-form-heading" @submit=${this.handleSubmit} novalidate>
       <h3 id="tag-form-heading" class="user-text" tabindex="-1">${heading}</h3>
-      <div class="row">
+      <div class="row top">
         ${textField({
           label: s.name,
           name: 'name',
@@ -253,25 +253,30 @@ export class AdminTagsPanel extends AdminPanel {
           problem: problemOf('tag', 'name', nameProblems),
           onInput: (name) => this.patch({ name }),
         })}
-        <label
-          >${s.color}<input
-            part="input"
-            name="color"
-            placeholder="#RRGGBB"
-            pattern="#[0-9a-fA-F]{6}"
-            aria-invalid=${valid ? 'false' : 'true'}
-            aria-describedby="color-help"
-            .value=${d.color}
-            @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value.trim() })}
-        /></label>
-        <input
-          type="color"
-          aria-label=${s.colorPicker}
-          .value=${valid ? d.color.toLowerCase() : '#000000'}
-          @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value })}
-        />
+        <div class="field">
+          <label for="tag-color">${s.color}</label>
+          <div class="color-pair">
+            <input
+              id="tag-color"
+              part="input"
+              name="color"
+              placeholder="#RRGGBB"
+              pattern="#[0-9a-fA-F]{6}"
+              aria-invalid=${valid ? 'false' : 'true'}
+              aria-describedby="color-help"
+              .value=${d.color}
+              @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value.trim() })}
+            />
+            <input
+              type="color"
+              aria-label=${s.colorPicker}
+              .value=${valid ? d.color.toLowerCase() : '#000000'}
+              @input=${(e: Event) => this.patch({ color: (e.target as HTMLInputElement).value })}
+            />
+          </div>
+          <p id="color-help" class=${valid ? 'help' : 'help error'}>${valid ? '#RRGGBB' : s.colorInvalid}</p>
+        </div>
       </div>
-      <p id="color-help" class=${valid ? 'help' : 'help error'}>${valid ? '#RRGGBB' : s.colorInvalid}</p>
       <fieldset>
         <legend>${s.members}</legend>
         <label

@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import type { Agent, ToolFunction } from '../../src/api/types.js';
 import {
   apiClient,
@@ -133,6 +134,33 @@ describe('<chatbot-admin> agents', () => {
     }
     const after = await client.agents.list(bot.uuid);
     expect(after.every((a) => a.enabled === 1 || a.enabled === true)).to.equal(true);
+  });
+
+  it("should stand a tag row's colour picker and remove button level with its fields", async () => {
+    const { panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const select = form.querySelector<HTMLSelectElement>('select[name=type]')!;
+    select.value = 'background';
+    select.dispatchEvent(new Event('change'));
+    await until(() => button(form, 'Add tag'));
+    button(form, 'Add tag')!.click();
+    const row = await until(() =>
+      form.querySelector('[role=group] input[name=tag-color]')?.closest('.row'),
+    );
+    const bottom = (selector: string) =>
+      row!.querySelector(selector)!.getBoundingClientRect().bottom;
+    try {
+      // Wide enough for the row on one line, as on a laptop.
+      await setViewport({ width: 1600, height: 800 });
+      await until(() => innerWidth === 1600);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const field = bottom('input[name=tag-color]');
+      expect(bottom('input[name=tag-criteria]'), 'one line').to.be.closeTo(field, 0.5);
+      expect(bottom('input[type=color]'), 'the picker').to.be.closeTo(field, 0.5);
+      expect(bottom('button'), 'the remove button').to.be.closeTo(field, 0.5);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('should say a new agent starts disabled, and enable it once created when asked', async () => {

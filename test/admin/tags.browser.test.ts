@@ -80,6 +80,24 @@ describe('<chatbot-admin> tags', () => {
     await panel.updateComplete;
   });
 
+  it('should line the colour picker up with the colour field, its help under that field, both beside the name', async () => {
+    const { form } = await tagsPanel();
+    const box = (selector: string) => form.querySelector(selector)!.getBoundingClientRect();
+    const name = box('input[name=name]');
+    const color = box('input[name=color]');
+    const picker = box('input[type=color]');
+    const help = box('#color-help');
+    const middle = (r: DOMRect) => (r.top + r.bottom) / 2;
+    expect(color.top, 'the colour field beside the name').to.be.closeTo(name.top, 0.5);
+    expect(middle(picker), 'the picker beside the colour field').to.be.closeTo(middle(color), 1);
+    expect(picker.left).to.be.above(color.right);
+    expect(help.left, 'the help under the colour field, not under the name').to.be.closeTo(
+      color.left,
+      1,
+    );
+    expect(help.top - color.bottom).to.be.within(0, 12);
+  });
+
   it('should say beside the name that it is longer than the server takes, and focus it', async () => {
     const { client, bot, el, panel, form } = await tagsPanel();
     const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
