@@ -130,11 +130,14 @@ export default defineConfig(({ mode }) => {
       markedWithoutSingleton,
       // The output minifier leaves the markup and styles inside Lit's html`` and css`` literals
       // as written; this squeezes them. A template it cannot parse fails the build rather than
-      // shipping unminified or, worse, altered. Only src/chat for now: src/ui/tokens.ts has a
-      // `dark` block that is a list of declarations, not a stylesheet, which the CSS minifier
-      // rejects, and the admin panel's templates have not been checked against it.
+      // shipping unminified or, worse, altered. Not src/ui: its tokens.ts has a `dark` block that
+      // is a list of declarations, not a stylesheet, which the CSS minifier rejects. Nor the two
+      // admin files whose templates take their tag names from lit/static-html (`<${tag}`), which
+      // it cannot parse. The admin's minified screens were compared with its unminified ones,
+      // pixel for pixel, on every tab at 1280 and 390 px: the same (5.9 KB less to load).
       minifyLiterals({
-        include: ['src/chat/**/*.ts'],
+        include: ['src/chat/**/*.ts', 'src/admin/**/*.ts'],
+        exclude: ['src/admin/text-field.ts', 'src/admin/tab-panels.ts'],
         failOnError: true,
         // A space between two bindings can be the only thing between two words, and an empty
         // attribute (alt="") can carry meaning: keep both.
@@ -142,6 +145,9 @@ export default defineConfig(({ mode }) => {
           minifyOptions: {
             conservativeCollapse: true,
             removeEmptyAttributes: false,
+            // An SVG shape's `/>` is its end: read as HTML without it, a <circle> swallows the
+            // <path> after it (the admin's "not covered" mark lost its stroke).
+            keepClosingSlash: true,
             // Without targets the CSS minifier rewrites for the newest browsers, e.g.
             // (max-width: 480px) as (width <= 480px), which Safari before 16.4 ignores. These
             // match the es2022 build target.

@@ -114,6 +114,18 @@ describe('the review loop, from a visitor’s rating to a fixed answer', () => {
       .selectOption({ label: 'Not helpful' });
     const open = conversations.getByRole('button', { name: `Open session: ${QUESTION}` });
     await open.waitFor();
+    // The row's marks are drawn whole by the built bundle: its minified templates once put the
+    // "not covered" mark's slash inside its circle, where it is not drawn.
+    const shapes = await conversations.locator('.tbody .flag svg.icon').evaluateAll((icons) =>
+      icons.flatMap((icon) =>
+        [...icon.querySelectorAll('*')].map((shape) => {
+          const box = (shape as SVGGraphicsElement).getBBox();
+          return shape.parentElement === icon && box.width + box.height > 0;
+        }),
+      ),
+    );
+    assert.ok(shapes.length >= 4, `the not helpful and not covered marks' shapes: ${shapes}`);
+    assert.ok(shapes.every(Boolean), `each shape drawn, in its icon: ${shapes}`);
     await open.click();
 
     const transcript = conversations.locator('[part=transcript]');
