@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
 
 /**
  * The focus ring and the visually-hidden helper, for every shadow root of both elements,
@@ -23,20 +23,29 @@ export const baseStyles = css`
   }
 `;
 
-const dark = css`
-      --_accent: var(--chatbot-accent, #60a5fa);
-      --_accent-text: var(--chatbot-accent-text, #0b1220);
-      --_surface: var(--chatbot-surface, #111827);
-      --_surface-2: var(--chatbot-surface-2, #1f2937);
-      --_text: var(--chatbot-text, #f9fafb);
-      --_muted: var(--chatbot-muted, #9ca3af);
-      --_border: var(--chatbot-border, #374151);
-      --_danger: var(--chatbot-danger, #fca5a5);
-      --_danger-surface: var(--chatbot-danger-surface, #3b0d0d);
-      --_success: var(--chatbot-success, #86efac);
-      --_focus: var(--chatbot-focus, #93c5fd);
-      color-scheme: dark;
-`;
+/**
+ * The colour tokens' dark values, as declarations for the two rules that apply them. Written as
+ * a string, not a css`` literal: the build's CSS minifier reads a literal as a stylesheet, which
+ * a list of declarations is not.
+ */
+const darkColors = {
+  accent: '#60a5fa',
+  'accent-text': '#0b1220',
+  surface: '#111827',
+  'surface-2': '#1f2937',
+  text: '#f9fafb',
+  muted: '#9ca3af',
+  border: '#374151',
+  danger: '#fca5a5',
+  'danger-surface': '#3b0d0d',
+  success: '#86efac',
+  focus: '#93c5fd',
+};
+const dark = unsafeCSS(
+  `${Object.entries(darkColors)
+    .map(([name, value]) => `--_${name}:var(--chatbot-${name},${value});`)
+    .join('')}color-scheme:dark;`,
+);
 
 /**
  * Design tokens shared by <chatbot-chat> and <chatbot-admin>. Every token is a `--chatbot-*`
