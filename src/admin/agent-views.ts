@@ -12,8 +12,7 @@ export function renderToolFunctions(tools: readonly ToolFunction[], s: AdminStri
     <summary>${s.toolFunctions} (${tools.length})</summary>
     ${tools.map(
       (tool) => html`<div class="card" part="card">
-        <h4 class="user-text">${tool.name} <span class="badge">${tool.method}</span>
-          <span class="badge">${isEnabled(tool.enabled) ? s.enabled : '—'}</span></h4>
+        <h4><span class="user-text">${tool.name}</span> <span class="badge">${tool.method}</span> <span class="badge">${isEnabled(tool.enabled) ? s.enabled : '—'}</span></h4>
         ${tool.description ? html`<p class="muted user-text" dir="auto">${tool.description}</p>` : nothing}
         <p><span class="muted">${s.url}:</span> <code class="user-text">${tool.external_url}</code></p>
         <table class="simple">

@@ -475,6 +475,13 @@ describe('<chatbot-admin> agents', () => {
     ]) {
       expect(text).to.contain(part);
     }
+    // The name and its two badges on one line: a line break of the template's own once showed
+    // in the heading, which keeps the white space of the name it holds.
+    row.querySelector('details')!.open = true;
+    const heading = row.querySelector('details h4')!;
+    const tops = [...heading.querySelectorAll('.badge')].map((b) => b.getBoundingClientRect().top);
+    expect(tops).to.have.length(2);
+    expect(tops[1]).to.be.closeTo(tops[0]!, 1);
     await expect(el).to.be.accessible();
   });
 
