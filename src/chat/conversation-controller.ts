@@ -58,7 +58,7 @@ export interface ConversationOptions {
   onRefused?(query: string): void;
   /** What the reader is told of `error` where the element's own words say less (see `fail`). */
   describe?(error: unknown): Partial<ShownError> | undefined;
-  /** New text of the streaming answer is on screen. */
+  /** More text of the streaming answer is on screen (its first text comes with a host update). */
   onText?(): void;
   /**
    * The documents to send with a new question (`attachments="on"`); `null` while some are still
