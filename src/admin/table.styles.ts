@@ -13,11 +13,6 @@ export const tableStyles = css`
     align-items: flex-end;
     margin-bottom: 8px;
   }
-  /* One height for the toolbar's one-line controls, so the labels over them line up: Chromium
-     draws a date input 2 px taller than a text input, and a select 2.5 px shorter. */
-  .toolbar :is(input:not([type='checkbox']), select) {
-    height: calc(1.5em + 14px);
-  }
   /* No wider than the toolbar (a phone's, a long tag name's select): a label's own minimum is
      its field's natural width, which would otherwise stick out and be cut off. */
   .toolbar label {

@@ -163,6 +163,30 @@ describe('<chatbot-admin> agents', () => {
     }
   });
 
+  it("should line up the new agent's name and type, labels and fields", async () => {
+    const { panel } = await agentsPanel();
+    const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
+    const controls = ['input[name=name]', 'select[name=type]'].map(
+      (selector) => form.querySelector<HTMLElement>(selector)!,
+    );
+    try {
+      // Wide enough for the two side by side, as on a laptop.
+      await setViewport({ width: 1280, height: 800 });
+      await until(() => innerWidth === 1280);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const [name, kind] = controls.map((control) => control.getBoundingClientRect());
+      const [nameLabel, kindLabel] = controls.map((c) =>
+        c.closest('label')!.getBoundingClientRect(),
+      );
+      expect(kind!.left, 'side by side').to.be.greaterThan(name!.right);
+      expect(kind!.top, 'the tops').to.be.closeTo(name!.top, 0.5);
+      expect(kind!.bottom, 'the bottoms').to.be.closeTo(name!.bottom, 0.5);
+      expect(kindLabel!.top, 'the labels').to.be.closeTo(nameLabel!.top, 0.5);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it('should say a new agent starts disabled, and enable it once created when asked', async () => {
     let refuseUpdates = false;
     const client = await apiClient((input, init) => {
