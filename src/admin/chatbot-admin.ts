@@ -42,7 +42,7 @@ import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
  *   `detail: { kind, action, uuids }`.
  * @fires chatbot-admin-error - A request failed (a save, or a list that could not load: once per failure); the message is also shown in place.
  *   `detail: { operation, error, message }`.
- * @fires chatbot-admin-navigate - The selected chatbot or tab changed: chosen in the admin, or brought by the hash (a link, Back).
+ * @fires chatbot-admin-navigate - The selected chatbot or tab changed: chosen in the admin, brought by the hash (a link, Back), or the only chatbot opened as the list arrives.
  *   `detail: { chatbotUuid, tab }`.
  *
  * @csspart sidebar - The chatbot list column.
@@ -176,6 +176,10 @@ export class ChatbotAdmin extends LitElement {
         (c) => !listed.has(c.uuid) && this.chatbots.some((shown) => shown.uuid === c.uuid),
       );
       this.chatbots = [...list, ...kept];
+      // The only chatbot is the one the owner came to manage: "Select a chatbot" beside a list
+      // of one asked for a click that chose nothing.
+      const [only, ...others] = this.chatbots;
+      if (only && others.length === 0 && !this.route.value.chatbotUuid) this.navigate(only.uuid);
     },
   });
 

@@ -1,6 +1,12 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { AdminChangeEvent, AdminErrorEvent } from '../../src/admin/index.js';
+import type {
+  AdminChangeEvent,
+  AdminErrorEvent,
+  AdminNavigateEvent,
+  ChatbotAdmin,
+} from '../../src/admin/index.js';
+import { createClient } from '../../src/api/index.js';
 import type { Chatbot } from '../../src/api/types.js';
 import {
   apiClient,
@@ -12,6 +18,7 @@ import {
   mountAdmin,
   newChatbot,
   slowListClient,
+  testEnv,
   type,
   until,
 } from './helpers.js';
@@ -132,6 +139,30 @@ describe('<chatbot-admin> chatbots and settings', () => {
     // The button that saved still has focus, for the next step by keyboard.
     expect(panel.shadowRoot!.activeElement === save).to.equal(true);
     expect((await client.chatbots.get(bot.uuid)).name).to.equal('Saved by keyboard');
+  });
+
+  it('should open the only chatbot at once, without a click on it', async () => {
+    // The other test user's chatbots: no other test makes any, so this one is its only one.
+    const { baseUrl, otherApiKey } = await testEnv();
+    const client = createClient({ baseUrl, apiKey: otherApiKey, retry: false });
+    const bot = await newChatbot(client, 'The only one');
+    try {
+      history.replaceState(null, '', location.pathname + location.search);
+      const navigations: AdminNavigateEvent[] = [];
+      const el = await fixture<ChatbotAdmin>(
+        html`<chatbot-admin .client=${client} @chatbot-admin-navigate=${(e: AdminNavigateEvent) => navigations.push(e)}></chatbot-admin>`,
+      );
+      await until(() => deep(el, '#panel-agents chatbot-admin-agents'));
+      expect(deepText(el)).to.not.contain('Select a chatbot');
+      expect(deep(el, '.chatbot-list button')!.getAttribute('aria-current')).to.equal('true');
+      expect(location.hash).to.contain(bot.uuid);
+      // A host following the selection hears of it as of a click.
+      expect(navigations.map((e) => e.detail)).to.deep.equal([
+        { chatbotUuid: bot.uuid, tab: 'agents' },
+      ]);
+    } finally {
+      await client.chatbots.delete(bot.uuid);
+    }
   });
 
   it('should create a chatbot from the New chatbot dialog and open its settings', async () => {
