@@ -154,7 +154,7 @@ export const styles = [
     dl.summary {
       display: grid;
       grid-template-columns: minmax(0, 1fr);
-      margin: 0;
+      margin: 8px 0 0;
     }
     dl.summary dt {
       color: var(--_muted);

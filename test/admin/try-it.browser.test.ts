@@ -75,6 +75,22 @@ describe('<chatbot-admin> Try it', () => {
     el.style.width = '';
   });
 
+  it('should set the settings summary apart from the note above it, as its rows are from each other', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Spaced bot');
+    const el = await mountAdmin(client, bot, 'try');
+    const card = await until(() => deep(el, '#panel-try .card'));
+    // Beside the chat (labels above values) and above it (side by side).
+    for (const width of [1280, 560]) {
+      el.style.width = `${width}px`;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const note = card.querySelector('.help')!.getBoundingClientRect();
+      const summary = card.querySelector('dl.summary')!.getBoundingClientRect();
+      expect(summary.top - note.bottom, `at ${width}px`).to.be.at.least(6);
+    }
+    el.style.width = '';
+  });
+
   it('should break the settings summary between words, and only a long token inside itself', async () => {
     const client = await apiClient();
     const token = `https://example.com/${'slow-down-'.repeat(12)}please`;
