@@ -242,6 +242,7 @@ export class AdminAgentsPanel extends AdminPanel {
         <h3 id=${headingId} class="user-text flush" dir="auto">${agent.name}</h3>
         <span class="badge">${typeName(agent.type, s)}</span>
         <span class="spacer"></span>
+        <span class="controls">
         <label class="inline"
           ><input
             type="checkbox"
@@ -272,6 +273,7 @@ export class AdminAgentsPanel extends AdminPanel {
         >
           ${s.delete}
         </button>
+        </span>
       </div>
       ${agent.description ? html`<p class="muted user-text" dir="auto">${agent.description}</p>` : nothing}
       ${this.renderError(`enabled-${agent.uuid}`)} ${this.renderError(`delete-${agent.uuid}`)}

@@ -163,6 +163,37 @@ describe('<chatbot-admin> agents', () => {
     }
   });
 
+  it("should keep an agent's Enabled switch, Edit and Delete together, on a laptop and a phone", async () => {
+    const { panel } = await agentsPanel();
+    const assistant = await card(panel, 'Assistant');
+    const switchLabel = assistant.querySelector('[role=switch]')!.closest('label')!;
+    const [edit, remove] = ['Edit Assistant', 'Delete Assistant'].map(
+      (name) => button(assistant, name)!,
+    );
+    try {
+      // A laptop, and the narrowest phone (a dashboard's margins leave a 390 px phone as little).
+      for (const width of [1280, 320]) {
+        await setViewport({ width, height: 800 });
+        await until(() => innerWidth === width);
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        // The switch and its word, not the label's box, which may stretch to fill its line.
+        const words = document.createRange();
+        words.selectNodeContents(switchLabel);
+        const label = words.getBoundingClientRect();
+        const [editBox, removeBox] = [edit!, remove!].map((e) => e.getBoundingClientRect());
+        // One group: side by side on one line, 8 px apart.
+        expect(editBox.top, `Edit and Delete at ${width}px`).to.be.closeTo(removeBox.top, 0.5);
+        expect(removeBox.left - editBox.right, `at ${width}px`).to.be.closeTo(8, 1);
+        expect(editBox.left - label.right, `the switch beside Edit at ${width}px`).to.be.closeTo(
+          8,
+          1,
+        );
+      }
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it("should line up the new agent's name and type, labels and fields", async () => {
     const { panel } = await agentsPanel();
     const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
