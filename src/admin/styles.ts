@@ -94,7 +94,9 @@ export const panelStyles = css`
   input[type='color'] {
     padding: 0;
   }
+  /* Not shrunk by a label's text that wraps beside it (a long Q&A question's member box). */
   input[type='checkbox'] {
+    flex: none;
     width: 1.05em;
     height: 1.05em;
     accent-color: var(--_accent);
@@ -207,6 +209,14 @@ export const panelStyles = css`
   }
   .spacer {
     flex: 1;
+  }
+  /* A card's switch and buttons: one group at the end of its heading's line, or wrapped whole
+     onto the next, never split (Delete alone on a phone's second line). */
+  .controls {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 8px;
+    align-items: center;
   }
   .error {
     color: var(--_danger);

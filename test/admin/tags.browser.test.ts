@@ -98,6 +98,28 @@ describe('<chatbot-admin> tags', () => {
     expect(help.top - color.bottom).to.be.within(0, 12);
   });
 
+  it('should keep every member checkbox its size beside a name that wraps, on a phone', async () => {
+    const { client, bot, el, form } = await tagsPanel();
+    await client.sources.createQa(bot.uuid, {
+      question: 'How do I run this on my own machine without signing up for anything at all?',
+      answer: 'npm start.',
+    });
+    (deep(el, 'chatbot-admin-tags') as Panel).refresh();
+    await until(() => form.querySelectorAll('fieldset input[type=checkbox]').length === 3);
+    el.style.width = '320px';
+    try {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const boxes = [...form.querySelectorAll('fieldset input[type=checkbox]')].map((box) =>
+        box.getBoundingClientRect(),
+      );
+      const long = boxes.at(-1)!;
+      expect(long.width, 'beside the long question').to.be.closeTo(boxes[0]!.width, 0.5);
+      expect(long.height, 'beside the long question').to.be.closeTo(boxes[0]!.height, 0.5);
+    } finally {
+      el.style.width = '';
+    }
+  });
+
   it('should say beside the name that it is longer than the server takes, and focus it', async () => {
     const { client, bot, el, panel, form } = await tagsPanel();
     const name = form.querySelector<HTMLInputElement>('input[name=name]')!;
