@@ -197,6 +197,7 @@ export class AdminTagsPanel extends AdminPanel {
       <strong class="user-text" dir="auto">${tag.name}</strong>
       <span class="badge">${plural(s, 'memberCount', tag.data_source_uuids.length, this.lang)}</span>
       <span class="spacer"></span>
+      <span class="controls">
       <button
         type="button"
         part="button"
@@ -222,6 +223,7 @@ export class AdminTagsPanel extends AdminPanel {
       >
         ${s.delete}
       </button>
+      </span>
     </li>`;
   }
 

@@ -98,6 +98,25 @@ describe('<chatbot-admin> tags', () => {
     expect(help.top - color.bottom).to.be.within(0, 12);
   });
 
+  it("should keep a tag's Show sources, Edit and Delete together on one line, on a laptop and a phone", async () => {
+    const { client, bot, el, panel } = await tagsPanel();
+    await client.tags.create(bot.uuid, { name: 'Getting started guides', color: '#16a34a' });
+    (panel as Panel).refresh();
+    const item = await tagItem(panel, 'Getting started guides');
+    const buttons = [...item.querySelectorAll('button')];
+    expect(buttons.length).to.equal(3);
+    try {
+      for (const width of ['1000px', '360px']) {
+        el.style.width = width;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const boxes = buttons.map((b) => b.getBoundingClientRect());
+        for (const box of boxes) expect(box.top, `at ${width}`).to.be.closeTo(boxes[0]!.top, 0.5);
+      }
+    } finally {
+      el.style.width = '';
+    }
+  });
+
   it('should keep every member checkbox its size beside a name that wraps, on a phone', async () => {
     const { client, bot, el, form } = await tagsPanel();
     await client.sources.createQa(bot.uuid, {
