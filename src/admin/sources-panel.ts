@@ -352,6 +352,7 @@ export class AdminSourcesPanel extends AdminPanel {
           }</span
         >
         <span class="spacer"></span>
+        <span class="controls">
         <button
           type="button"
           part="button"
@@ -369,6 +370,7 @@ export class AdminSourcesPanel extends AdminPanel {
         >
           ${s.deleteSelected}
         </button>
+        </span>
       </div>`;
   }
 

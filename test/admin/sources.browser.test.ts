@@ -504,6 +504,24 @@ describe('<chatbot-admin> data sources', () => {
     el.style.width = '';
   });
 
+  it('should keep Re-scrape and Delete selected together on one line, on a laptop and a phone', async () => {
+    const { el, panel } = await sourcesPanel();
+    const [rescrape, remove] = ['Re-scrape', 'Delete selected'].map((name) => button(panel, name)!);
+    try {
+      // A 390 px phone, with a dashboard's margins around the element, and a laptop.
+      for (const width of ['326px', '1000px']) {
+        el.style.width = width;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        expect(remove!.getBoundingClientRect().top, `at ${width}`).to.be.closeTo(
+          rescrape!.getBoundingClientRect().top,
+          0.5,
+        );
+      }
+    } finally {
+      el.style.width = '';
+    }
+  });
+
   it("should fit the toolbar, a long tag's filter and the add forms in a phone's viewport, in English and German", async () => {
     const { client, bot } = await sourcesPanel();
     const tag = `Tag${'x'.repeat(150)}`;
