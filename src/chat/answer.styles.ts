@@ -268,6 +268,10 @@ const styles = css`
     gap: 4px;
     margin-inline-end: 12px;
   }
+  /* Centred on its word: the browser's own top margin set the circle 2 px low. */
+  .feedback-form [type='radio'] {
+    margin-block: 0;
+  }
 
   /* Attachments (attachments="on"): the chips above the textbox and under a sent question. */
   form {

@@ -174,6 +174,32 @@ describe('<chatbot-chat> feedback', () => {
     expect(record!.feedback_json).to.equal('');
   });
 
+  it("should centre each reason's circle on its word, with a mouse and on a touch screen", async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    button(el, 'Not helpful')!.click();
+    await until(() => form(el), 'the reason form');
+    try {
+      for (const touch of [false, true]) {
+        await executeServerCommand('emulate-touch', { enabled: touch });
+        await frames(2);
+        for (const label of form(el)!.querySelectorAll('label:has(input[type=radio])')) {
+          const circle = label.querySelector('input')!.getBoundingClientRect();
+          const words = document.createRange();
+          words.selectNodeContents(label.lastChild!);
+          const text = words.getBoundingClientRect();
+          const middle = (box: DOMRect) => box.top + box.height / 2;
+          expect(middle(circle), `${label.textContent} (touch: ${touch})`).to.be.closeTo(
+            middle(text),
+            1,
+          );
+        }
+      }
+    } finally {
+      await executeServerCommand('emulate-touch', { enabled: false });
+    }
+  });
+
   it('should send the form with its button, and send nothing more when it is empty', async () => {
     const bot = await realChatbot();
     const el = await answered(bot);
