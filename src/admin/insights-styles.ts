@@ -106,9 +106,11 @@ export const insightsStyles = css`
       padding: 4px 4px;
       font-size: 0.85em;
     }
-    /* "Add as Q&A" stays on one line where there is room; here it may wrap. */
+    /* "Add as Q&A" stays on one line where there is room; here it may wrap, at most into two
+       lines ("Add as" over "Q&A", not a word a line). */
     table.simple td button {
       white-space: normal;
+      min-width: 5.5em;
     }
   }
   figure.chart {

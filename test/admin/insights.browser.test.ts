@@ -302,6 +302,11 @@ describe('<chatbot-admin> insights', () => {
       }
       for (const add of card.querySelectorAll('td button')) {
         expect(add.getBoundingClientRect().right, add.textContent!).to.be.at.most(box.right);
+        // Wrapped at most once ("Add as" over "Q&A"), not a word a line.
+        const words = document.createRange();
+        words.selectNodeContents(add);
+        const lines = new Set([...words.getClientRects()].map((r) => Math.round(r.top)));
+        expect(lines.size, `${add.textContent!.trim()}: lines`).to.be.at.most(2);
       }
     }
     // The chart is drawn at the width it has: its numbers and days keep their size (11 px).
