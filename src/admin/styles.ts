@@ -218,6 +218,10 @@ export const panelStyles = css`
     gap: 8px;
     align-items: center;
   }
+  /* A switch's word sits on its buttons' line: no field label's bottom margin lifting it. */
+  .controls > label {
+    margin: 0;
+  }
   .error {
     color: var(--_danger);
     background: var(--_danger-surface);

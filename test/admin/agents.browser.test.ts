@@ -188,6 +188,9 @@ describe('<chatbot-admin> agents', () => {
           8,
           1,
         );
+        // Its word on Edit's line, not lifted by a field label's bottom margin.
+        const middle = (box: DOMRect) => box.top + box.height / 2;
+        expect(middle(label), `the switch's word at ${width}px`).to.be.closeTo(middle(editBox), 1);
       }
     } finally {
       await setViewport({ width: 800, height: 600 });
