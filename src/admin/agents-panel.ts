@@ -243,36 +243,36 @@ export class AdminAgentsPanel extends AdminPanel {
         <span class="badge">${typeName(agent.type, s)}</span>
         <span class="spacer"></span>
         <span class="controls">
-        <label class="inline"
-          ><input
-            type="checkbox"
-            role="switch"
-            aria-label=${fill(s.enabledFor, { name: agent.name })}
-            .checked=${on}
-            aria-checked=${on ? 'true' : 'false'}
-            aria-disabled=${ariaDisabled(this.busy.has(`enabled-${agent.uuid}`))}
-            @change=${(e: Event) => this.handleEnabledChange(agent, checked(e))}
-          />${s.enabled}</label
-        >
-        <button
-          type="button"
-          part="button"
-          aria-expanded=${open ? 'true' : 'false'}
-          aria-label=${fill(s.editAgent, { name: agent.name })}
-          @click=${() => this.handleEditClick(agent)}
-        >
-          ${s.edit}
-        </button>
-        <button
-          type="button"
-          class="danger"
-          part="button danger"
-          aria-label=${fill(s.deleteAgent, { name: agent.name })}
-          aria-disabled=${ariaDisabled(this.busy.has(`delete-${agent.uuid}`))}
-          @click=${() => this.handleDeleteClick(agent)}
-        >
-          ${s.delete}
-        </button>
+          <label class="inline"
+            ><input
+              type="checkbox"
+              role="switch"
+              aria-label=${fill(s.enabledFor, { name: agent.name })}
+              .checked=${on}
+              aria-checked=${on ? 'true' : 'false'}
+              aria-disabled=${ariaDisabled(this.busy.has(`enabled-${agent.uuid}`))}
+              @change=${(e: Event) => this.handleEnabledChange(agent, checked(e))}
+            />${s.enabled}</label
+          >
+          <button
+            type="button"
+            part="button"
+            aria-expanded=${open ? 'true' : 'false'}
+            aria-label=${fill(s.editAgent, { name: agent.name })}
+            @click=${() => this.handleEditClick(agent)}
+          >
+            ${s.edit}
+          </button>
+          <button
+            type="button"
+            class="danger"
+            part="button danger"
+            aria-label=${fill(s.deleteAgent, { name: agent.name })}
+            aria-disabled=${ariaDisabled(this.busy.has(`delete-${agent.uuid}`))}
+            @click=${() => this.handleDeleteClick(agent)}
+          >
+            ${s.delete}
+          </button>
         </span>
       </div>
       ${agent.description ? html`<p class="muted user-text" dir="auto">${agent.description}</p>` : nothing}

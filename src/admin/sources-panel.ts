@@ -353,23 +353,23 @@ export class AdminSourcesPanel extends AdminPanel {
         >
         <span class="spacer"></span>
         <span class="controls">
-        <button
-          type="button"
-          part="button"
-          aria-disabled=${ariaDisabled(links === 0 || this.busy.has('rescrape'))}
-          @click=${this.handleRescrapeClick}
-        >
-          ${s.rescrape}
-        </button>
-        <button
-          type="button"
-          class="danger"
-          part="button danger"
-          aria-disabled=${ariaDisabled(chosen.length === 0 || this.busy.has('table'))}
-          @click=${() => this.handleDelete(chosen)}
-        >
-          ${s.deleteSelected}
-        </button>
+          <button
+            type="button"
+            part="button"
+            aria-disabled=${ariaDisabled(links === 0 || this.busy.has('rescrape'))}
+            @click=${this.handleRescrapeClick}
+          >
+            ${s.rescrape}
+          </button>
+          <button
+            type="button"
+            class="danger"
+            part="button danger"
+            aria-disabled=${ariaDisabled(chosen.length === 0 || this.busy.has('table'))}
+            @click=${() => this.handleDelete(chosen)}
+          >
+            ${s.deleteSelected}
+          </button>
         </span>
       </div>`;
   }

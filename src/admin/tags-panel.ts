@@ -198,31 +198,31 @@ export class AdminTagsPanel extends AdminPanel {
       <span class="badge">${plural(s, 'memberCount', tag.data_source_uuids.length, this.lang)}</span>
       <span class="spacer"></span>
       <span class="controls">
-      <button
-        type="button"
-        part="button"
-        aria-label=${fill(s.showSourcesOf, { name: tag.name })}
-        @click=${() => this.showSources(tag)}
-      >
-        ${s.showSources}
-      </button>
-      <button
-        type="button"
-        part="button"
-        aria-label=${fill(s.editTag, { name: tag.name })}
-        @click=${() => this.handleEditClick(tag)}
-      >
-        ${s.edit}
-      </button>
-      <button
-        type="button"
-        class="danger"
-        part="button danger"
-        aria-label=${fill(s.deleteTag, { name: tag.name })}
-        @click=${() => this.handleDeleteClick(tag)}
-      >
-        ${s.delete}
-      </button>
+        <button
+          type="button"
+          part="button"
+          aria-label=${fill(s.showSourcesOf, { name: tag.name })}
+          @click=${() => this.showSources(tag)}
+        >
+          ${s.showSources}
+        </button>
+        <button
+          type="button"
+          part="button"
+          aria-label=${fill(s.editTag, { name: tag.name })}
+          @click=${() => this.handleEditClick(tag)}
+        >
+          ${s.edit}
+        </button>
+        <button
+          type="button"
+          class="danger"
+          part="button danger"
+          aria-label=${fill(s.deleteTag, { name: tag.name })}
+          @click=${() => this.handleDeleteClick(tag)}
+        >
+          ${s.delete}
+        </button>
       </span>
     </li>`;
   }
