@@ -8,8 +8,23 @@ export const styles = [
   tableStyles,
   iconStyles,
   css`
+    /* The filters below read the panel's width (the table's queries read the table's). */
+    :host {
+      container-type: inline-size;
+    }
     .toolbar.flags {
       gap: 4px 16px;
+    }
+    /* A phone or a narrow column: the filters stack as full lines, From and To sharing one
+       where both keep a whole date in view, not a ragged column of each control's natural
+       width. */
+    @container (width < 30em) {
+      .toolbar:not(.flags) > :is(label, .field) {
+        flex: 1 1 100%;
+      }
+      .dates > label {
+        flex: 1 1 10em;
+      }
     }
     /* A control with its problem under it, as one item of the toolbar; the message wraps to the
        control's width rather than widen it (top-aligned then: panelStyles). */

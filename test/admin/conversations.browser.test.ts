@@ -488,6 +488,39 @@ describe('<chatbot-admin> conversations', () => {
     }
   });
 
+  it('should stack the filters in a narrow column as full lines, From and To sharing one where it holds both', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    const box = (selector: string) => deep<HTMLElement>(panel, selector)!.getBoundingClientRect();
+    try {
+      // A phone's admin with a dashboard's margins around it (each date a line of its own), and
+      // a wider column that holds both dates whole.
+      for (const [width, shared] of [
+        ['300px', false],
+        ['420px', true],
+      ] as const) {
+        el.style.width = width;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const search = box('input[type=search]');
+        const [from, to] = [box('input[name=from]'), box('input[name=to]')];
+        for (const selector of ['select[name=rating]', 'select[name=test]']) {
+          expect(box(selector).left, `${selector} at ${width}`).to.be.closeTo(search.left, 1);
+          expect(box(selector).right, `${selector} at ${width}`).to.be.closeTo(search.right, 1);
+        }
+        expect(from.left, `From at ${width}`).to.be.closeTo(search.left, 1);
+        expect(to.right, `To at ${width}`).to.be.closeTo(search.right, 1);
+        expect(Math.abs(from.top - to.top) < 0.5, `From and To on one line at ${width}`).to.equal(
+          shared,
+        );
+        // Wide enough for a whole date ("mm/dd/yyyy" and the picker's button were cut).
+        for (const date of [from, to]) expect(date.width, `a date at ${width}`).to.be.at.least(150);
+      }
+    } finally {
+      el.style.width = '';
+    }
+  });
+
   it('should line up the filters side by side: their labels, and their controls top and bottom', async () => {
     const { client, bot } = await seedConversations();
     const { panel } = await mountConversations(client, bot);
