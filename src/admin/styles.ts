@@ -186,10 +186,16 @@ export const panelStyles = css`
   .row > .field {
     flex: 1 1 10em;
   }
-  /* Beside bottom-aligned labels, a lone control (a row's colour picker, its remove button) keeps
-     their bottom margin, so it stands level with their inputs rather than 10 px below them. */
-  .row:not(.center, .top) > :is(button, input[type='color']) {
-    margin-bottom: 10px;
+  /* A row of fields keeps the space under them itself, where a lone field keeps it as its bottom
+     margin: a row's other controls (a colour picker, a remove button) then stand level with its
+     inputs. As padding, it adds to a following fieldset's margin as the labels' margins did, and
+     wrapped lines keep that space between them too. */
+  .row:not(.center) {
+    row-gap: 18px;
+    padding-bottom: 10px;
+  }
+  .row:not(.center) > :is(label, .field) {
+    margin-bottom: 0;
   }
   /* A field wrapped with its message: the pair takes the spacing of one label. */
   .field > label,
