@@ -229,6 +229,14 @@ describe('npm start', () => {
       chats.map((chat) => chat.direction),
       ['ltr', 'ltr', 'ltr', 'rtl'],
     );
+    // The introduction reads as the examples' heading: straight above them, on their left edge.
+    const layout = await page.evaluate(() => {
+      const intro = document.querySelector('main p')!.getBoundingClientRect();
+      const first = document.querySelector('.themes figure')!.getBoundingClientRect();
+      return { gap: first.top - intro.bottom, left: first.left - intro.left };
+    });
+    assert.ok(layout.gap < 48, `${layout.gap} px between the introduction and the examples`);
+    assert.equal(Math.round(layout.left), 0);
     await screenshot(page, 'demo-theming.png', undefined, true);
     await page.close();
   });
