@@ -200,6 +200,27 @@ describe('<chatbot-chat> feedback', () => {
     }
   });
 
+  it("should set the reason form's close button on its question's line, with a mouse and on a touch screen", async () => {
+    const bot = await realChatbot();
+    const el = await answered(bot);
+    button(el, 'Not helpful')!.click();
+    await until(() => form(el), 'the reason form');
+    try {
+      for (const touch of [false, true]) {
+        await executeServerCommand('emulate-touch', { enabled: touch });
+        await frames(2);
+        const close = form(el)!.querySelector('.icon-button')!.getBoundingClientRect();
+        const words = document.createRange();
+        words.selectNodeContents(form(el)!.querySelector('legend')!);
+        const question = words.getBoundingClientRect();
+        const middle = (box: DOMRect) => box.top + box.height / 2;
+        expect(middle(close), `touch: ${touch}`).to.be.closeTo(middle(question), 1.5);
+      }
+    } finally {
+      await executeServerCommand('emulate-touch', { enabled: false });
+    }
+  });
+
   it('should send the form with its button, and send nothing more when it is empty', async () => {
     const bot = await realChatbot();
     const el = await answered(bot);
