@@ -34,6 +34,24 @@ const styles = css`
     content-visibility: auto;
     contain-intrinsic-size: auto 3em;
   }
+  /*
+   * Older exchanges are skipped whole, so opening a long remembered conversation lays out only
+   * the newest ones; where scroll anchoring holds a reader's text still as they are drawn
+   * (Safari has none). Never one inside the other: the anchoring then lets the text jump as the
+   * inner blocks are drawn. The newest five are drawn, so a reader scrolling up from the bottom
+   * is reading (anchoring on: FollowController) before reaching a skipped one.
+   */
+  @supports (overflow-anchor: auto) {
+    .exchange:nth-last-child(n + 6) {
+      content-visibility: auto;
+      contain-intrinsic-size: auto 8em;
+      /* Focus rings at its edges (a touch screen's hit areas: below). */
+      overflow-clip-margin: 8px;
+    }
+    .exchange:nth-last-child(n + 6) .markdown > .block {
+      content-visibility: visible;
+    }
+  }
   .markdown p,
   .markdown ul,
   .markdown ol,
@@ -187,7 +205,8 @@ const styles = css`
     }
     /* A block's containment would clip that hit area at the block's edges. (Chromium refuses a
        calc() here, so the margin is the whole target rather than its half.) */
-    .markdown > .block {
+    .markdown > .block,
+    .exchange:nth-last-child(n + 6) {
       overflow-clip-margin: var(--_target);
     }
   }

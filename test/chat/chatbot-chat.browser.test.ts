@@ -420,7 +420,7 @@ describe('<chatbot-chat>', () => {
     // scrolled near, a shift the browser's own; laid out at once here, the test sees only
     // what the element does as exchanges appear.
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync('.markdown > .block { content-visibility: visible !important; }');
+    sheet.replaceSync('.markdown > .block, .exchange { content-visibility: visible !important; }');
     shadow(el).adoptedStyleSheets = [...shadow(el).adoptedStyleSheets, sheet];
     await frames();
     // Enough of it shown to scroll up through: on a busy machine the first frames may hold only
@@ -461,6 +461,25 @@ describe('<chatbot-chat>', () => {
       jumps.every((jump) => Math.abs(jump) <= 2),
       `jumps ${jumps}`,
     ).to.equal(true);
+  });
+
+  it('should lay out only the exchanges near the view when a long conversation opens, drawing older ones as the reader scrolls to them', async () => {
+    const { el, log } = await rememberedConversation(120);
+    await until(() => userMessages(el).length === 120, 'the whole conversation');
+    await frames();
+    const exchanges = [...shadow(el).querySelectorAll<HTMLElement>('.exchange')];
+    // Skipped: its contents neither laid out nor painted (what opening 200 remembered exchanges
+    // costs).
+    const drawn = () =>
+      exchanges.filter((exchange) =>
+        exchange.firstElementChild!.checkVisibility({ contentVisibilityAuto: true }),
+      );
+    expect(drawn().length, 'drawn at the bottom').to.be.below(20);
+    expect(drawn()).to.include(exchanges.at(-1));
+    log.scrollTop = 0;
+    await frames();
+    expect(drawn(), 'drawn at the top').to.include(exchanges[0]);
+    expect(exchanges[0]!.textContent).to.contain('Answer 0');
   });
 
   it('should offer a way back to the newest message once the reader has scrolled up', async () => {
