@@ -254,6 +254,7 @@ export class AdminAgentsPanel extends AdminPanel {
               @change=${(e: Event) => this.handleEnabledChange(agent, checked(e))}
             />${s.enabled}</label
           >
+          <span class="controls">
           <button
             type="button"
             part="button"
@@ -273,6 +274,7 @@ export class AdminAgentsPanel extends AdminPanel {
           >
             ${s.delete}
           </button>
+          </span>
         </span>
       </div>
       ${agent.description ? html`<p class="muted user-text" dir="auto">${agent.description}</p>` : nothing}

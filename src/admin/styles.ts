@@ -217,7 +217,8 @@ export const panelStyles = css`
     flex: 1;
   }
   /* A card's switch and buttons: one group at the end of its heading's line, or wrapped whole
-     onto the next, never split (Delete alone on a phone's second line). */
+     onto the next, never split (Delete alone on a phone's second line). Where even that line
+     is too short (German on a phone), a switch wraps apart from its buttons, which stay paired. */
   .controls {
     display: flex;
     flex-wrap: wrap;

@@ -197,6 +197,30 @@ describe('<chatbot-admin> agents', () => {
     }
   });
 
+  it("should keep an agent's Edit and Delete side by side in German on a phone, the switch above them if need be", async () => {
+    const { el, panel } = await agentsPanel();
+    el.lang = 'de';
+    const assistant = await card(panel, 'Assistant');
+    await until(
+      () => assistant.querySelector('.controls button')?.textContent?.trim() === 'Bearbeiten',
+    );
+    try {
+      // A dashboard's margins leave a 390 px phone's card as little as the narrowest phone's.
+      await setViewport({ width: 320, height: 800 });
+      await until(() => innerWidth === 320);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const [edit, remove] = [...assistant.querySelectorAll<HTMLElement>('.controls button')];
+      expect(edit!.textContent!.trim()).to.equal('Bearbeiten');
+      expect(remove!.textContent!.trim()).to.equal('Löschen');
+      const [editBox, removeBox] = [edit!, remove!].map((e) => e.getBoundingClientRect());
+      expect(editBox.top, 'Bearbeiten and Löschen on one line').to.be.closeTo(removeBox.top, 0.5);
+      expect(removeBox.left - editBox.right).to.be.closeTo(8, 1);
+    } finally {
+      el.lang = '';
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it("should line up the new agent's name and type, labels and fields", async () => {
     const { panel } = await agentsPanel();
     const form = await until(() => deep<HTMLFormElement>(panel, 'form[aria-labelledby=new-agent]'));
