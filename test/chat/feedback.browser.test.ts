@@ -174,7 +174,8 @@ describe('<chatbot-chat> feedback', () => {
     expect(record!.feedback_json).to.equal('');
   });
 
-  it("should centre each reason's circle on its word, with a mouse and on a touch screen", async () => {
+  /** The reason form of a real answer, measured with a mouse and then on a touch screen. */
+  async function onBothScreens(measure: (form: HTMLFormElement, touch: boolean) => void) {
     const bot = await realChatbot();
     const el = await answered(bot);
     button(el, 'Not helpful')!.click();
@@ -183,42 +184,41 @@ describe('<chatbot-chat> feedback', () => {
       for (const touch of [false, true]) {
         await executeServerCommand('emulate-touch', { enabled: touch });
         await frames(2);
-        for (const label of form(el)!.querySelectorAll('label:has(input[type=radio])')) {
-          const circle = label.querySelector('input')!.getBoundingClientRect();
-          const words = document.createRange();
-          words.selectNodeContents(label.lastChild!);
-          const text = words.getBoundingClientRect();
-          const middle = (box: DOMRect) => box.top + box.height / 2;
-          expect(middle(circle), `${label.textContent} (touch: ${touch})`).to.be.closeTo(
-            middle(text),
-            1,
-          );
-        }
+        measure(form(el)!, touch);
       }
     } finally {
       await executeServerCommand('emulate-touch', { enabled: false });
     }
+  }
+
+  /** The middle of the text of `node`, not of its box. */
+  function wordsMiddle(node: Node): number {
+    const words = document.createRange();
+    words.selectNodeContents(node);
+    return middle(words.getBoundingClientRect());
+  }
+  const middle = (box: DOMRect) => box.top + box.height / 2;
+
+  it("should centre each reason's circle on its word, with a mouse and on a touch screen", async () => {
+    await onBothScreens((reasons, touch) => {
+      for (const label of reasons.querySelectorAll('label:has(input[type=radio])')) {
+        const circle = label.querySelector('input')!.getBoundingClientRect();
+        expect(middle(circle), `${label.textContent} (touch: ${touch})`).to.be.closeTo(
+          wordsMiddle(label.lastChild!),
+          1,
+        );
+      }
+    });
   });
 
   it("should set the reason form's close button on its question's line, with a mouse and on a touch screen", async () => {
-    const bot = await realChatbot();
-    const el = await answered(bot);
-    button(el, 'Not helpful')!.click();
-    await until(() => form(el), 'the reason form');
-    try {
-      for (const touch of [false, true]) {
-        await executeServerCommand('emulate-touch', { enabled: touch });
-        await frames(2);
-        const close = form(el)!.querySelector('.icon-button')!.getBoundingClientRect();
-        const words = document.createRange();
-        words.selectNodeContents(form(el)!.querySelector('legend')!);
-        const question = words.getBoundingClientRect();
-        const middle = (box: DOMRect) => box.top + box.height / 2;
-        expect(middle(close), `touch: ${touch}`).to.be.closeTo(middle(question), 1.5);
-      }
-    } finally {
-      await executeServerCommand('emulate-touch', { enabled: false });
-    }
+    await onBothScreens((reasons, touch) => {
+      const close = reasons.querySelector('.icon-button')!.getBoundingClientRect();
+      expect(middle(close), `touch: ${touch}`).to.be.closeTo(
+        wordsMiddle(reasons.querySelector('legend')!),
+        1.5,
+      );
+    });
   });
 
   it('should send the form with its button, and send nothing more when it is empty', async () => {
