@@ -255,25 +255,25 @@ export class AdminAgentsPanel extends AdminPanel {
             />${s.enabled}</label
           >
           <span class="controls">
-          <button
-            type="button"
-            part="button"
-            aria-expanded=${open ? 'true' : 'false'}
-            aria-label=${fill(s.editAgent, { name: agent.name })}
-            @click=${() => this.handleEditClick(agent)}
-          >
-            ${s.edit}
-          </button>
-          <button
-            type="button"
-            class="danger"
-            part="button danger"
-            aria-label=${fill(s.deleteAgent, { name: agent.name })}
-            aria-disabled=${ariaDisabled(this.busy.has(`delete-${agent.uuid}`))}
-            @click=${() => this.handleDeleteClick(agent)}
-          >
-            ${s.delete}
-          </button>
+            <button
+              type="button"
+              part="button"
+              aria-expanded=${open ? 'true' : 'false'}
+              aria-label=${fill(s.editAgent, { name: agent.name })}
+              @click=${() => this.handleEditClick(agent)}
+            >
+              ${s.edit}
+            </button>
+            <button
+              type="button"
+              class="danger"
+              part="button danger"
+              aria-label=${fill(s.deleteAgent, { name: agent.name })}
+              aria-disabled=${ariaDisabled(this.busy.has(`delete-${agent.uuid}`))}
+              @click=${() => this.handleDeleteClick(agent)}
+            >
+              ${s.delete}
+            </button>
           </span>
         </span>
       </div>

@@ -279,11 +279,15 @@ const styles = css`
   .feedback-form .icon-button {
     position: absolute;
     top: 2px;
-    /* Centred on the question's line (the form's padding and half a line), whatever the button's
-       size: a touch screen's 44 px target stood 6 px low from a fixed top. */
-    top: calc(8px + 0.5lh);
-    translate: 0 -50%;
     inset-inline-end: 2px;
+  }
+  /* Centred on the question's line (the form's padding and half a line), whatever the button's
+     size: a touch screen's 44 px target stood 6 px low from a fixed top. */
+  @supports (top: 1lh) {
+    .feedback-form .icon-button {
+      top: calc(8px + 0.5lh);
+      translate: 0 -50%;
+    }
   }
   .feedback-form label {
     display: inline-flex;
