@@ -261,7 +261,8 @@ const styles = css`
     position: relative;
     flex-basis: 100%;
     flex-wrap: wrap;
-    padding: 8px;
+    --_form-padding: 8px;
+    padding: var(--_form-padding);
     border: 1px solid var(--_border);
     border-radius: 8px;
     font-size: 0.875em;
@@ -285,7 +286,7 @@ const styles = css`
      size: a touch screen's 44 px target stood 6 px low from a fixed top. */
   @supports (top: 1lh) {
     .feedback-form .icon-button {
-      top: calc(8px + 0.5lh);
+      top: calc(var(--_form-padding) + 0.5lh);
       translate: 0 -50%;
     }
   }
