@@ -29,7 +29,7 @@ import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
-import { renderTabPanel, TABS, tabAfterKey } from './tab-panels.js';
+import { renderTabPanel, showTabInRow, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
@@ -157,6 +157,8 @@ export class ChatbotAdmin extends LitElement {
   /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
   private visited = new Set<AdminTab>();
   private visitedFor?: string | null;
+  /** The chatbot and tab last scrolled into the row of tabs (see showTabInRow). */
+  private tabInRow = '';
 
   /** The client whose first route `askAhead` has looked at. */
   private askedAheadFor?: ChatbotClient;
@@ -241,6 +243,16 @@ export class ChatbotAdmin extends LitElement {
       this.visitedFor = chatbotUuid;
       this.visited = new Set([tab]);
     } else this.visited.add(tab);
+  }
+
+  protected override updated(): void {
+    const { chatbotUuid, tab } = this.route.value;
+    const shown = `${chatbotUuid} ${tab}`;
+    if (shown === this.tabInRow) return;
+    const button = this.renderRoot.querySelector<HTMLElement>(`#tab-${tab}`);
+    if (!button) return;
+    this.tabInRow = shown;
+    showTabInRow(button);
   }
 
   /**

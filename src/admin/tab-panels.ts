@@ -73,6 +73,20 @@ export function tabAfterKey(key: string, index: number, count: number): number {
   }
 }
 
+/**
+ * Scrolls the row of tabs, when it is wider than the admin (a phone), just enough to show `tab`
+ * whole: a link straight to Try it, the last tab, showed the first three and no selected one.
+ * Not `scrollIntoView`, which also scrolls the page to a row still below the fold.
+ */
+export function showTabInRow(tab: HTMLElement): void {
+  const row = tab.parentElement;
+  if (!row) return;
+  const box = tab.getBoundingClientRect();
+  const view = row.getBoundingClientRect();
+  if (box.left < view.left) row.scrollBy({ left: box.left - view.left });
+  else if (box.right > view.right) row.scrollBy({ left: box.right - view.right });
+}
+
 /** The content of `tab`: its panel element, or the "Try it" chat. */
 export function renderTabPanel(tab: AdminTab, context: TabContext) {
   const { panel, load } = TABS[tab];

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type {
   AdminChangeEvent,
   AdminErrorEvent,
@@ -317,6 +317,42 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await until(() => deep(el, '#tab-sources')?.getAttribute('aria-selected') === 'true');
     expect(location.hash).to.contain('tab=sources');
     expect(el.shadowRoot!.activeElement?.id).to.equal('tab-sources');
+  });
+
+  it('should keep the tabs in one row on a phone, scrolled to show the selected one without moving the page', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    // Short, so that the row of tabs is below the fold.
+    await setViewport({ width: 390, height: 300 });
+    try {
+      await until(() => innerWidth === 390);
+      const el = await mountAdmin(client, bot, 'try');
+      await el.updateComplete;
+      const row = deep(el, '[role=tablist]')!;
+      const tabs = deepAll(el, '[role=tab]');
+      const whole = (tab: Element) => {
+        const box = tab.getBoundingClientRect();
+        const view = row.getBoundingClientRect();
+        return box.left >= view.left - 0.5 && box.right <= view.right + 0.5;
+      };
+      expect(new Set(tabs.map((tab) => tab.getBoundingClientRect().top)).size, 'rows').to.equal(1);
+      expect(row.getBoundingClientRect().right).to.be.at.most(innerWidth);
+      expect(row.scrollWidth, 'the row scrolls').to.be.greaterThan(row.clientWidth);
+      expect(whole(deep(el, '#tab-try')!), 'Try it, opened by a link').to.equal(true);
+      expect(row.getBoundingClientRect().top, 'the row below the fold').to.be.greaterThan(
+        innerHeight,
+      );
+      expect(scrollY, 'the page, not scrolled to the row').to.equal(0);
+
+      deep(el, '#tab-try')!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true }),
+      );
+      await until(() => deep(el, '#tab-agents')?.getAttribute('aria-selected') === 'true');
+      await el.updateComplete;
+      expect(whole(deep(el, '#tab-agents')!), 'Agents, after Home').to.equal(true);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('should give only the selected tab a border for its bar, so forced colors draw it there alone', async () => {
