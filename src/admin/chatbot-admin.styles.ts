@@ -133,19 +133,24 @@ export const styles = [
         border-bottom-color: Highlight;
       }
     }
-    /* The settings beside the chat, or above it when the tab is narrow (as .layout, by width). */
+    /*
+     * The chat, and beside it the settings it uses, or below it when the tab is narrow (as
+     * .layout, by width): above it, on a phone, they held the chat a screen down.
+     */
     .try {
       display: flex;
       flex-wrap: wrap;
-      gap: 16px;
+      gap: 12px 16px;
       align-items: flex-start;
+    }
+    .try > .help {
+      flex: 1 1 100%;
     }
     .try > .card {
       flex: 1 1 14em;
       min-width: 0;
     }
-    .try chatbot-chat,
-    .try > p {
+    .try chatbot-chat {
       flex: 999 1 0;
       min-width: min(100%, 22em);
     }
@@ -158,7 +163,7 @@ export const styles = [
     }
     /*
      * Beside the chat the Try-it card is narrow (14em): each label goes above its value, which
-     * then has the card's width to wrap between words. A wider card (above the chat) sets them
+     * then has the card's width to wrap between words. A wider card (below the chat) sets them
      * side by side, the labels in at most 40% of it.
      */
     .try > .card {

@@ -113,13 +113,23 @@ export function renderTabPanel(tab: AdminTab, context: TabContext) {
  */
 const TRY_IT_DATA: SessionData = Object.freeze({ [OWNER_TEST_MEMBER]: true });
 
-/** "Try it": the chatbot's settings that shape a chat, beside a <chatbot-chat> talking to it. */
+/** "Try it": a <chatbot-chat> talking to the chatbot, and the chatbot's settings that shape it. */
 function renderTry({ client, chatbot, strings: t, language, theme }: TabContext) {
   const [messages, seconds] = chatbot.meta?.rate_limit ?? DEFAULT_RATE_LIMIT;
   return html`<div class="try">
+    <p class="help">${t.tryItHelp}</p>
+    <chatbot-chat
+      part="chat"
+      .client=${client}
+      chatbot-uuid=${chatbot.uuid}
+      .sessionData=${TRY_IT_DATA}
+      persist="none"
+      greeting=${t.tryItGreeting}
+      theme=${theme ?? nothing}
+      lang=${language}
+    ></chatbot-chat>
     <section class="card" part="card" aria-labelledby="try-heading">
-      <h3 id="try-heading">${t.tryIt}</h3>
-      <p class="help">${t.tryItHelp}</p>
+      <h3 id="try-heading">${t.tryItSettings}</h3>
       <dl class="summary">
         <dt>${t.name}</dt>
         <dd dir="auto">${chatbot.name}</dd>
@@ -133,14 +143,5 @@ function renderTry({ client, chatbot, strings: t, language, theme }: TabContext)
         <dd>${visibilityLabel(chatbot.meta?.visibility ?? '', t)}</dd>
       </dl>
     </section>
-    <chatbot-chat
-      part="chat"
-      .client=${client}
-      chatbot-uuid=${chatbot.uuid}
-      .sessionData=${TRY_IT_DATA}
-      persist="none"
-      theme=${theme ?? nothing}
-      lang=${language}
-    ></chatbot-chat>
   </div>`;
 }

@@ -75,18 +75,32 @@ describe('<chatbot-admin> Try it', () => {
     el.style.width = '';
   });
 
-  it('should set the settings summary apart from the note above it, as its rows are from each other', async () => {
+  it('should show the chat first, under its note, and the settings it uses beside it or, on a phone, below it', async () => {
     const client = await apiClient();
     const bot = await newChatbot(client, 'Spaced bot');
     const el = await mountAdmin(client, bot, 'try');
-    const card = await until(() => deep(el, '#panel-try .card'));
-    // Beside the chat (labels above values) and above it (side by side).
-    for (const width of [1280, 560]) {
+    const chat = await until(() => deep(el, '#panel-try chatbot-chat'));
+    const card = deep(el, '#panel-try .card')!;
+    expect(deepText(card)).to.contain('Settings in use');
+    // The chat's empty state: what to do, not a blank box.
+    await until(() => deepText(chat).includes('Ask what your visitors would ask'));
+    for (const width of [1280, 560, 390]) {
       el.style.width = `${width}px`;
       await new Promise((resolve) => requestAnimationFrame(resolve));
-      const note = card.querySelector('.help')!.getBoundingClientRect();
+      const note = deep(el, '#panel-try > .try > .help')!.getBoundingClientRect();
+      const box = chat.getBoundingClientRect();
+      const settings = card.getBoundingClientRect();
+      expect(box.top - note.bottom, `the chat under its note at ${width}px`).to.be.within(6, 24);
+      if (width === 1280) {
+        expect(settings.left, 'beside the chat').to.be.greaterThan(box.right);
+        expect(settings.top).to.be.closeTo(box.top, 1);
+      } else {
+        expect(settings.top, `below the chat at ${width}px`).to.be.greaterThan(box.bottom);
+        expect(settings.left).to.be.closeTo(box.left, 1);
+      }
+      const heading = card.querySelector('h3')!.getBoundingClientRect();
       const summary = card.querySelector('dl.summary')!.getBoundingClientRect();
-      expect(summary.top - note.bottom, `at ${width}px`).to.be.at.least(6);
+      expect(summary.top - heading.bottom, `at ${width}px`).to.be.at.least(6);
     }
     el.style.width = '';
   });

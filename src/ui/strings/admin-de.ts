@@ -283,6 +283,9 @@ export const adminDe: AdminStrings = {
   cancelExport: 'Export abbrechen',
   tryItHelp:
     'Chatten Sie mit diesem Chatbot wie ein Besucher. Der Chat zählt als Test des Betreibers: Gespräche zeigen ihn unter „Gefragt von“, die Auswertung lässt ihn aus.',
+  tryItGreeting:
+    'Fragen Sie, was Ihre Besucher fragen würden: Ich antworte aus den Quellen dieses Chatbots.',
+  tryItSettings: 'Verwendete Einstellungen',
   insightsHeading: 'Auswertung',
   insightsPeriod: 'Zeitraum',
   insightsLastDaysOne: 'Letzter Tag',

@@ -329,6 +329,8 @@ const en = {
   tryIt: 'Try it',
   tryItHelp:
     "Chat with this chatbot as a visitor would. The chat is kept as the owner's test: Conversations lists it under “Asked by”, and Insights leaves it out.",
+  tryItGreeting: "Ask what your visitors would ask: I answer from this chatbot's sources.",
+  tryItSettings: 'Settings in use',
   // Errors
   errorStatus: '{message} (HTTP {status})',
 };
