@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { MessageFilters, Rating, TestSessions } from '../api/types.js';
+import { fill } from '../ui/i18n.js';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import { dateRange, localDayStart } from './date-range.js';
 import { tooLong } from './field-problems.js';
@@ -154,25 +155,39 @@ function calendarDate(value: string | null): string {
   return exists ? value! : '';
 }
 
+/** How many controls besides the search narrow the list (the dates count as one). */
+export function setFilterCount(draft: FilterDraft): number {
+  const set = [draft.from || draft.to, draft.rating, draft.test !== 'exclude'];
+  return [...set, ...FLAGS.map((f) => draft[f.key])].filter(Boolean).length;
+}
+
+export interface FilterOptions {
+  /** Each shown under its control (the search box, the date inputs), which it marks invalid. */
+  problems: { dates?: string; search?: string };
+  /** Every change (the search text on each keystroke: the panel waits for a pause). */
+  change: (patch: Partial<FilterDraft>) => void;
+  /** Clear filters, shown while any control is set. */
+  clear: () => void;
+  /** "Asked by", only where the server tells the owner's tests apart. */
+  tests: boolean;
+  /** On a narrow panel, only the search and a Filters button show: the rest is folded away. */
+  folded: boolean;
+  toggleFolded: () => void;
+}
+
 /**
- * The search box and filter controls. Every change is reported with `change` (the search text
- * on each keystroke: the panel waits for a pause before asking); each of `problems` is shown
- * under its control (the search box, the date inputs), which it marks invalid. While any
- * control is set, Clear filters calls `clear`. "Asked by" only where the server tells the
- * owner's tests apart (`tests`).
+ * The search box and filter controls. A narrow panel (a phone) folds all but the search behind
+ * a Filters button that counts those set: unfolded, the eight controls held the list a screen
+ * down.
  */
-export function renderFilters(
-  strings: AdminStrings,
-  draft: FilterDraft,
-  problems: { dates?: string; search?: string },
-  change: (patch: Partial<FilterDraft>) => void,
-  clear: () => void,
-  tests = true,
-) {
+export function renderFilters(strings: AdminStrings, draft: FilterDraft, options: FilterOptions) {
+  const { problems, change, clear, tests, folded } = options;
+  const set = setFilterCount(draft);
   const dateError = problems.dates;
   const s = strings;
   const value = (e: Event) => (e.target as HTMLInputElement | HTMLSelectElement).value;
-  return html`<div class="toolbar" part="toolbar">
+  const fold = folded ? 'folded' : '';
+  return html`<div class="toolbar ${fold}" part="toolbar">
       <div class="field search">
         <label
           >${s.search}<input
@@ -187,6 +202,15 @@ export function renderFilters(
         /></label>
         ${problems.search ? html`<p class="error" part="error" id="search-error" role="alert">${problems.search}</p>` : nothing}
       </div>
+      <button
+        type="button"
+        class="fold"
+        part="button"
+        aria-expanded=${folded ? 'false' : 'true'}
+        @click=${options.toggleFolded}
+      >
+        ${set ? fill(s.filtersSet, { count: set }) : s.filters}
+      </button>
       <div class="field">
         <div class="dates">
           ${dateRange(s, draft, dateError ? 'date-error' : undefined, (end, date) => change({ [end]: date }))}
@@ -224,7 +248,7 @@ export function renderFilters(
           : nothing
       }
     </div>
-    <div class="toolbar flags" part="toolbar">
+    <div class="toolbar flags ${fold}" part="toolbar">
       ${FLAGS.map(
         (f) => html`<label class="inline"
           ><input

@@ -25,6 +25,22 @@ export const styles = [
       .dates > label {
         flex: 1 1 10em;
       }
+      /* The search and the Filters button share a line. */
+      .toolbar:not(.flags) > .field.search {
+        flex: 1 1 8em;
+      }
+      /* Folded, Clear filters stays: one tap from "no conversation matches". */
+      .toolbar:not(.flags).folded > :not(.search, .fold),
+      .toolbar.flags.folded > label,
+      .toolbar.flags.folded:not(:has(> button)) {
+        display: none;
+      }
+    }
+    /* Wider, every filter is in view: there is nothing to unfold. */
+    @container (width >= 30em) {
+      .fold {
+        display: none;
+      }
     }
     /* A control with its problem under it, as one item of the toolbar; the message wraps to the
        control's width rather than widen it (top-aligned then: panelStyles). */

@@ -78,6 +78,8 @@ export class AdminSessionsPanel extends AdminPanel {
 
   /** The filter controls as set. */
   @state() private draft: FilterDraft = NO_FILTERS;
+  /** On a narrow panel, all filters but the search are behind the Filters button. */
+  @state() private filtersFolded = true;
   /** Whether the server has the review routes; unknown until its first answer. */
   @state() private review?: boolean;
   /** Whether its list tells the owner's tests apart; unknown until it lists a conversation. */
@@ -389,14 +391,16 @@ export class AdminSessionsPanel extends AdminPanel {
         <h2 id="sessions-heading" tabindex="-1">${s.conversations}</h2>
         ${
           this.review
-            ? html`${renderFilters(
-                s,
-                this.draft,
-                this.errors,
-                (patch) => this.handleFilterChange(patch),
-                () => this.handleClearFilters(),
-                this.tests !== false,
-              )}
+            ? html`${renderFilters(s, this.draft, {
+                problems: this.errors,
+                change: (patch) => this.handleFilterChange(patch),
+                clear: () => this.handleClearFilters(),
+                tests: this.tests !== false,
+                folded: this.filtersFolded,
+                toggleFolded: () => {
+                  this.filtersFolded = !this.filtersFolded;
+                },
+              })}
               ${this.exporter.render(
                 Boolean(this.errors.dates || this.errors.search) || this.nothingToExport(),
               )}`

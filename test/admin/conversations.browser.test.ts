@@ -71,6 +71,14 @@ const all = [QUESTIONS.uncovered, QUESTIONS.escalated, QUESTIONS.covered].sort()
 const range = (from: number, to: number, step: number) =>
   Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
 
+/** Opens the filters a narrow panel folds behind its Filters button (nothing when wide). */
+async function unfold(panel: Element) {
+  const button = deep<HTMLButtonElement>(panel, 'button.fold')!;
+  if (!button.checkVisibility() || button.ariaExpanded === 'true') return;
+  button.click();
+  await until(() => deep<HTMLSelectElement>(panel, 'select[name=rating]')!.checkVisibility());
+}
+
 async function shows(panel: Element, questions: string[]) {
   await until(
     () => JSON.stringify(shownQuestions(panel)) === JSON.stringify([...questions].sort()),
@@ -463,6 +471,7 @@ describe('<chatbot-admin> conversations', () => {
         await setViewport({ width, height: 800 });
         await until(() => innerWidth === width);
         await new Promise((resolve) => requestAnimationFrame(resolve));
+        await unfold(panel);
         const at = `at ${width}px`;
         // Directly below its field (the gap between a label's parts), beside nothing else.
         for (const [field, inputs] of [
@@ -476,7 +485,7 @@ describe('<chatbot-admin> conversations', () => {
           expect(message.left, `${field} ${at}`).to.be.closeTo(above[0]!.left, 1);
         }
         const box = card.getBoundingClientRect();
-        for (const control of controls) {
+        for (const control of controls.filter((c) => c.checkVisibility())) {
           const { left, right } = control.getBoundingClientRect();
           expect(left, `${control.outerHTML.slice(0, 40)} ${at}`).to.be.at.least(box.left);
           expect(right, `${control.outerHTML.slice(0, 40)} ${at}`).to.be.at.most(box.right);
@@ -502,20 +511,79 @@ describe('<chatbot-admin> conversations', () => {
       ] as const) {
         el.style.width = width;
         await new Promise((resolve) => requestAnimationFrame(resolve));
+        await unfold(panel);
+        // The search shares its line with the Filters button: together they span the column.
         const search = box('input[type=search]');
-        const [from, to] = [box('input[name=from]'), box('input[name=to]')];
+        const end = box('button.fold').right;
         for (const selector of ['select[name=rating]', 'select[name=test]']) {
           expect(box(selector).left, `${selector} at ${width}`).to.be.closeTo(search.left, 1);
-          expect(box(selector).right, `${selector} at ${width}`).to.be.closeTo(search.right, 1);
+          expect(box(selector).right, `${selector} at ${width}`).to.be.closeTo(end, 1);
         }
+        const [from, to] = [box('input[name=from]'), box('input[name=to]')];
         expect(from.left, `From at ${width}`).to.be.closeTo(search.left, 1);
-        expect(to.right, `To at ${width}`).to.be.closeTo(search.right, 1);
+        expect(to.right, `To at ${width}`).to.be.closeTo(end, 1);
         expect(Math.abs(from.top - to.top) < 0.5, `From and To on one line at ${width}`).to.equal(
           shared,
         );
         // Wide enough for a whole date ("mm/dd/yyyy" and the picker's button were cut).
         for (const date of [from, to]) expect(date.width, `a date at ${width}`).to.be.at.least(150);
       }
+    } finally {
+      el.style.width = '';
+    }
+  });
+
+  it('should fold all filters but the search behind a Filters button on a phone, which counts those set', async () => {
+    const { client, bot } = await seedConversations();
+    const { el, panel } = await mountConversations(client, bot);
+    await shows(panel, all);
+    const fold = deep<HTMLButtonElement>(panel, 'button.fold')!;
+    const shown = (selector: string) => deep(panel, selector)!.checkVisibility();
+    const folded = [
+      'select[name=rating]',
+      'select[name=test]',
+      'input[name=from]',
+      'input[name=error]',
+    ];
+    try {
+      el.style.width = '390px';
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(fold.checkVisibility()).to.equal(true);
+      expect(fold.ariaExpanded).to.equal('false');
+      expect(fold.textContent?.trim()).to.equal('Filters');
+      for (const selector of folded) expect(shown(selector), selector).to.equal(false);
+      // The list right under the search and its Filters button, not a screen down.
+      const search = deep(panel, 'input[type=search]')!.getBoundingClientRect();
+      expect(fold.getBoundingClientRect().top).to.be.below(search.bottom);
+      const firstRow = deep(panel, '.tbody [role=row]')!.getBoundingClientRect();
+      expect(firstRow.top - search.bottom).to.be.below(220);
+
+      fold.click();
+      await until(() => fold.ariaExpanded === 'true');
+      await el.updateComplete;
+      for (const selector of folded) expect(shown(selector), selector).to.equal(true);
+      select(panel, 'rating', 'down');
+      tick(panel, 'notCovered');
+      await shows(panel, [QUESTIONS.uncovered]);
+      fold.click();
+      await until(() => fold.ariaExpanded === 'false');
+      expect(fold.textContent?.trim()).to.equal('Filters (2)');
+      expect(shown('select[name=rating]')).to.equal(false);
+      // One tap from the filtered list back to all of it.
+      const clear = deepAll<HTMLButtonElement>(panel, 'button').find(
+        (button) => button.textContent?.trim() === 'Clear filters',
+      )!;
+      expect(clear.checkVisibility(), 'Clear filters, folded').to.equal(true);
+      clear.click();
+      await shows(panel, all);
+      expect(fold.textContent?.trim()).to.equal('Filters');
+      await expect(el).to.be.accessible();
+
+      // Wide, every filter is in view and there is nothing to unfold.
+      el.style.width = '1280px';
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(fold.checkVisibility()).to.equal(false);
+      for (const selector of folded) expect(shown(selector), selector).to.equal(true);
     } finally {
       el.style.width = '';
     }

@@ -232,6 +232,8 @@ export const adminDe: AdminStrings = {
   testsExclude: 'Besuchern',
   testsInclude: 'Besuchern und Tests des Betreibers',
   testsOnly: 'Tests des Betreibers (Ausprobieren)',
+  filters: 'Filter',
+  filtersSet: 'Filter ({count})',
   clearFilters: 'Filter zurücksetzen',
   firstQuestion: 'Erste Frage',
   exchanges: 'Austausche',

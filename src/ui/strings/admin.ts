@@ -242,6 +242,8 @@ const en = {
   testsExclude: 'Visitors',
   testsInclude: "Visitors and the owner's tests",
   testsOnly: "The owner's tests (Try it)",
+  filters: 'Filters',
+  filtersSet: 'Filters ({count})',
   clearFilters: 'Clear filters',
   firstQuestion: 'First question',
   exchanges: 'Exchanges',
