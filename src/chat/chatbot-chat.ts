@@ -81,7 +81,7 @@ import type { Exchange } from './transcript-store.js';
  * @csspart sources - The list of cited sources under an answer.
  * @csspart actions - The copy, delete and rating controls of an exchange.
  * @csspart feedback - The group of the two rating buttons.
- * @csspart feedback-button - "Helpful" or "Not helpful" (`aria-pressed` tells which is pressed).
+ * @csspart feedback-button - "Helpful" or "Not helpful", a thumb icon named by its word (`aria-pressed` tells which is pressed).
  * @csspart feedback-error - Says the rating could not be saved.
  * @csspart feedback-form - The optional reason and comment after "Not helpful".
  * @csspart feedback-comment - The comment field of that form.
@@ -461,10 +461,10 @@ export class ChatbotChat extends LitElement {
       ${
         final
           ? html`<div class="actions" part="actions">
-            <button type="button" class="text-button" @click=${() => this.notices.copy(exchange.response)}>${strings.copyAnswer}</button>
+            <button type="button" class="text-button copy" @click=${() => this.notices.copy(exchange.response)}><span>${strings.copyAnswer}</span></button>
             ${
               exchange.messageUuid
-                ? html`<button type="button" class="text-button" @click=${() => this.deleteExchange(exchange)}>${strings.deleteExchange}</button>`
+                ? html`<button type="button" class="text-button delete" @click=${() => this.deleteExchange(exchange)}><span>${strings.deleteExchange}</span></button>`
                 : nothing
             }
             ${this.extras?.actions(exchange)}

@@ -38,7 +38,7 @@ export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
     return html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackGone}</span>`;
   }
   const toggle = (value: Rating, label: string) =>
-    html`<button type="button" class="text-button" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${label}</button>`;
+    html`<button type="button" class="text-button rate" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}><span>${label}</span></button>`;
   return html`<div class="feedback" part="feedback" role="group" aria-label=${strings.rateAnswer}>
       ${toggle('up', strings.helpful)}${toggle('down', strings.notHelpful)}
     </div>

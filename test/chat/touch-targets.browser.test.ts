@@ -1,9 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import { createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
-import { button, frames, realChatbot, shadow, until } from './helpers.js';
+import { button, frames, input, realChatbot, shadow, until } from './helpers.js';
 
 type Bot = Awaited<ReturnType<typeof realChatbot>>;
 
@@ -129,6 +129,60 @@ describe('<chatbot-chat> on a touch screen', () => {
     ];
     expect(missedTargets(el, targets)).to.deep.equal({});
     await expect(el).to.be.accessible();
+  });
+
+  it("should set an answer's four actions in one row of named icons on a phone, the focused one showing its name as a tip", async () => {
+    const bot = await realChatbot();
+    const names = ['Copy answer', 'Delete this exchange', 'Helpful', 'Not helpful'];
+    await setViewport({ width: 360, height: 740 });
+    await executeServerCommand('emulate-touch', { enabled: true });
+    try {
+      const el = await mount(bot);
+      const finished = oneEvent(el, 'chatbot-answer-finished');
+      await el.send('When is the bakery open?');
+      await finished;
+      await until(() => button(el, 'Helpful'), 'the rating controls');
+      await frames(2);
+      const buttons = names.map((name) => button(el, name)!);
+      const boxes = buttons.map((b) => b.getBoundingClientRect());
+      // As words they took two rows, Helpful and Not helpful under Copy and Delete.
+      expect(new Set(boxes.map((box) => Math.round(box.top))).size, 'rows').to.equal(1);
+      for (const [i, b] of buttons.entries()) {
+        // The name is read, and drawn only as a glyph.
+        expect(b.textContent?.trim()).to.equal(names[i]);
+        expect(b.querySelector('span')!.getBoundingClientRect().width, names[i]).to.be.at.most(1);
+        const glyph = getComputedStyle(b, '::before');
+        expect(glyph.width, names[i]).to.equal('18px');
+        expect(glyph.maskImage, names[i]).to.match(/^url\("data:image\/svg\+xml/);
+      }
+      expect(
+        missedTargets(
+          el,
+          names.map((name) => [name, button(el, name)]),
+        ),
+      ).to.deep.equal({});
+      await expect(el).to.be.accessible();
+
+      // From the keyboard (and a mouse's hover, which this headless browser has not), the
+      // focused action shows its name as a tip above it.
+      input(el).focus();
+      const notHelpful = button(el, 'Not helpful')!;
+      await sendKeys({ down: 'Shift' });
+      for (let i = 0; i < 6 && shadow(el).activeElement !== notHelpful; i++) {
+        await sendKeys({ press: 'Tab' });
+      }
+      await sendKeys({ up: 'Shift' });
+      expect(shadow(el).activeElement, 'Not helpful, focused').to.equal(notHelpful);
+      await frames(1);
+      const box = notHelpful.getBoundingClientRect();
+      const tip = notHelpful.querySelector('span')!.getBoundingClientRect();
+      expect(tip.width, 'the tip').to.be.greaterThan(40);
+      expect(tip.bottom, 'above its button').to.be.at.most(box.top);
+      expect(tip.left, 'from its start edge').to.be.closeTo(box.left, 1);
+    } finally {
+      await executeServerCommand('emulate-touch', { enabled: false });
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('should give Retry, in the alert and under an earlier failed question, 44×44 px', async () => {
