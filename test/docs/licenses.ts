@@ -54,6 +54,33 @@ function licenseTexts(dir: string): string[] {
     .map((name) => readFileSync(join(dir, name), 'utf8').trim());
 }
 
+/**
+ * Work copied into our own source rather than bundled from a package, so no source map names
+ * it: the icon paths of the admin's conversation marks (src/admin/icons.ts) and of an answer's
+ * actions (src/chat/answer.styles.ts).
+ */
+const COPIED = `## Lucide (icon paths, copied into the bundles)
+
+License: ISC
+
+\`\`\`text
+ISC License
+
+Copyright (c) for portions of Lucide are held by Cole Bemis 2013-2022 as part of Feather (MIT). All other copyright (c) for Lucide are held by Lucide Contributors 2022.
+
+Permission to use, copy, modify, and/or distribute this software for any
+purpose with or without fee is hereby granted, provided that the above
+copyright notice and this permission notice appear in all copies.
+
+THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+\`\`\``;
+
 export function writeLicenses(): string[] {
   const bundled = bundledFiles(join(root, 'dist'));
   const packages = [...bundled.keys()].sort();
@@ -74,6 +101,7 @@ export function writeLicenses(): string[] {
       '# Third-party licences',
       'The bundles in this folder include code of these packages, under these licences.',
       ...sections,
+      COPIED,
     ].join('\n\n')}\n`,
   );
   return packages;
