@@ -8,6 +8,7 @@ import {
   sentStrings,
 } from '../ui/strings/chat.js';
 import type { StringsController, StringsHost } from '../ui/strings-controller.js';
+import { actionIcon } from './action-icons.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import { copyBySelection } from './copy-selection.js';
@@ -193,6 +194,9 @@ export class AnswerExtras implements ReactiveController {
     if (answer) hideOfferedList(answer, topics);
     return renderSuggestions(html, topics, this.#answerI18n.value.askInstead, onAsk);
   }
+
+  /** The icon of one of an answer's actions: the element draws Copy and Delete's. */
+  readonly icon = actionIcon;
 
   /** Whether the reader confirms deleting `exchange`: asked among its actions. */
   confirmDelete(exchange: Exchange): Promise<boolean> {

@@ -407,10 +407,9 @@ const styles = css`
     pointer-events: none;
   }
   /*
-   * An answer's four actions as icons, each named by its text, which shows as a tip on hover and
-   * on keyboard focus: as words they took two rows under every answer on a phone and in the
-   * launcher. Without this chunk (no renderer) they stay words. Icons: Lucide (ISC licence):
-   * copy, trash, thumbs-up (turned over for "Not helpful").
+   * An answer's four actions as icons (action-icons.ts), each named by its words, which show as
+   * a tip on hover and on keyboard focus: as words they took two rows under every answer on a
+   * phone and in the launcher. Without this chunk (no renderer) they stay words.
    */
   .actions :is(.copy, .delete, .rate) {
     position: relative;
@@ -421,33 +420,13 @@ const styles = css`
     min-width: max(34px, var(--_target) + 4px);
     min-height: calc(var(--_target) + 4px);
   }
-  .actions :is(.copy, .delete, .rate)::before {
-    content: '';
+  .actions .icon {
     width: 18px;
     height: 18px;
-    background: currentColor;
-    mask: var(--_icon) center / contain no-repeat;
+    flex: none;
   }
-  .copy {
-    --_icon: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='red' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Crect width='14' height='14' x='8' y='8' rx='2'/%3E%3Cpath d='M4 16c-1.1 0-2-.9-2-2V4c0-1.1.9-2 2-2h10c1.1 0 2 .9 2 2'/%3E%3C/svg%3E");
-  }
-  .delete {
-    --_icon: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='red' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M3 6h18M19 6v14c0 1-1 2-2 2H7c-1 0-2-1-2-2V6M8 6V4c0-1 1-2 2-2h4c1 0 2 1 2 2v2'/%3E%3C/svg%3E");
-  }
-  .rate {
-    --_icon: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='red' stroke-width='2' stroke-linecap='round' stroke-linejoin='round'%3E%3Cpath d='M7 10v12M15 5.88 14 10h5.83a2 2 0 0 1 1.92 2.56l-2.33 8A2 2 0 0 1 17.5 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.76a2 2 0 0 0 1.79-1.11L12 2a3.13 3.13 0 0 1 3 3.88Z'/%3E%3C/svg%3E");
-  }
-  .rate[value='down']::before {
+  .rate[value='down'] .icon {
     rotate: 180deg;
-  }
-  @media (forced-colors: active) {
-    .actions :is(.copy, .delete, .rate)::before {
-      forced-color-adjust: none;
-      background: ButtonText;
-    }
-    .rate[aria-pressed='true']::before {
-      background: Highlight;
-    }
   }
   /* The name, hidden but read; drawn as a tip above its button (the row is often the log's
      last line) from its start edge, once clip and size let it show. */

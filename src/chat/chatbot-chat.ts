@@ -461,10 +461,10 @@ export class ChatbotChat extends LitElement {
       ${
         final
           ? html`<div class="actions" part="actions">
-            <button type="button" class="text-button copy" @click=${() => this.notices.copy(exchange.response)}><span>${strings.copyAnswer}</span></button>
+            <button type="button" class="text-button copy" @click=${() => this.notices.copy(exchange.response)}>${this.extras?.icon('copy')}<span>${strings.copyAnswer}</span></button>
             ${
               exchange.messageUuid
-                ? html`<button type="button" class="text-button delete" @click=${() => this.deleteExchange(exchange)}><span>${strings.deleteExchange}</span></button>`
+                ? html`<button type="button" class="text-button delete" @click=${() => this.deleteExchange(exchange)}>${this.extras?.icon('delete')}<span>${strings.deleteExchange}</span></button>`
                 : nothing
             }
             ${this.extras?.actions(exchange)}

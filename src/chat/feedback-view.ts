@@ -1,6 +1,7 @@
 import type { TemplateResult } from 'lit';
 import type { Rating } from '../api/types.js';
 import type { FeedbackStrings } from '../ui/strings/chat.js';
+import { actionIcon } from './action-icons.js';
 import { html, nothing } from './lazy-lit.js';
 
 export interface FeedbackViewOptions {
@@ -38,7 +39,7 @@ export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
     return html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackGone}</span>`;
   }
   const toggle = (value: Rating, label: string) =>
-    html`<button type="button" class="text-button rate" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}><span>${label}</span></button>`;
+    html`<button type="button" class="text-button rate" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${actionIcon('rate')}<span>${label}</span></button>`;
   return html`<div class="feedback" part="feedback" role="group" aria-label=${strings.rateAnswer}>
       ${toggle('up', strings.helpful)}${toggle('down', strings.notHelpful)}
     </div>
