@@ -57,7 +57,7 @@ function licenseTexts(dir: string): string[] {
 /**
  * Work copied into our own source rather than bundled from a package, so no source map names
  * it: the icon paths of the admin's conversation marks (src/admin/icons.ts) and of an answer's
- * actions (src/chat/answer.styles.ts).
+ * actions (src/chat/action-icons.ts).
  */
 const COPIED = `## Lucide (icon paths, copied into the bundles)
 
