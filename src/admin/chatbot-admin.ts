@@ -252,7 +252,9 @@ export class ChatbotAdmin extends LitElement {
     const button = this.renderRoot.querySelector<HTMLElement>(`#tab-${tab}`);
     if (!button) return;
     this.tabInRow = shown;
-    showTabInRow(button);
+    // At the frame's start, where its layout is read, not forced early: on a link to a tab the
+    // panel's rows are drawn after this, and the first page of the admin would lay out twice.
+    requestAnimationFrame(() => showTabInRow(button));
   }
 
   /**

@@ -328,6 +328,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
       await until(() => innerWidth === 390);
       const el = await mountAdmin(client, bot, 'try');
       await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
       const row = deep(el, '[role=tablist]')!;
       const tabs = deepAll(el, '[role=tab]');
       const whole = (tab: Element) => {
@@ -349,6 +350,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
       );
       await until(() => deep(el, '#tab-agents')?.getAttribute('aria-selected') === 'true');
       await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(whole(deep(el, '#tab-agents')!), 'Agents, after Home').to.equal(true);
     } finally {
       await setViewport({ width: 800, height: 600 });
