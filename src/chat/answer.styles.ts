@@ -432,7 +432,8 @@ const styles = css`
      last line) from its start edge, once clip and size let it show. */
   .actions :is(.copy, .delete, .rate) > span {
     position: absolute;
-    inset: auto auto calc(100% + 4px) 0;
+    bottom: calc(100% + 4px);
+    inset-inline-start: 0;
     width: 1px;
     height: 1px;
     overflow: hidden;

@@ -179,6 +179,12 @@ describe('<chatbot-chat> on a touch screen', () => {
       expect(tip.width, 'the tip').to.be.greaterThan(40);
       expect(tip.bottom, 'above its button').to.be.at.most(box.top);
       expect(tip.left, 'from its start edge').to.be.closeTo(box.left, 1);
+      // Right to left, its start edge is its right one.
+      el.dir = 'rtl';
+      await frames(1);
+      const rtl = notHelpful.getBoundingClientRect();
+      const rtlTip = notHelpful.querySelector('span')!.getBoundingClientRect();
+      expect(rtlTip.right, 'from its start edge, right to left').to.be.closeTo(rtl.right, 1);
     } finally {
       await executeServerCommand('emulate-touch', { enabled: false });
       await setViewport({ width: 800, height: 600 });
