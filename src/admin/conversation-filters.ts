@@ -156,7 +156,7 @@ function calendarDate(value: string | null): string {
 }
 
 /** How many controls besides the search narrow the list (the dates count as one). */
-export function setFilterCount(draft: FilterDraft): number {
+function setFilterCount(draft: FilterDraft): number {
   const set = [draft.from || draft.to, draft.rating, draft.test !== 'exclude'];
   return [...set, ...FLAGS.map((f) => draft[f.key])].filter(Boolean).length;
 }
