@@ -306,6 +306,19 @@ export class ChatbotAdmin extends LitElement {
     emit(this, 'chatbot-admin-navigate', { chatbotUuid, tab });
   }
 
+  /**
+   * A chatbot chosen from the list. Where the list stands above the tabs (a phone), they begin
+   * below all of it: they are brought into view, or the tap seemed to do nothing. Beside the
+   * list they are in view already, and the page stays still.
+   */
+  private async choose(chatbotUuid: string, tab: AdminTab): Promise<void> {
+    this.navigate(chatbotUuid, tab);
+    await this.updateComplete;
+    const header = this.renderRoot.querySelector<HTMLElement>('.main > .header');
+    const box = header?.getBoundingClientRect();
+    if (box && (box.top < 0 || box.bottom > innerHeight)) header!.scrollIntoView();
+  }
+
   private handleChange(event: AdminChangeEvent): void {
     const { kind, action, uuids } = event.detail;
     if (kind !== 'chatbot') return;
@@ -423,7 +436,7 @@ export class ChatbotAdmin extends LitElement {
               type="button"
               part="button"
               aria-current=${c.uuid === chatbotUuid ? 'true' : 'false'}
-              @click=${() => this.navigate(c.uuid, chatbotUuid ? tab : 'agents')}
+              @click=${() => this.choose(c.uuid, chatbotUuid ? tab : 'agents')}
             >
               <span class="name" dir="auto">${c.name}</span>
               <span class="meta">

@@ -357,6 +357,41 @@ describe('<chatbot-admin> chatbots and settings', () => {
     }
   });
 
+  it("should bring a chosen chatbot's tabs into view on a phone, below the whole list, and leave a wide page still", async () => {
+    const client = await apiClient();
+    // Enough chatbots that the list stands taller than a phone's screen.
+    const bots = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => newChatbot(client, `Quay bot ${i}`)),
+    );
+    await setViewport({ width: 390, height: 640 });
+    try {
+      await until(() => innerWidth === 390);
+      const el = await mountAdmin(client);
+      const card = (uuid: string) =>
+        until(() =>
+          deepAll<HTMLButtonElement>(el, '.chatbot-list button').find((b) =>
+            b.textContent?.includes(bots.find((bot) => bot.uuid === uuid)!.name),
+          ),
+        );
+      (await card(bots[0]!.uuid)).click();
+      await until(() => deep(el, '[role=tablist]'));
+      await el.updateComplete;
+      const header = deep(el, '.main > .header')!.getBoundingClientRect();
+      expect(header.top, "the chatbot's name, on screen").to.be.at.least(-1);
+      expect(header.bottom).to.be.at.most(innerHeight + 1);
+
+      await setViewport({ width: 1280, height: 800 });
+      await until(() => innerWidth === 1280);
+      scrollTo(0, 0);
+      (await card(bots[1]!.uuid)).click();
+      await until(() => deep(el, '.main > .header')?.textContent?.includes(bots[1]!.name));
+      await el.updateComplete;
+      expect(scrollY, 'beside the list: the page stays still').to.equal(0);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
+  });
+
   it('should give only the selected tab a border for its bar, so forced colors draw it there alone', async () => {
     // Forced colors paint every border in the text colour, a transparent one too; the runner's
     // Chromium cannot emulate them, so the test reads which tabs have a border at all.
