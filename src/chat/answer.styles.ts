@@ -428,20 +428,17 @@ const styles = css`
   .rate[value='down'] .icon {
     rotate: 180deg;
   }
-  /* The name, hidden but read; drawn as a tip above its button (the row is often the log's
-     last line) from its start edge, once clip and size let it show. */
+  /* The name, read but not drawn: shown as a tip above its button (the row is often the log's
+     last line), from its start edge. */
   .actions :is(.copy, .delete, .rate) > span {
     position: absolute;
     bottom: calc(100% + 4px);
     inset-inline-start: 0;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
+    clip-path: inset(50%);
     white-space: nowrap;
     z-index: 1;
-    padding: 0;
-    border: 0 solid transparent;
+    padding: 2px 6px;
+    border: 1px solid transparent;
     border-radius: 4px;
     background: var(--_text);
     color: var(--_surface);
@@ -449,22 +446,12 @@ const styles = css`
     pointer-events: none;
   }
   .actions :is(.copy, .delete, .rate):focus-visible > span {
-    width: auto;
-    height: auto;
-    overflow: visible;
-    clip: auto;
-    padding: 2px 6px;
-    border-width: 1px;
+    clip-path: none;
   }
   /* Not on a touch screen, where a tapped button would keep its tip. */
   @media (hover: hover) {
     .actions :is(.copy, .delete, .rate):hover > span {
-      width: auto;
-      height: auto;
-      overflow: visible;
-      clip: auto;
-      padding: 2px 6px;
-      border-width: 1px;
+      clip-path: none;
     }
   }
   /* Delete's question, among an exchange's actions: it reads as one with its two answers. */

@@ -150,7 +150,9 @@ describe('<chatbot-chat> on a touch screen', () => {
       for (const [i, b] of buttons.entries()) {
         // The name is read, and drawn only as a glyph.
         expect(b.textContent?.trim()).to.equal(names[i]);
-        expect(b.querySelector('span')!.getBoundingClientRect().width, names[i]).to.be.at.most(1);
+        expect(getComputedStyle(b.querySelector('span')!).clipPath, names[i]).to.equal(
+          'inset(50%)',
+        );
         const glyph = b.querySelector('svg')!;
         expect(glyph.getBoundingClientRect().width, names[i]).to.equal(18);
         expect(glyph.getAttribute('aria-hidden'), names[i]).to.equal('true');
@@ -162,6 +164,16 @@ describe('<chatbot-chat> on a touch screen', () => {
         ),
       ).to.deep.equal({});
       await expect(el).to.be.accessible();
+      // The hidden names make the log no wider, in German's longer words either.
+      const log = shadow(el).querySelector<HTMLElement>('[role=log]')!;
+      for (const lang of ['en', 'de']) {
+        el.lang = lang;
+        await until(() => button(el, lang === 'de' ? 'Nicht hilfreich' : 'Not helpful'), lang);
+        await frames(1);
+        expect(log.scrollWidth, lang).to.be.at.most(log.clientWidth);
+      }
+      el.lang = 'en';
+      await until(() => button(el, 'Not helpful'), 'English again');
 
       // From the keyboard (and a mouse's hover, which this headless browser has not), the
       // focused action shows its name as a tip above it.
@@ -177,6 +189,9 @@ describe('<chatbot-chat> on a touch screen', () => {
       const box = notHelpful.getBoundingClientRect();
       const tip = notHelpful.querySelector('span')!.getBoundingClientRect();
       expect(tip.width, 'the tip').to.be.greaterThan(40);
+      expect(getComputedStyle(notHelpful.querySelector('span')!).clipPath, 'the tip').to.equal(
+        'none',
+      );
       expect(tip.bottom, 'above its button').to.be.at.most(box.top);
       expect(tip.left, 'from its start edge').to.be.closeTo(box.left, 1);
       // Right to left, its start edge is its right one.
