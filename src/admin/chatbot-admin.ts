@@ -374,7 +374,8 @@ export class ChatbotAdmin extends LitElement {
 
   private handleTabKeydown(event: KeyboardEvent): void {
     const tabs = this.tabs;
-    const next = tabAfterKey(event.key, tabs.indexOf(this.route.value.tab), tabs.length);
+    const rtl = getComputedStyle(event.currentTarget as Element).direction === 'rtl';
+    const next = tabAfterKey(event.key, tabs.indexOf(this.route.value.tab), tabs.length, rtl);
     if (next < 0) return;
     event.preventDefault();
     this.navigate(this.route.value.chatbotUuid, tabs[next]);

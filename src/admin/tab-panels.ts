@@ -56,13 +56,14 @@ export interface TabContext {
 
 /**
  * Where a key pressed in the tab list moves the selection among `count` tabs from `index`:
- * the arrows wrap around, Home and End go to either end; -1 for any other key.
+ * the arrows wrap around, each toward the tab drawn on its side (right to left, the next tab is
+ * on the left), Home and End go to either end; -1 for any other key.
  */
-export function tabAfterKey(key: string, index: number, count: number): number {
+export function tabAfterKey(key: string, index: number, count: number, rtl = false): number {
   switch (key) {
-    case 'ArrowRight':
+    case rtl ? 'ArrowLeft' : 'ArrowRight':
       return (index + 1) % count;
-    case 'ArrowLeft':
+    case rtl ? 'ArrowRight' : 'ArrowLeft':
       return (index + count - 1) % count;
     case 'Home':
       return 0;

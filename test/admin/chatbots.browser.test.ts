@@ -352,6 +352,30 @@ describe('<chatbot-admin> chatbots and settings', () => {
       await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(whole(deep(el, '#tab-agents')!), 'Agents, after Home').to.equal(true);
+
+      // Right to left, Try it is the row's leftmost tab: a link to it shows it all the same.
+      el.dir = 'rtl';
+      deep(el, '#tab-try')!.click();
+      await until(() => deep(el, '#tab-try')?.getAttribute('aria-selected') === 'true');
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(whole(deep(el, '#tab-try')!), 'Try it, right to left').to.equal(true);
+      deep(el, '#tab-try')!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true }),
+      );
+      await until(() => deep(el, '#tab-agents')?.getAttribute('aria-selected') === 'true');
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(whole(deep(el, '#tab-agents')!), 'Agents, right to left').to.equal(true);
+      // The next tab is drawn on the left: ArrowLeft goes to it.
+      deep(el, '#tab-agents')!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true }),
+      );
+      await until(() => deep(el, '#tab-sources')?.getAttribute('aria-selected') === 'true');
+      const [agents, sources] = [deep(el, '#tab-agents')!, deep(el, '#tab-sources')!];
+      expect(sources.getBoundingClientRect().right).to.be.at.most(
+        agents.getBoundingClientRect().left + 1,
+      );
     } finally {
       await setViewport({ width: 800, height: 600 });
     }

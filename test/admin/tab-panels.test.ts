@@ -11,6 +11,13 @@ describe('tabAfterKey', () => {
     assert.equal(tabAfterKey('ArrowLeft', 0, 7), 6);
   });
 
+  it('should move toward the tab drawn on the arrow’s side, right to left too', () => {
+    assert.equal(tabAfterKey('ArrowLeft', 0, 7, true), 1);
+    assert.equal(tabAfterKey('ArrowLeft', 6, 7, true), 0);
+    assert.equal(tabAfterKey('ArrowRight', 3, 7, true), 2);
+    assert.equal(tabAfterKey('ArrowRight', 0, 7, true), 6);
+  });
+
   it('should go to the first tab on Home and the last on End', () => {
     assert.equal(tabAfterKey('Home', 4, 7), 0);
     assert.equal(tabAfterKey('End', 1, 7), 6);
