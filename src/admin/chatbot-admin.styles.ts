@@ -40,7 +40,7 @@ export const styles = [
       flex: 1 1 var(--chatbot-admin-sidebar-width, 16em);
       box-sizing: border-box;
       background: var(--_surface-2);
-      border-right: 1px solid var(--_border);
+      border-inline-end: 1px solid var(--_border);
       padding: 12px;
       min-width: 0;
     }
@@ -71,6 +71,10 @@ export const styles = [
     .chatbot-list button[aria-current='true'] {
       border-color: var(--_accent);
       box-shadow: inset 3px 0 0 var(--_accent);
+    }
+    /* The bar on the start side, as the text begins there. */
+    .chatbot-list button[aria-current='true']:dir(rtl) {
+      box-shadow: inset -3px 0 0 var(--_accent);
     }
     .chatbot-list .name {
       display: block;

@@ -178,8 +178,11 @@ export const styles = [
       box-shadow: inset 3px 0 0 var(--_accent);
       background: color-mix(in srgb, var(--_accent) 8%, transparent);
     }
+    .tbody .tr[aria-current='true']:dir(rtl) {
+      box-shadow: inset -3px 0 0 var(--_accent);
+    }
     .flag {
-      margin-right: 6px;
+      margin-inline-end: 6px;
       font-size: 0.9em;
     }
     .flag.bad,
@@ -238,7 +241,7 @@ export const styles = [
     }
     ol.citations {
       margin: 4px 0 0;
-      padding-left: 1.6em;
+      padding-inline-start: 1.6em;
       font-size: 0.9em;
     }
     .qa-form {

@@ -205,6 +205,6 @@ export const insightsStyles = css`
   }
   .never {
     margin: 0;
-    padding-left: 1.4em;
+    padding-inline-start: 1.4em;
   }
 `;

@@ -241,7 +241,7 @@ export const panelStyles = css`
   }
   .error ul {
     margin: 0;
-    padding-left: 1.2em;
+    padding-inline-start: 1.2em;
   }
   .ok {
     color: var(--_success);

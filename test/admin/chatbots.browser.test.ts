@@ -367,6 +367,11 @@ describe('<chatbot-admin> chatbots and settings', () => {
       await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(whole(deep(el, '#tab-agents')!), 'Agents, right to left').to.equal(true);
+      // The selected chatbot's bar and the list's edge on the sides they face right to left.
+      const chosen = deep(el, '.chatbot-list button[aria-current=true]')!;
+      expect(getComputedStyle(chosen).boxShadow, 'the bar on the right').to.match(/-3px 0px 0px/);
+      const sidebar = getComputedStyle(deep(el, 'nav.sidebar')!);
+      expect([sidebar.borderLeftWidth, sidebar.borderRightWidth]).to.deep.equal(['1px', '0px']);
       // The next tab is drawn on the left: ArrowLeft goes to it.
       deep(el, '#tab-agents')!.dispatchEvent(
         new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true }),
