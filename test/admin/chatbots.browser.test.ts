@@ -345,12 +345,16 @@ describe('<chatbot-admin> chatbots and settings', () => {
       );
       expect(scrollY, 'the page, not scrolled to the row').to.equal(0);
 
-      deep(el, '#tab-try')!.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true }),
-      );
-      await until(() => deep(el, '#tab-agents')?.getAttribute('aria-selected') === 'true');
-      await el.updateComplete;
-      await new Promise((resolve) => requestAnimationFrame(resolve));
+      // A key pressed on one tab, once the tab it selects is drawn.
+      const press = async (on: string, key: string, selected: string) => {
+        deep(el, `#tab-${on}`)!.dispatchEvent(
+          new KeyboardEvent('keydown', { key, bubbles: true, composed: true }),
+        );
+        await until(() => deep(el, `#tab-${selected}`)?.getAttribute('aria-selected') === 'true');
+        await el.updateComplete;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      };
+      await press('try', 'Home', 'agents');
       expect(whole(deep(el, '#tab-agents')!), 'Agents, after Home').to.equal(true);
 
       // Right to left, Try it is the row's leftmost tab: a link to it shows it all the same.
@@ -360,12 +364,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
       await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(whole(deep(el, '#tab-try')!), 'Try it, right to left').to.equal(true);
-      deep(el, '#tab-try')!.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'Home', bubbles: true, composed: true }),
-      );
-      await until(() => deep(el, '#tab-agents')?.getAttribute('aria-selected') === 'true');
-      await el.updateComplete;
-      await new Promise((resolve) => requestAnimationFrame(resolve));
+      await press('try', 'Home', 'agents');
       expect(whole(deep(el, '#tab-agents')!), 'Agents, right to left').to.equal(true);
       // The selected chatbot's bar and the list's edge on the sides they face right to left.
       const chosen = deep(el, '.chatbot-list button[aria-current=true]')!;
@@ -373,10 +372,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
       const sidebar = getComputedStyle(deep(el, 'nav.sidebar')!);
       expect([sidebar.borderLeftWidth, sidebar.borderRightWidth]).to.deep.equal(['1px', '0px']);
       // The next tab is drawn on the left: ArrowLeft goes to it.
-      deep(el, '#tab-agents')!.dispatchEvent(
-        new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, composed: true }),
-      );
-      await until(() => deep(el, '#tab-sources')?.getAttribute('aria-selected') === 'true');
+      await press('agents', 'ArrowLeft', 'sources');
       const [agents, sources] = [deep(el, '#tab-agents')!, deep(el, '#tab-sources')!];
       expect(sources.getBoundingClientRect().right).to.be.at.most(
         agents.getBoundingClientRect().left + 1,
