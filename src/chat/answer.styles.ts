@@ -211,12 +211,11 @@ const styles = css`
     }
   }
 
-  /* Ratings: text buttons like their neighbours; a pressed one is bold and outlined. */
+  /* Ratings: icon buttons like their neighbours (below); a pressed one is coloured and outlined. */
   .feedback {
     display: flex;
     gap: 4px;
   }
-  .feedback button,
   .feedback-form button,
   .feedback-form label,
   .feedback-form input[name='comment'] {
@@ -242,7 +241,6 @@ const styles = css`
   .feedback [aria-pressed='true'] {
     color: var(--_pressed);
     border-color: currentColor;
-    font-weight: 600;
   }
   .feedback-error,
   .feedback-thanks {
@@ -442,7 +440,6 @@ const styles = css`
     border-radius: 4px;
     background: var(--_text);
     color: var(--_surface);
-    font-weight: 400;
     pointer-events: none;
   }
   .actions :is(.copy, .delete, .rate):focus-visible > span {
