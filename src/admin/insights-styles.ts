@@ -32,9 +32,10 @@ export const insightsStyles = css`
   .status {
     margin: 0 0 8px;
   }
+  /* Two a row however narrow: one a row, a phone's seven cards took more than a screen. */
   dl.stats {
     display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(11em, 1fr));
+    grid-template-columns: repeat(auto-fill, minmax(min(11em, calc(50% - 5px)), 1fr));
     gap: 10px;
     margin: 0;
   }
@@ -42,6 +43,8 @@ export const insightsStyles = css`
     margin-top: 8px;
   }
   .stat {
+    min-width: 0;
+    overflow-wrap: break-word;
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);
     padding: 8px 10px;

@@ -319,6 +319,26 @@ describe('<chatbot-admin> insights', () => {
     el.style.width = '';
   });
 
+  it('should set the totals two to a row on a phone, each whole in its card', async () => {
+    const { client, bot } = await seeded();
+    const { el, panel } = await openInsights(client, bot);
+    await until(() => deepAll(panel, '.stat').length === 7);
+    for (const width of ['320px', '390px']) {
+      el.style.width = width;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const stats = deepAll(panel, '.stat');
+      const rows = new Set(stats.map((stat) => Math.round(stat.getBoundingClientRect().top)));
+      // One to a row, the seven took more than a phone's screen.
+      expect(rows.size, `rows at ${width}`).to.equal(4);
+      for (const stat of stats) {
+        expect(stat.scrollWidth, stat.querySelector('dt')!.textContent!).to.be.at.most(
+          stat.clientWidth,
+        );
+      }
+    }
+    el.style.width = '';
+  });
+
   it('should clamp a long question to a few lines, keep "Add as Q&A" on one line and the day table in its card', async () => {
     const { client, bot } = await seeded();
     const long = `Do you sell ${'very '.repeat(1000)}large umbrellas?`;
