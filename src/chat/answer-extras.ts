@@ -8,7 +8,7 @@ import {
   sentStrings,
 } from '../ui/strings/chat.js';
 import type { StringsController, StringsHost } from '../ui/strings-controller.js';
-import { actionIcon } from './action-icons.js';
+import { type ActionIcon, actionIcon } from './action-icons.js';
 import { adoptAnswerStyles } from './answer.styles.js';
 import type { AttachmentsController, AttachmentsHost } from './attachments-controller.js';
 import { copyBySelection } from './copy-selection.js';
@@ -67,7 +67,10 @@ type ExtrasHost = FeedbackHost &
   FullScreenHost &
   AttachmentsHost &
   NewChatUndoHost &
-  StringsHost<AnswerStrings>;
+  StringsHost<AnswerStrings> & {
+    /** The exchanges in the log, oldest first. */
+    readonly answers: { readonly shown: readonly Exchange[] };
+  };
 
 /**
  * What an element shows around finished answers once the renderer's chunk has loaded: the
@@ -108,6 +111,14 @@ export class AnswerExtras implements ReactiveController {
   });
   #growing = 0;
   readonly #watched = new Set<Element>();
+  /**
+   * The exchanges whose actions have their icons: four SVGs an exchange were most of what
+   * opening 200 remembered exchanges cost (test/bench/README.md). The newest five, which are
+   * never skipped (answer.styles.ts), and an older one once the browser draws it as it nears the
+   * view; where the skipping does not apply, every one (`#skipping` false). Once drawn, kept.
+   */
+  readonly #drawn = new Set<string>();
+  readonly #skipping = CSS.supports('overflow-anchor', 'auto');
 
   readonly #host: ExtrasHost;
   readonly #options: AnswerExtrasOptions;
@@ -123,10 +134,28 @@ export class AnswerExtras implements ReactiveController {
     this.#newChat = new NewChatUndo(host, options, () => this.#answerI18n.value);
     this.#deletes = new DeleteConfirm(host, () => this.#answerI18n.value);
     new FullScreenController(host, options);
+    // Not bubbling: seen on the way down. A finished block's event (blocks are skipped on their
+    // own in the newest exchanges) has no exchange id.
+    host.renderRoot.addEventListener('contentvisibilityautostatechange', this.#handleDrawn, true);
     host.addController(this);
   }
 
+  #handleDrawn = (event: Event): void => {
+    const id = (event.target as HTMLElement).dataset.id;
+    if ((event as ContentVisibilityAutoStateChangeEvent).skipped || !id || this.#drawn.has(id)) {
+      return;
+    }
+    this.#drawn.add(id);
+    this.#host.requestUpdate();
+  };
+
+  /** Whether `exchange`'s actions draw their icons now (see `#drawn`). */
+  #iconsFor(exchange: Exchange): boolean {
+    return !this.#skipping || this.#drawn.has(exchange.id);
+  }
+
   hostUpdate(): void {
+    for (const exchange of this.#host.answers.shown.slice(-5)) this.#drawn.add(exchange.id);
     if (this.#host.attachments !== 'on' || this.#attachmentsAsked) return;
     this.#attachmentsAsked = true;
     void loadAttachments().then((Controller) => {
@@ -195,8 +224,13 @@ export class AnswerExtras implements ReactiveController {
     return renderSuggestions(html, topics, this.#answerI18n.value.askInstead, onAsk);
   }
 
-  /** The icon of one of an answer's actions: the element draws Copy and Delete's. */
-  readonly icon = actionIcon;
+  /**
+   * The icon of one of `exchange`'s actions (the element draws Copy and Delete's), or none
+   * while the exchange is out of view and not drawn yet: its button is there, named.
+   */
+  icon(name: ActionIcon, exchange: Exchange): TemplateResult | typeof nothing {
+    return this.#iconsFor(exchange) ? actionIcon(name) : nothing;
+  }
 
   /** Whether the reader confirms deleting `exchange`: asked among its actions. */
   confirmDelete(exchange: Exchange): Promise<boolean> {
@@ -205,7 +239,7 @@ export class AnswerExtras implements ReactiveController {
 
   /** Among a finished exchange's actions: Delete's question while it is asked, and the rating. */
   actions(exchange: Exchange): TemplateResult {
-    return html`${this.#deletes.render(exchange)}${this.#ratings.render(exchange)}`;
+    return html`${this.#deletes.render(exchange)}${this.#ratings.render(exchange, this.#iconsFor(exchange))}`;
   }
 
   /** A click in the conversation: a code block's copy button, or a citation marker. */

@@ -133,7 +133,8 @@ export class ChatbotChat extends LitElement {
   private readonly api = new ClientController<ChatClient>(this, createChatClient);
   private readonly follow = new FollowController(this, () => this.logNode);
   private readonly notices = new NoticesController(this, this.i18n);
-  private readonly answers = new AnswerViewsController(this, {
+  /** @internal The exchanges' views; the answers' chunk reads which are shown. */
+  readonly answers = new AnswerViewsController(this, {
     exchanges: () => this.conversation.exchanges,
     copyCodeLabel: () => this.i18n.value.copyCode,
     visible: () => this.mode !== 'launcher' || this.open,
@@ -461,10 +462,10 @@ export class ChatbotChat extends LitElement {
       ${
         final
           ? html`<div class="actions" part="actions">
-            <button type="button" class="text-button copy" @click=${() => this.notices.copy(exchange.response)}>${this.extras?.icon('copy')}<span>${strings.copyAnswer}</span></button>
+            <button type="button" class="text-button copy" @click=${() => this.notices.copy(exchange.response)}>${this.extras?.icon('copy', exchange)}<span>${strings.copyAnswer}</span></button>
             ${
               exchange.messageUuid
-                ? html`<button type="button" class="text-button delete" @click=${() => this.deleteExchange(exchange)}>${this.extras?.icon('delete')}<span>${strings.deleteExchange}</span></button>`
+                ? html`<button type="button" class="text-button delete" @click=${() => this.deleteExchange(exchange)}>${this.extras?.icon('delete', exchange)}<span>${strings.deleteExchange}</span></button>`
                 : nothing
             }
             ${this.extras?.actions(exchange)}

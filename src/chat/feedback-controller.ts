@@ -77,7 +77,7 @@ export class FeedbackController {
   }
 
   /** The rating controls of a finished exchange, or nothing when it cannot be rated. */
-  render(exchange: Exchange): TemplateResult | typeof nothing {
+  render(exchange: Exchange, icons: boolean): TemplateResult | typeof nothing {
     const client = this.#options.client();
     if (
       this.#host.feedback === 'off' ||
@@ -91,6 +91,7 @@ export class FeedbackController {
     return renderFeedback({
       strings: this.#i18n.value,
       rating: exchange.feedback?.rating,
+      icons,
       asking: this.#asking === exchange.id,
       failed: this.#failed === exchange.id,
       gone: this.#gone.has(exchange.id),
