@@ -113,8 +113,9 @@ const styles = css`
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
   }
-  /* The chat's Copy buttons of code blocks: no handler here, and the code can be selected. */
-  .markdown .copy-code {
+  /* The chat's bars over code blocks, with their Copy buttons: no handler here, and the code can
+     be selected. */
+  .markdown .code-head {
     display: none;
   }
 `;

@@ -247,7 +247,7 @@ export class AnswerExtras implements ReactiveController {
     const target = event.target as HTMLElement;
     const copy = target.closest('button.copy-code');
     if (copy) {
-      this.#options.copy(copy.parentElement?.querySelector('pre')?.textContent ?? '');
+      this.#options.copy(copy.closest('.code-block')?.querySelector('pre')?.textContent ?? '');
       return;
     }
     const marker = target.closest('a.citation');

@@ -93,13 +93,9 @@ const styles = css`
     border-radius: 4px;
     padding: 0.1em 0.3em;
   }
-  .markdown .code-block {
-    position: relative;
-  }
   .markdown pre {
     margin: 0;
     padding: 10px;
-    padding-top: 28px;
     overflow-x: auto;
     background: var(--_surface);
     border: 1px solid var(--_border);
@@ -111,13 +107,39 @@ const styles = css`
     padding: 0;
     background: none;
   }
-  .copy-code {
-    position: absolute;
-    top: 4px;
-    inset-inline-end: 4px;
-    font-size: 0.75em;
+  /* A code block: a bar with its language and Copy button (markdown.ts), the code below it. */
+  .markdown .code-block {
     border: 1px solid var(--_border);
+    border-radius: 8px;
+    background: var(--_surface);
+  }
+  .markdown .code-block > pre {
+    border: 0;
+    background: none;
+  }
+  .code-head {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    padding: 2px;
+    padding-inline-start: 10px;
+    border-bottom: 1px solid var(--_border);
+    border-radius: 7px 7px 0 0;
     background: var(--_surface-2);
+    color: var(--_muted);
+    font-size: 0.75em;
+    /* A selection of the answer copies its words, not the bar's. */
+    user-select: none;
+  }
+  .code-lang {
+    font-family: var(--_mono);
+    overflow-wrap: anywhere;
+  }
+  .copy-code {
+    margin-inline-start: auto;
+    font-size: inherit;
+    border: 1px solid var(--_border);
+    background: var(--_surface);
     border-radius: 6px;
     padding: 1px 6px;
     cursor: pointer;
@@ -178,10 +200,6 @@ const styles = css`
     .suggestion {
       min-width: var(--_target);
       min-height: var(--_target);
-    }
-    /* The code starts below its copy button. */
-    .markdown pre {
-      padding-top: calc(var(--_target) + 8px);
     }
     .sources {
       /* Clear of the hit area of a marker on the answer's last line. */

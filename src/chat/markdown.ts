@@ -160,11 +160,11 @@ export class MarkdownView {
 
   /** The start of the answer as plain text, for announcements (see `excerpt`). */
   get plainText(): string {
-    // What the answer says: not its buttons' labels ("Copy code" before a code block).
+    // What the answer says: not its code blocks' bars (a language, "Copy code").
     let text = '';
     const walk = document.createTreeWalker(this.root, NodeFilter.SHOW_TEXT);
     for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      text += node.parentElement?.closest('button') ? ' ' : node.nodeValue;
+      text += node.parentElement?.closest('.code-head') ? ' ' : node.nodeValue;
     }
     return excerpt(text);
   }
@@ -298,17 +298,31 @@ function citationMarker(citation: Citation, idPrefix: string): HTMLElement {
   return sup;
 }
 
+/**
+ * Each code block under a bar of its own: its language, where the answer names one, and its
+ * Copy button. Not a button over the code's corner: on a touch screen the code had to start a
+ * finger's height down, under a blank strip.
+ */
 function addCopyButtons(root: DocumentFragment, label: string): void {
   for (const pre of root.querySelectorAll('pre')) {
+    const head = document.createElement('div');
+    head.className = 'code-head';
+    const lang = /(?:^|\s)language-(\S+)/.exec(pre.firstElementChild?.className ?? '')?.[1];
+    if (lang) {
+      const name = document.createElement('span');
+      name.className = 'code-lang';
+      name.textContent = lang;
+      head.append(name);
+    }
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'copy-code';
     button.textContent = label;
+    head.append(button);
     pre.classList.add('code');
-    pre.before(button);
     const wrapper = document.createElement('div');
     wrapper.className = 'code-block';
-    button.before(wrapper);
-    wrapper.append(button, pre);
+    pre.before(wrapper);
+    wrapper.append(head, pre);
   }
 }

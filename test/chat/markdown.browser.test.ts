@@ -222,13 +222,22 @@ describe('markdown', () => {
     expect(unsafe.textContent?.trim()).to.equal('Then unsafe');
   });
 
-  it('should add a copy button to each finished code block', () => {
-    const view = MarkdownView.render('```\ncode\n```\n\ntext', {
+  it('should set each finished code block under a bar with its language and a copy button', () => {
+    const view = MarkdownView.render('```\ncode\n```\n\n```html\n<p>hi</p>\n```\n\ntext', {
       copyCodeLabel: () => 'Copy code',
     });
-    const button = view.root.querySelector('.code-block > button.copy-code');
-    expect(button?.textContent).to.equal('Copy code');
-    expect(view.root.querySelector('.code-block > pre')?.textContent).to.equal('code\n');
+    const [plain, html] = [...view.root.querySelectorAll('.code-block')];
+    for (const block of [plain, html]) {
+      expect(block!.querySelector('.code-head > button.copy-code')?.textContent).to.equal(
+        'Copy code',
+      );
+    }
+    expect(plain!.querySelector('.code-head')!.textContent, 'no language named').to.equal(
+      'Copy code',
+    );
+    expect(plain!.querySelector(':scope > pre')?.textContent).to.equal('code\n');
+    expect(html!.querySelector('.code-lang')?.textContent).to.equal('html');
+    expect(html!.querySelector(':scope > pre')?.textContent).to.equal('<p>hi</p>\n');
   });
 
   it('should link citation markers to known sources only, never inside code', () => {
