@@ -80,6 +80,8 @@ function referenceServerPlugin() {
  *   hover, without the reload `setViewport({ hasTouch })` would cost;
  * - `executeServerCommand('safe-area', { top, right, bottom, left })`: the notch's and the home
  *   indicator's insets, as `env(safe-area-inset-*)` reads them (`{}` for none).
+ * - `executeServerCommand('pixels', { x, y, width, height })`: the page as painted in that
+ *   rectangle (CSS pixels, scale 1), as a PNG in base64: what a reader sees, scroll shadows say.
  * An override lasts as long as its DevTools session, so one is kept per page.
  */
 function phoneEmulationPlugin() {
@@ -87,12 +89,20 @@ function phoneEmulationPlugin() {
   return {
     name: 'emulate-phone',
     async executeCommand({ command, payload, session }) {
-      if (command !== 'emulate-touch' && command !== 'safe-area') return undefined;
+      if (!['emulate-touch', 'safe-area', 'pixels'].includes(command)) return undefined;
       const page = session.browser.getPage(session.id);
       let cdp = sessions.get(page);
       if (!cdp) {
         cdp = await page.createCDPSession();
         sessions.set(page, cdp);
+      }
+      if (command === 'pixels') {
+        const { data } = await cdp.send('Page.captureScreenshot', {
+          captureBeyondViewport: true,
+          format: 'png',
+          clip: { ...payload, scale: 1 },
+        });
+        return data;
       }
       if (command === 'safe-area') {
         await cdp.send('Emulation.setSafeAreaInsetsOverride', { insets: payload ?? {} });

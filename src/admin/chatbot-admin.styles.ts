@@ -107,6 +107,18 @@ export const styles = [
       margin-bottom: 12px;
       overflow-x: auto;
       scrollbar-width: thin;
+      /*
+       * A shadow at an edge with more tabs beyond it: the covers scroll with the tabs (local)
+       * and hide a shadow once its end is reached, the shadows stay at the edges.
+       */
+      --_shade: color-mix(in srgb, var(--_text) 22%, transparent);
+      background:
+        linear-gradient(to right, var(--_surface) 40%, transparent) left / 28px 100% no-repeat local,
+        linear-gradient(to left, var(--_surface) 40%, transparent) right / 28px 100% no-repeat local,
+        radial-gradient(farthest-side at 0 50%, var(--_shade), transparent) left / 12px 100% no-repeat,
+        radial-gradient(farthest-side at 100% 50%, var(--_shade), transparent) right / 12px 100%
+        no-repeat;
+      background-color: var(--_surface);
     }
     [role='tab'] {
       flex: none;

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import type {
   AdminChangeEvent,
   AdminErrorEvent,
@@ -356,6 +356,19 @@ describe('<chatbot-admin> chatbots and settings', () => {
       };
       await press('try', 'Home', 'agents');
       expect(whole(deep(el, '#tab-agents')!), 'Agents, after Home').to.equal(true);
+      // A shadow at the edge with more tabs beyond it, none at an end reached (focus rings
+      // aside: the keys moved focus).
+      deep(el, '#tab-agents')!.blur();
+      expect(row.scrollLeft).to.equal(0);
+      const atStart = await edgeShades(row);
+      expect(atStart.end, 'a shadow where more tabs are').to.be.below(atStart.middle - 20);
+      expect(atStart.start, 'none at the start').to.be.at.least(atStart.middle - 5);
+      row.scrollLeft = row.scrollWidth;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const atEnd = await edgeShades(row);
+      expect(atEnd.start, 'a shadow where more tabs are').to.be.below(atEnd.middle - 20);
+      expect(atEnd.end, 'none at the end').to.be.at.least(atEnd.middle - 5);
+      row.scrollLeft = 0;
 
       // Right to left, Try it is the row's leftmost tab: a link to it shows it all the same.
       el.dir = 'rtl';
@@ -708,3 +721,24 @@ describe('<chatbot-admin> chatbots and settings', () => {
     await until(() => el.shadowRoot!.activeElement?.id === 'chatbots-heading');
   });
 });
+
+/**
+ * How light the row is painted near its two edges and in its middle, on a line under the tabs'
+ * words (the sum of red, green and blue, 0–765).
+ */
+async function edgeShades(row: HTMLElement) {
+  const box = row.getBoundingClientRect();
+  const png = (await executeServerCommand('pixels', {
+    x: Math.round(box.left + scrollX),
+    y: Math.round(box.bottom - 9 + scrollY),
+    width: Math.round(box.width),
+    height: 1,
+  })) as string;
+  const image = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
+  const canvas = new OffscreenCanvas(image.width, 1);
+  const context = canvas.getContext('2d')!;
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(0, 0, image.width, 1).data;
+  const light = (x: number) => data[x * 4]! + data[x * 4 + 1]! + data[x * 4 + 2]!;
+  return { start: light(2), middle: light(image.width >> 1), end: light(image.width - 3) };
+}
