@@ -42,9 +42,12 @@ export const insightsStyles = css`
   .help.tests {
     margin-top: 8px;
   }
+  /* A word longer than a phone's card (the labels are words that fit: admin-de.ts) is
+     hyphenated where the browser can, broken where it cannot. */
   .stat {
     min-width: 0;
     overflow-wrap: break-word;
+    hyphens: auto;
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);
     padding: 8px 10px;

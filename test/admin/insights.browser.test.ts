@@ -319,21 +319,34 @@ describe('<chatbot-admin> insights', () => {
     el.style.width = '';
   });
 
-  it('should set the totals two to a row on a phone, each whole in its card', async () => {
+  it('should set the totals two to a row on a phone, each whole in its card, no word broken', async () => {
     const { client, bot } = await seeded();
     const { el, panel } = await openInsights(client, bot);
     await until(() => deepAll(panel, '.stat').length === 7);
-    for (const width of ['320px', '390px']) {
+    for (const [lang, width] of ['en', 'de'].flatMap((l) =>
+      ['320px', '390px'].map((w) => [l, w] as const),
+    )) {
+      el.lang = lang;
       el.style.width = width;
+      if (lang === 'de') await until(() => deep(panel, '.stat dt')?.textContent === 'Gespräche');
+      await el.updateComplete;
       await new Promise((resolve) => requestAnimationFrame(resolve));
       const stats = deepAll(panel, '.stat');
       const rows = new Set(stats.map((stat) => Math.round(stat.getBoundingClientRect().top)));
       // One to a row, the seven took more than a phone's screen.
-      expect(rows.size, `rows at ${width}`).to.equal(4);
+      expect(rows.size, `rows at ${width} (${lang})`).to.equal(4);
       for (const stat of stats) {
-        expect(stat.scrollWidth, stat.querySelector('dt')!.textContent!).to.be.at.most(
-          stat.clientWidth,
-        );
+        const label = stat.querySelector('dt')!;
+        expect(stat.scrollWidth, label.textContent!).to.be.at.most(stat.clientWidth);
+        // A word split over two lines ("Fehlgeschlage" over "ne") draws in two boxes.
+        const text = [...label.childNodes].find((node) => node.nodeType === Node.TEXT_NODE)!;
+        for (const word of text.textContent!.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, word.index);
+          range.setEnd(text, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          expect(lines.size, `${word[0]} at ${width} (${lang})`).to.equal(1);
+        }
       }
     }
     el.style.width = '';

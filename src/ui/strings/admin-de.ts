@@ -296,7 +296,7 @@ export const adminDe: AdminStrings = {
   insightsMessages: 'Nachrichten',
   insightsNotCoveredShareOne: '{share} von {count} Antwort',
   insightsNotCoveredShareOther: '{share} von {count} Antworten',
-  insightsErrors: 'Fehlgeschlagene Antworten',
+  insightsErrors: 'Antworten mit Fehler',
   insightsPerDay: 'Gespräche und Nachrichten pro Tag, {from} bis {to}',
   insightsShowTable: 'Als Tabelle zeigen',
   insightsDay: 'Tag',
