@@ -81,7 +81,8 @@ function referenceServerPlugin() {
  * - `executeServerCommand('safe-area', { top, right, bottom, left })`: the notch's and the home
  *   indicator's insets, as `env(safe-area-inset-*)` reads them (`{}` for none).
  * - `executeServerCommand('pixels', { x, y, width, height })`: the page as painted in that
- *   rectangle (CSS pixels, scale 1), as a PNG in base64: what a reader sees, scroll shadows say.
+ *   rectangle (CSS pixels from the document's top left, in view; scale 1), as a PNG in base64:
+ *   what a reader sees, as a scroll shadow.
  * An override lasts as long as its DevTools session, so one is kept per page.
  */
 function phoneEmulationPlugin() {
@@ -98,7 +99,6 @@ function phoneEmulationPlugin() {
       }
       if (command === 'pixels') {
         const { data } = await cdp.send('Page.captureScreenshot', {
-          captureBeyondViewport: true,
           format: 'png',
           clip: { ...payload, scale: 1 },
         });

@@ -36,11 +36,20 @@ export const styles = [
       flex-wrap: wrap;
       min-height: 24em;
     }
+    /*
+     * The list's end and bottom borders each lie 1px outside its place: the one facing the main
+     * area is drawn on the main area's edge (its padding), the other falls outside the element
+     * and is clipped. So beside the main area only the end border shows and, above it, only the
+     * bottom one: a line down the element's edge doubled its own border.
+     */
     nav.sidebar {
       flex: 1 1 var(--chatbot-admin-sidebar-width, 16em);
       box-sizing: border-box;
       background: var(--_surface-2);
       border-inline-end: 1px solid var(--_border);
+      border-bottom: 1px solid var(--_border);
+      margin-inline-end: -1px;
+      margin-bottom: -1px;
       padding: 12px;
       min-width: 0;
     }

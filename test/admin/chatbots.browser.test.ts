@@ -430,6 +430,55 @@ describe('<chatbot-admin> chatbots and settings', () => {
     }
   });
 
+  it("should draw one line between the list and the main area, none along the element's own edge", async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client);
+    for (const width of [390, 1280]) {
+      await setViewport({ width, height: 800 });
+      try {
+        await until(() => innerWidth === width);
+        const el = await mountAdmin(client, bot, 'tags');
+        await until(() => deep(el, '[role=tablist]'));
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        // In the page's coordinates, as `painted` takes them.
+        const page = (box: DOMRect) => ({
+          top: box.top + scrollY,
+          bottom: box.bottom + scrollY,
+          left: box.left + scrollX,
+          right: box.right + scrollX,
+        });
+        const host = page(el.getBoundingClientRect());
+        const inner = { right: host.right - el.clientLeft, bottom: host.bottom - el.clientTop };
+        const list = page(deep(el, 'nav.sidebar')!.getBoundingClientRect());
+        const main = page(deep(el, '.main')!.getBoundingClientRect());
+        if (width === 390) {
+          expect(main.top, 'stacked').to.be.at.least(list.bottom - 1);
+          // Along the element's right edge, beside the list (in its padding, beside its cards):
+          // its background, not a line.
+          const across = await painted(inner.right - 6, (list.top + list.bottom) / 2, 6);
+          expect(across.at(-1), "the element's edge").to.equal(across[0]);
+          // Between the list and the main area: a line.
+          const [inside] = await painted(list.left + 4, list.bottom - 6, 1);
+          const edge: number[] = [];
+          for (let y = list.bottom - 3; y <= list.bottom + 2; y++) {
+            edge.push((await painted(list.left + 4, y, 1))[0]!);
+          }
+          expect(Math.min(...edge), 'a line under the list').to.be.below(inside! - 20);
+        } else {
+          expect(main.left, 'beside').to.be.at.least(list.right - 1);
+          // Along the element's bottom edge, under the list (in its padding): its background, not
+          // a line.
+          const x = (list.left + list.right) / 2;
+          const [above] = await painted(x, inner.bottom - 5, 1);
+          const [edge] = await painted(x, inner.bottom - 1, 1);
+          expect(edge, "the element's edge").to.equal(above);
+        }
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    }
+  });
+
   it('should give only the selected tab a border for its bar, so forced colors draw it there alone', async () => {
     // Forced colors paint every border in the text colour, a transparent one too; the runner's
     // Chromium cannot emulate them, so the test reads which tabs have a border at all.
@@ -723,15 +772,18 @@ describe('<chatbot-admin> chatbots and settings', () => {
 });
 
 /**
- * How light the row is painted near its two edges and in its middle, on a line under the tabs'
- * words (the sum of red, green and blue, 0–765).
+ * How light each pixel of a line of the page is painted (red + green + blue, 0–765), from `x`,
+ * `y` in the page's coordinates (a box's `top + scrollY`): the page is scrolled to it if need be.
  */
-async function edgeShades(row: HTMLElement) {
-  const box = row.getBoundingClientRect();
+async function painted(x: number, y: number, width: number): Promise<number[]> {
+  if (y < scrollY || y >= scrollY + innerHeight) {
+    scrollTo(0, y - innerHeight / 2);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
   const png = (await executeServerCommand('pixels', {
-    x: Math.round(box.left + scrollX),
-    y: Math.round(box.bottom - 9 + scrollY),
-    width: Math.round(box.width),
+    x: Math.round(x),
+    y: Math.round(y),
+    width: Math.round(width),
     height: 1,
   })) as string;
   const image = await createImageBitmap(await (await fetch(`data:image/png;base64,${png}`)).blob());
@@ -739,6 +791,15 @@ async function edgeShades(row: HTMLElement) {
   const context = canvas.getContext('2d')!;
   context.drawImage(image, 0, 0);
   const data = context.getImageData(0, 0, image.width, 1).data;
-  const light = (x: number) => data[x * 4]! + data[x * 4 + 1]! + data[x * 4 + 2]!;
-  return { start: light(2), middle: light(image.width >> 1), end: light(image.width - 3) };
+  return Array.from(
+    { length: image.width },
+    (_, i) => data[i * 4]! + data[i * 4 + 1]! + data[i * 4 + 2]!,
+  );
+}
+
+/** How light the row is painted near its two edges and in its middle, under the tabs' words. */
+async function edgeShades(row: HTMLElement) {
+  const box = row.getBoundingClientRect();
+  const line = await painted(box.left + scrollX, box.bottom - 9 + scrollY, box.width);
+  return { start: line[2]!, middle: line[line.length >> 1]!, end: line[line.length - 3]! };
 }
