@@ -65,6 +65,17 @@ export const styles = [
     .header h2 {
       margin: 0;
     }
+    /*
+     * Past 60% of the view the list scrolls in its own box: with many chatbots, stacked above
+     * the tabs on a phone, it stood taller than the screen. The padding keeps the cards' focus
+     * rings inside the box, which would cut them (over ul.plain's none).
+     */
+    ul.chatbot-list {
+      max-height: max(16em, 60vh);
+      overflow-y: auto;
+      padding: 3px;
+      margin: -3px;
+    }
     .chatbot-list li {
       margin: 0 0 6px;
     }

@@ -29,7 +29,7 @@ import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
-import { renderTabPanel, showTabInRow, TABS, tabAfterKey } from './tab-panels.js';
+import { renderTabPanel, showInBox, TABS, tabAfterKey } from './tab-panels.js';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
@@ -157,8 +157,8 @@ export class ChatbotAdmin extends LitElement {
   /** Tabs opened for the current chatbot: kept alive (hidden) so uploads and drafts survive. */
   private visited = new Set<AdminTab>();
   private visitedFor?: string | null;
-  /** The chatbot and tab last scrolled into the row of tabs (see showTabInRow). */
-  private tabInRow = '';
+  /** The chatbot and tab last scrolled into the list and the row of tabs (see showInBox). */
+  private shownInBoxes = '';
 
   /** The client whose first route `askAhead` has looked at. */
   private askedAheadFor?: ChatbotClient;
@@ -248,13 +248,17 @@ export class ChatbotAdmin extends LitElement {
   protected override updated(): void {
     const { chatbotUuid, tab } = this.route.value;
     const shown = `${chatbotUuid} ${tab}`;
-    if (shown === this.tabInRow) return;
+    if (shown === this.shownInBoxes) return;
     const button = this.renderRoot.querySelector<HTMLElement>(`#tab-${tab}`);
-    if (!button) return;
-    this.tabInRow = shown;
+    const card = this.renderRoot.querySelector<HTMLElement>('.chatbot-list [aria-current=true]');
+    if (!button || !card) return;
+    this.shownInBoxes = shown;
     // At the frame's start, where its layout is read, not forced early: on a link to a tab the
     // panel's rows are drawn after this, and the first page of the admin would lay out twice.
-    requestAnimationFrame(() => showTabInRow(button));
+    requestAnimationFrame(() => {
+      showInBox(button, button.parentElement!);
+      showInBox(card, card.closest('ul')!);
+    });
   }
 
   /**

@@ -75,17 +75,19 @@ export function tabAfterKey(key: string, index: number, count: number, rtl = fal
 }
 
 /**
- * Scrolls the row of tabs, when it is wider than the admin (a phone), just enough to show `tab`
- * whole: a link straight to Try it, the last tab, showed the first three and no selected one.
- * Not `scrollIntoView`, which also scrolls the page to a row still below the fold.
+ * Scrolls `box` just enough to show `item` whole: the row of tabs when it is wider than the admin
+ * (a phone; a link straight to Try it, the last tab, showed the first three and no selected one),
+ * the chatbot list when it is taller than its box (a link to the last chatbot of many). Not
+ * `scrollIntoView`, which also scrolls the page to a box still below the fold.
  */
-export function showTabInRow(tab: HTMLElement): void {
-  const row = tab.parentElement;
-  if (!row) return;
-  const box = tab.getBoundingClientRect();
-  const view = row.getBoundingClientRect();
-  if (box.left < view.left) row.scrollBy({ left: box.left - view.left });
-  else if (box.right > view.right) row.scrollBy({ left: box.right - view.right });
+export function showInBox(item: HTMLElement, box: HTMLElement): void {
+  const at = item.getBoundingClientRect();
+  const view = box.getBoundingClientRect();
+  const by = (start: number, end: number, boxStart: number, boxEnd: number) =>
+    start < boxStart ? start - boxStart : end > boxEnd ? end - boxEnd : 0;
+  const left = by(at.left, at.right, view.left, view.right);
+  const top = by(at.top, at.bottom, view.top, view.bottom);
+  if (left || top) box.scrollBy({ left, top });
 }
 
 /** The content of `tab`: its panel element, or the "Try it" chat. */

@@ -430,6 +430,39 @@ describe('<chatbot-admin> chatbots and settings', () => {
     }
   });
 
+  it('should scroll a long chatbot list in a box of its own, a link to one showing its card there', async () => {
+    const client = await apiClient();
+    const chosen = await newChatbot(client, 'Chosen early');
+    // Listed newest first: the chosen one a dozen cards down.
+    for (let i = 0; i < 12; i++) await newChatbot(client, `Later bot ${i}`);
+    for (const [width, height] of [
+      [390, 640],
+      [1280, 800],
+    ] as const) {
+      await setViewport({ width, height });
+      try {
+        await until(() => innerWidth === width);
+        const el = await mountAdmin(client, chosen, 'agents');
+        const list = deep(el, '.chatbot-list')!;
+        const inList = () => {
+          const card = deep(el, '.chatbot-list [aria-current=true]')?.getBoundingClientRect();
+          const box = list.getBoundingClientRect();
+          return card && card.top >= box.top - 1 && card.bottom <= box.bottom + 1;
+        };
+        await until(inList, `the chosen card in the list's view at ${width}px`);
+        expect(list.scrollHeight, 'the list scrolls').to.be.greaterThan(list.clientHeight);
+        expect(list.getBoundingClientRect().height).to.be.at.most(innerHeight * 0.6 + 8);
+        expect(scrollY, 'the page, not scrolled').to.equal(0);
+        // Stacked on a phone: the chosen chatbot's tabs begin on the first screen.
+        const tabs = deep(el, '[role=tablist]')!.getBoundingClientRect();
+        expect(tabs.top, `the tabs at ${width}px`).to.be.below(innerHeight);
+        el.remove();
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    }
+  });
+
   it("should draw one line between the list and the main area, none along the element's own edge", async () => {
     const client = await apiClient();
     const bot = await newChatbot(client);
