@@ -115,10 +115,12 @@ export class AnswerExtras implements ReactiveController {
    * The exchanges whose actions have their icons: four SVGs an exchange were most of what
    * opening 200 remembered exchanges cost (test/bench/README.md). The newest five, which are
    * never skipped (answer.styles.ts), and an older one once the browser draws it as it nears the
-   * view; where the skipping does not apply, every one (`#skipping` false). Once drawn, kept.
+   * view; where the skipping does not apply, or the browser would not say (a Firefox before
+   * 125), every one (`#skipping` false). Once drawn, kept.
    */
   readonly #drawn = new Set<string>();
-  readonly #skipping = CSS.supports('overflow-anchor', 'auto');
+  readonly #skipping =
+    CSS.supports('overflow-anchor', 'auto') && 'ContentVisibilityAutoStateChangeEvent' in window;
 
   readonly #host: ExtrasHost;
   readonly #options: AnswerExtrasOptions;

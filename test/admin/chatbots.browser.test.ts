@@ -449,7 +449,7 @@ describe('<chatbot-admin> chatbots and settings', () => {
           const box = list.getBoundingClientRect();
           return card && card.top >= box.top - 1 && card.bottom <= box.bottom + 1;
         };
-        await until(inList, `the chosen card in the list's view at ${width}px`);
+        await until(inList);
         expect(list.scrollHeight, 'the list scrolls').to.be.greaterThan(list.clientHeight);
         expect(list.getBoundingClientRect().height).to.be.at.most(innerHeight * 0.6 + 8);
         expect(scrollY, 'the page, not scrolled').to.equal(0);
