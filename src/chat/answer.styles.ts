@@ -498,6 +498,36 @@ const styles = css`
     outline: 2px dashed var(--_accent);
     outline-offset: -4px;
   }
+  /*
+   * On paper an inline chat is the whole conversation: on screen its log scrolls in a panel of
+   * fixed height, of which a printer got one screenful. What a reader acts with (the composer, an
+   * answer's actions, the code bars) stays off paper, not a refusal's topics (its text's own list
+   * of them is hidden); a launcher is the page's chrome and prints nothing.
+   */
+  @media print {
+    :host([mode='launcher']) {
+      display: none;
+    }
+    .panel {
+      height: auto;
+      border: 0;
+    }
+    .log {
+      flex: none;
+      overflow: visible;
+    }
+    .log .exchange:nth-last-child(n),
+    .log .markdown > .block:not(.open) {
+      content-visibility: visible;
+    }
+    .head button,
+    [part='composer'],
+    .actions,
+    .latest,
+    .code-head {
+      display: none;
+    }
+  }
 `;
 
 let sheet: CSSStyleSheet | undefined;

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
+import { emulateMedia, executeServerCommand } from '@web/test-runner-commands';
 import { createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
@@ -506,6 +506,30 @@ describe('<chatbot-chat>', () => {
     expect(icons(oldest), 'the oldest, far out of view').to.equal(0);
     log.scrollTop = 0;
     await until(() => icons(oldest) === 4, "the oldest's icons once scrolled to");
+  });
+
+  it('should print the whole conversation, without the controls', async () => {
+    const { el, log } = await rememberedConversation(30);
+    await until(() => userMessages(el).length === 30, 'the whole conversation');
+    await frames();
+    expect(log.scrollHeight, 'on screen, the log scrolls').to.be.greaterThan(log.clientHeight);
+    await emulateMedia({ media: 'print' });
+    try {
+      await frames();
+      // Paper does not scroll: every exchange is laid out in the page, none cut off by the log.
+      expect(log.scrollHeight, 'printed, nothing scrolls').to.be.at.most(log.clientHeight + 1);
+      const oldest = shadow(el).querySelector<HTMLElement>('.exchange')!;
+      expect(oldest.firstElementChild!.checkVisibility({ contentVisibilityAuto: true })).to.equal(
+        true,
+      );
+      expect(oldest.textContent).to.contain('Answer 0');
+      for (const control of ['[part=composer]', '.actions', '[part=new-chat-button]']) {
+        const node = shadow(el).querySelector<HTMLElement>(control)!;
+        expect(node.checkVisibility(), `${control} on paper`).to.equal(false);
+      }
+    } finally {
+      await emulateMedia({ media: 'screen' });
+    }
   });
 
   it('should offer a way back to the newest message once the reader has scrolled up', async () => {
