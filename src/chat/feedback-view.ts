@@ -1,6 +1,7 @@
 import type { TemplateResult } from 'lit';
 import type { Rating } from '../api/types.js';
 import type { FeedbackStrings } from '../ui/strings/chat.js';
+import { actionIcon } from './action-icons.js';
 import { html, nothing } from './lazy-lit.js';
 
 export interface FeedbackViewOptions {
@@ -39,10 +40,8 @@ export function renderFeedback(options: FeedbackViewOptions): TemplateResult {
   if (options.gone) {
     return html`<span class="feedback-error" part="feedback-error" role="alert">${strings.feedbackGone}</span>`;
   }
-  // Lucide's thumbs-up (ISC licence), turned over for "Not helpful" by the stylesheet; written
-  // out here rather than through actionIcon(), a call fewer for each of an answer's two thumbs.
   const toggle = (value: Rating, label: string) =>
-    html`<button type="button" class="text-button rate" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${options.icons ? html`<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M7 10v12M15 5.88 14 10h5.83a2 2 0 0 1 1.92 2.56l-2.33 8A2 2 0 0 1 17.5 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.76a2 2 0 0 0 1.79-1.11L12 2a3.13 3.13 0 0 1 3 3.88Z" /></svg>` : nothing}<span>${label}</span></button>`;
+    html`<button type="button" class="text-button rate" part="feedback-button" value=${value} aria-pressed=${rating === value} @click=${() => options.onRate(value)}>${options.icons ? actionIcon('thumb') : nothing}<span>${label}</span></button>`;
   return html`<div class="feedback" part="feedback" role="group" aria-label=${strings.rateAnswer}>
       ${toggle('up', strings.helpful)}${toggle('down', strings.notHelpful)}
     </div>

@@ -234,7 +234,7 @@ export class MarkdownView {
     for (const scroller of fragment.querySelectorAll<HTMLElement>('pre, .table')) {
       scroller.tabIndex = 0;
     }
-    if (complete) addCopyButtons(fragment, this.#options.copyCodeLabel?.() ?? 'Copy code');
+    if (complete) addCodeBars(fragment, this.#options.copyCodeLabel?.() ?? 'Copy code');
     return fragment;
   }
 }
@@ -303,7 +303,7 @@ function citationMarker(citation: Citation, idPrefix: string): HTMLElement {
  * Copy button. Not a button over the code's corner: on a touch screen the code had to start a
  * finger's height down, under a blank strip.
  */
-function addCopyButtons(root: DocumentFragment, label: string): void {
+function addCodeBars(root: DocumentFragment, label: string): void {
   for (const pre of root.querySelectorAll('pre')) {
     const head = document.createElement('div');
     head.className = 'code-head';
