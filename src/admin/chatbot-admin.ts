@@ -11,6 +11,7 @@ import { fill } from '../ui/i18n.js';
 import { type AdminStrings, adminLanguages, adminStrings } from '../ui/strings/admin.js';
 import { StringsController } from '../ui/strings-controller.js';
 import { styles } from './chatbot-admin.styles.js';
+import { renderChatbotList } from './chatbot-list.js';
 import { messageFilters, NO_FILTERS } from './conversation-filters.js';
 import { CreateChatbotController } from './create-chatbot.js';
 import {
@@ -25,11 +26,10 @@ import {
   type AdminTagFilterEvent,
 } from './events.js';
 import { askEarly, CONVERSATIONS_PAGE_SIZE } from './first-page.js';
-import { formatDate, visibilityLabel } from './format.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
-import { renderTabPanel, showInBox, TABS, tabAfterKey } from './tab-panels.js';
+import { renderTabPanel, renderTabRow, showInBox, TABS } from './tab-panels.js';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their
@@ -376,16 +376,14 @@ export class ChatbotAdmin extends LitElement {
     await chat?.send(event.detail);
   }
 
-  private handleTabKeydown(event: KeyboardEvent): void {
-    const tabs = this.tabs;
-    const rtl = getComputedStyle(event.currentTarget as Element).direction === 'rtl';
-    const next = tabAfterKey(event.key, tabs.indexOf(this.route.value.tab), tabs.length, rtl);
-    if (next < 0) return;
-    event.preventDefault();
-    this.navigate(this.route.value.chatbotUuid, tabs[next]);
-    void this.updateComplete.then(() =>
-      this.renderRoot.querySelector<HTMLElement>(`#tab-${tabs[next]}`)?.focus(),
-    );
+  /** A tab chosen in the row; by a key, focus moves to it, as the arrow keys of a tab list do. */
+  private goToTab(tab: AdminTab, byKey: boolean): void {
+    this.navigate(this.route.value.chatbotUuid, tab);
+    if (byKey) {
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLElement>(`#tab-${tab}`)?.focus(),
+      );
+    }
   }
 
   override render() {
@@ -414,46 +412,24 @@ export class ChatbotAdmin extends LitElement {
     const t = this.t;
     const list = this.chatbots;
     const { chatbotUuid, tab } = this.route.value;
-    const status = this.chatbotsTask.render({
-      pending: () =>
-        list.length ? html`<p class="muted" role="status">${t.refreshing}</p>` : loading(t),
-      error: (error) =>
-        loadError(error, t, () => this.chatbotsTask.run(), {
-          host: this,
-          operation: 'chatbots.list',
-        }),
-      complete: () => (list.length ? nothing : html`<p class="empty">${t.noChatbots}</p>`),
+    return renderChatbotList({
+      strings: t,
+      language: this.language,
+      chatbots: list,
+      current: chatbotUuid,
+      status: this.chatbotsTask.render({
+        pending: () =>
+          list.length ? html`<p class="muted" role="status">${t.refreshing}</p>` : loading(t),
+        error: (error) =>
+          loadError(error, t, () => this.chatbotsTask.run(), {
+            host: this,
+            operation: 'chatbots.list',
+          }),
+        complete: () => (list.length ? nothing : html`<p class="empty">${t.noChatbots}</p>`),
+      }),
+      create: this.create.open,
+      choose: (uuid) => this.choose(uuid, chatbotUuid ? tab : 'agents'),
     });
-    return html`<nav class="sidebar" part="sidebar" aria-labelledby="chatbots-heading">
-      <div class="header" part="header">
-        <h2 id="chatbots-heading" tabindex="-1">${t.chatbots}</h2>
-        <button type="button" class="primary" part="button primary" @click=${this.create.open}>
-          ${t.newChatbot}
-        </button>
-      </div>
-      ${status}
-      <ul class="plain chatbot-list">
-        ${repeat(
-          list,
-          (c) => c.uuid,
-          (c) => html`<li>
-            <button
-              type="button"
-              part="button"
-              aria-current=${c.uuid === chatbotUuid ? 'true' : 'false'}
-              @click=${() => this.choose(c.uuid, chatbotUuid ? tab : 'agents')}
-            >
-              <span class="name" dir="auto">${c.name}</span>
-              <span class="meta">
-                <span>${fill(t.created, { date: formatDate(c.created_at, this.language) })}</span>
-                <span class="badge">${c.meta?.show_citations ? t.citationsOn : t.citationsOff}</span>
-                <span class="badge">${visibilityLabel(c.meta?.visibility ?? '', t)}</span>
-              </span>
-            </button>
-          </li>`,
-        )}
-      </ul>
-    </nav>`;
   }
 
   private renderMain() {
@@ -467,27 +443,13 @@ export class ChatbotAdmin extends LitElement {
     }
     return html`
       <div class="header" part="header"><h2 class="user-text" dir="auto">${chatbot.name}</h2></div>
-      <div
-        role="tablist"
-        part="tablist"
-        aria-label=${fill(t.chatbotTabs, { name: chatbot.name })}
-        @keydown=${this.handleTabKeydown}
-      >
-        ${this.tabs.map(
-          (tab) => html`<button
-            type="button"
-            role="tab"
-            part="tab"
-            id="tab-${tab}"
-            aria-controls="panel-${tab}"
-            aria-selected=${tab === shown ? 'true' : 'false'}
-            tabindex=${tab === shown ? '0' : '-1'}
-            @click=${() => this.navigate(chatbot.uuid, tab)}
-          >
-            ${t[TABS[tab].label]}
-          </button>`,
-        )}
-      </div>
+      ${renderTabRow({
+        tabs: this.tabs,
+        shown,
+        label: fill(t.chatbotTabs, { name: chatbot.name }),
+        strings: t,
+        go: (tab, byKey) => this.goToTab(tab, byKey),
+      })}
       ${keyed(
         chatbot.uuid,
         // Keyed by tab: opening a tab left of an open one must not rebuild the open one's panel.
