@@ -29,7 +29,8 @@ import { askEarly, CONVERSATIONS_PAGE_SIZE } from './first-page.js';
 import { HashRouteController } from './hash-route-controller.js';
 import { loadChat } from './lazy-tab.js';
 import { ignoreAriaDisabled, loadError, loading } from './panel.js';
-import { renderTabPanel, renderTabRow, showInBox, TABS } from './tab-panels.js';
+import { renderTabPanel, showInBox, TABS } from './tab-panels.js';
+import { renderTabRow } from './tab-row.js';
 
 /**
  * An admin panel for the chatbot service that drops into an existing page: chatbots and their

@@ -1,0 +1,41 @@
+import { html } from 'lit';
+import type { AdminStrings } from '../ui/strings/admin.js';
+import type { AdminTab } from './events.js';
+import { TABS, tabAfterKey } from './tab-panels.js';
+
+export interface TabRowOptions {
+  tabs: readonly AdminTab[];
+  shown: AdminTab;
+  /** The row's accessible name, after the chatbot. */
+  label: string;
+  strings: AdminStrings;
+  /** A tab chosen: by a click, or by a key (when focus should follow it). */
+  go: (tab: AdminTab, byKey: boolean) => void;
+}
+
+/** The row of tabs: one tab stop, the arrow keys, Home and End moving the selection. */
+export function renderTabRow({ tabs, shown, label, strings, go }: TabRowOptions) {
+  const keydown = (event: KeyboardEvent) => {
+    const rtl = getComputedStyle(event.currentTarget as Element).direction === 'rtl';
+    const next = tabAfterKey(event.key, tabs.indexOf(shown), tabs.length, rtl);
+    if (next < 0) return;
+    event.preventDefault();
+    go(tabs[next], true);
+  };
+  return html`<div role="tablist" part="tablist" aria-label=${label} @keydown=${keydown}>
+    ${tabs.map(
+      (tab) => html`<button
+        type="button"
+        role="tab"
+        part="tab"
+        id="tab-${tab}"
+        aria-controls="panel-${tab}"
+        aria-selected=${tab === shown ? 'true' : 'false'}
+        tabindex=${tab === shown ? '0' : '-1'}
+        @click=${() => go(tab, false)}
+      >
+        ${strings[TABS[tab].label]}
+      </button>`,
+    )}
+  </div>`;
+}
