@@ -140,6 +140,15 @@ export const styles = [
         no-repeat;
       background-color: var(--_surface);
     }
+    /* A shade of the text would be a glow on a dark surface: a shadow is darker than it. */
+    @media (prefers-color-scheme: dark) {
+      :host(:not([theme='light'])) [role='tablist'] {
+        --_shade: rgb(0 0 0 / 0.8);
+      }
+    }
+    :host([theme='dark']) [role='tablist'] {
+      --_shade: rgb(0 0 0 / 0.8);
+    }
     [role='tab'] {
       flex: none;
       white-space: nowrap;

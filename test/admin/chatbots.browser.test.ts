@@ -368,6 +368,16 @@ describe('<chatbot-admin> chatbots and settings', () => {
       const atEnd = await edgeShades(row);
       expect(atEnd.start, 'a shadow where more tabs are').to.be.below(atEnd.middle - 20);
       expect(atEnd.end, 'none at the end').to.be.at.least(atEnd.middle - 5);
+      // In the dark scheme a shadow too, darker than the row: not a glow.
+      el.theme = 'dark';
+      await el.updateComplete;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const dark = await edgeShades(row);
+      // Darker by a fifth (a dark surface leaves a shadow little room): the shade of the
+      // text it once was painted it lighter than the row.
+      expect(dark.start, 'a shadow in the dark scheme').to.be.below(dark.middle * 0.8);
+      expect(dark.end, 'none at the end, dark').to.be.at.least(dark.middle - 5);
+      el.theme = undefined;
       row.scrollLeft = 0;
 
       // Right to left, Try it is the row's leftmost tab: a link to it shows it all the same.
