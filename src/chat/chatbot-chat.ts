@@ -326,7 +326,7 @@ export class ChatbotChat extends LitElement {
     // Opened by the launcher or from script (a page's own "Chat with us"): focus goes in, where
     // Escape closes it. Not when the page starts it open: that would take the page's focus.
     if (changed.get('open') === false && this.open) {
-      void this.updateComplete.then(() => this.input?.focus());
+      void this.updateComplete.then(() => this.focusComposer());
     }
     const Extras = answerExtras();
     if (this.extras || !Extras) return;
@@ -475,18 +475,26 @@ export class ChatbotChat extends LitElement {
     </div>`;
   }
 
+  /**
+   * Focus for a reader whose control went away, or who just opened the chat: the textbox, but on
+   * a touch screen the conversation, where focusing the textbox would raise a keyboard over it.
+   */
+  private focusComposer(): void {
+    (touchKeyboard() ? this.logNode : this.input)?.focus();
+  }
+
   private async deleteExchange(exchange: Exchange): Promise<void> {
     // Asked first by the answers' chunk; a chat whose chunk did not load deletes at once.
     if ((await this.extras?.confirmDelete(exchange)) === false) return;
     // The button goes away with the exchange; the reader carries on where they write.
-    if (await this.conversation.remove(exchange)) this.input?.focus();
+    if (await this.conversation.remove(exchange)) this.focusComposer();
   }
 
   /** Re-sends a failed message: by default the one the alert is about. */
   private retryExchange(exchange = this.conversation.failed): void {
     if (!exchange) return;
     // The button disappears with the failure: keep focus somewhere useful.
-    this.input?.focus();
+    this.focusComposer();
     void this.conversation.send(exchange.query, exchange);
   }
 
@@ -508,16 +516,15 @@ export class ChatbotChat extends LitElement {
   private handleStopClick = (): void => this.stop();
 
   private handleSuggestionClick = (question: string): void => {
-    // The starters go once one is chosen: focus would fall to the page, out of the chat. To
-    // the textbox, but not on a touch screen, where that would cover the answer with a keyboard.
-    (touchKeyboard() ? this.logNode : this.input)?.focus();
+    // The starters go once one is chosen: focus would fall to the page, out of the chat.
+    this.focusComposer();
     void this.send(question);
   };
 
   private handleNewChatClick = (): void => {
     this.extras?.keep();
     this.clear();
-    this.input?.focus();
+    this.focusComposer();
   };
 
   private handleLauncherClick = (): void => {
@@ -540,7 +547,7 @@ export class ChatbotChat extends LitElement {
   private handleLatestClick = (): void => {
     this.follow.showLatest();
     // The button goes away with the click; the reader carries on where they write.
-    this.input?.focus();
+    this.focusComposer();
   };
 }
 

@@ -268,6 +268,38 @@ describe('<chatbot-chat> on a touch screen', () => {
     expect(missedTargets(el, targets)).to.deep.equal({});
   });
 
+  it('should not raise the on-screen keyboard by itself: opening and New conversation focus the conversation', async () => {
+    const bot = await realChatbot();
+    await executeServerCommand('emulate-touch', { enabled: true });
+    const el = await fixture<ChatbotChat>(html`<chatbot-chat
+      mode="launcher"
+      chatbot-uuid=${bot.chatbotUuid}
+      .client=${bot.client}
+    ></chatbot-chat>`);
+    // Named, not compared as elements: chai's message for two shadow-root elements that differ
+    // never finishes.
+    const focused = () => shadow(el).activeElement?.getAttribute('part');
+    shadow(el).querySelector<HTMLElement>('[part="launcher"]')!.click();
+    await until(() => shadow(el).activeElement, 'focus inside the opened chat');
+    // Focus in the textbox would bring a keyboard up over half the screen before the visitor
+    // has read a word; the log is inside the dialog, where Escape and Tab work as ever.
+    expect(focused(), 'opened: the conversation').to.equal('log');
+    const finished = oneEvent(el, 'chatbot-answer-finished');
+    await el.send('When is the bakery open?');
+    await finished;
+    await until(() => shadow(el).querySelector('[part="new-chat-button"]'), 'New conversation');
+    shadow(el).querySelector<HTMLElement>('[part="new-chat-button"]')!.click();
+    await el.updateComplete;
+    expect(focused(), 'a new conversation: the log').to.equal('log');
+
+    // With a fine pointer, and so a hardware keyboard, the visitor writes at once.
+    await executeServerCommand('emulate-touch', { enabled: false });
+    el.open = false;
+    await el.updateComplete;
+    shadow(el).querySelector<HTMLElement>('[part="launcher"]')!.click();
+    await until(() => shadow(el).activeElement === input(el), 'the textbox, with a mouse');
+  });
+
   it('should write at 16px or more in every text field, so iOS does not zoom into one', async () => {
     const bot = await realChatbot();
     await executeServerCommand('emulate-touch', { enabled: true });
