@@ -82,6 +82,25 @@ function missedTargets(
   return missed;
 }
 
+/** A launcher chat of a real chatbot, on an emulated touch screen (undone after each test). */
+async function touchLauncher(): Promise<ChatbotChat> {
+  const bot = await realChatbot();
+  await executeServerCommand('emulate-touch', { enabled: true });
+  return fixture<ChatbotChat>(html`<chatbot-chat
+    mode="launcher"
+    chatbot-uuid=${bot.chatbotUuid}
+    .client=${bot.client}
+  ></chatbot-chat>`);
+}
+
+/** One question answered, which brings New conversation into the title bar. */
+async function answerOnce(el: ChatbotChat): Promise<void> {
+  const finished = oneEvent(el, 'chatbot-answer-finished');
+  await el.send('When is the bakery open?');
+  await finished;
+  await until(() => shadow(el).querySelector('[part="new-chat-button"]'), 'New conversation');
+}
+
 describe('<chatbot-chat> on a touch screen', () => {
   afterEach(async () => {
     localStorage.clear();
@@ -242,21 +261,12 @@ describe('<chatbot-chat> on a touch screen', () => {
   });
 
   it('should give the title bar’s and the composer’s buttons 44×44 px, the title bar keeping its height', async () => {
-    const bot = await realChatbot();
-    await executeServerCommand('emulate-touch', { enabled: true });
-    const el = await fixture<ChatbotChat>(html`<chatbot-chat
-      mode="launcher"
-      chatbot-uuid=${bot.chatbotUuid}
-      .client=${bot.client}
-    ></chatbot-chat>`);
+    const el = await touchLauncher();
     el.open = true;
     await el.updateComplete;
     const head = () => shadow(el).querySelector<HTMLElement>('[part="header"]')!;
     const before = head().getBoundingClientRect().height;
-    const finished = oneEvent(el, 'chatbot-answer-finished');
-    await el.send('When is the bakery open?');
-    await finished;
-    await until(() => shadow(el).querySelector('[part="new-chat-button"]'), 'New conversation');
+    await answerOnce(el);
     await frames(2);
     // New conversation appears with the first exchange: the log below must not jump.
     expect(head().getBoundingClientRect().height).to.equal(before);
@@ -269,13 +279,7 @@ describe('<chatbot-chat> on a touch screen', () => {
   });
 
   it('should not raise the on-screen keyboard by itself: opening and New conversation focus the conversation', async () => {
-    const bot = await realChatbot();
-    await executeServerCommand('emulate-touch', { enabled: true });
-    const el = await fixture<ChatbotChat>(html`<chatbot-chat
-      mode="launcher"
-      chatbot-uuid=${bot.chatbotUuid}
-      .client=${bot.client}
-    ></chatbot-chat>`);
+    const el = await touchLauncher();
     // Named, not compared as elements: chai's message for two shadow-root elements that differ
     // never finishes.
     const focused = () => shadow(el).activeElement?.getAttribute('part');
@@ -284,10 +288,7 @@ describe('<chatbot-chat> on a touch screen', () => {
     // Focus in the textbox would bring a keyboard up over half the screen before the visitor
     // has read a word; the log is inside the dialog, where Escape and Tab work as ever.
     expect(focused(), 'opened: the conversation').to.equal('log');
-    const finished = oneEvent(el, 'chatbot-answer-finished');
-    await el.send('When is the bakery open?');
-    await finished;
-    await until(() => shadow(el).querySelector('[part="new-chat-button"]'), 'New conversation');
+    await answerOnce(el);
     shadow(el).querySelector<HTMLElement>('[part="new-chat-button"]')!.click();
     await el.updateComplete;
     expect(focused(), 'a new conversation: the log').to.equal('log');
