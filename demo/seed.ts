@@ -44,6 +44,28 @@ export const DEMO_QA: QaSourceCreate[] = [
   },
 ];
 
+/**
+ * The website's chatbot: the bike shop of demo/index.html answers about itself, from its customer
+ * guide (demo/content/northwind-cycles.md) and the questions its counter hears most.
+ */
+export const SHOP_QA: QaSourceCreate[] = [
+  {
+    question: 'When are you open?',
+    answer:
+      'Monday to Saturday, **9:00 to 18:00**, at 12 Harbour Lane. We are closed on Sundays and public holidays.',
+  },
+  {
+    question: 'How much does a service cost?',
+    answer:
+      'A **basic service** (brakes, gears, chain and tyres checked and adjusted) is **€49**, a **full service** **€119**. Parts come on top, only once you have approved them, and every repair starts with a free written quote.',
+  },
+  {
+    question: 'Do you repair e-bikes?',
+    answer:
+      'Yes, of every brand: brakes, gears, wheels, tyres and lights. A faulty motor or battery goes to its maker under warranty, and we lend you a bike meanwhile.',
+  },
+];
+
 /** One visitor's rating of an answer, as the chat's feedback controls send it. */
 type DemoRating = Omit<FeedbackInput, 'rating'> & { rating: 'up' | 'down' };
 

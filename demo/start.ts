@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from '../src/api/index.js';
 import { startServer } from '../src/server/main.js';
-import { DEMO_QA, seedConversations } from './seed.js';
+import { DEMO_QA, SHOP_QA, seedConversations } from './seed.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each bundle the demo pages load, with the `vite build --mode` that makes it. */
@@ -46,7 +46,12 @@ interface DemoConfig {
   chatKey: string;
   /** A full key, for the admin page. Never put one in a public page. */
   adminKey: string;
+  /** The website's chatbot (demo/index.html's bike shop), and its own chat-only key. */
+  shopChatbotUuid: string;
+  shopChatKey: string;
 }
+
+type CreateKey = (user: string, options?: { chatOnly?: string }) => Promise<string>;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}`);
@@ -112,10 +117,7 @@ function reset(db: string, configFile: string): void {
   console.log('Reset: starting from an empty store.');
 }
 
-async function seed(
-  baseUrl: string,
-  createKey: (user: string, options?: { chatOnly?: string }) => Promise<string>,
-): Promise<DemoConfig> {
+async function seed(baseUrl: string, createKey: CreateKey): Promise<DemoConfig> {
   const adminKey = await createKey('demo');
   const client = createClient({ baseUrl, apiKey: adminKey });
   const bot = await client.chatbots.create({
@@ -135,7 +137,27 @@ async function seed(
     },
   );
   const chatKey = await createKey('demo', { chatOnly: bot.uuid });
-  return { chatbotUuid: bot.uuid, chatKey, adminKey };
+  return { chatbotUuid: bot.uuid, chatKey, adminKey, ...(await seedShop(client, createKey)) };
+}
+
+/**
+ * The website's own chatbot: a site owner trying the launcher asks what a customer of that site
+ * would, and the bike shop's page answered about chatbot-elements before. Also seeded into a
+ * store from before it, whose config lacks it.
+ */
+async function seedShop(
+  client: ReturnType<typeof createClient>,
+  createKey: CreateKey,
+): Promise<Pick<DemoConfig, 'shopChatbotUuid' | 'shopChatKey'>> {
+  const bot = await client.chatbots.create({ name: 'Northwind Cycles', show_citations: true });
+  for (const qa of SHOP_QA) await client.sources.createQa(bot.uuid, qa);
+  const guide = readFileSync(join(root, 'demo/content/northwind-cycles.md'));
+  await client.sources.upload(
+    bot.uuid,
+    new File([guide], 'northwind-cycles.md', { type: 'text/markdown' }),
+  );
+  const shopChatKey = await createKey('demo', { chatOnly: bot.uuid });
+  return { shopChatbotUuid: bot.uuid, shopChatKey };
 }
 
 async function main(): Promise<void> {
@@ -184,8 +206,25 @@ async function main(): Promise<void> {
       );
     if (!alive) config = undefined;
   }
+  const admin = (key: string) => createClient({ baseUrl: server.url, apiKey: key });
+  if (
+    config &&
+    !(await admin(config.adminKey)
+      .chatbots.get(config.shopChatbotUuid ?? '-')
+      .then(
+        () => true,
+        () => false,
+      ))
+  ) {
+    console.log("Seeding the website's chatbot, Northwind Cycles…");
+    config = { ...config, ...(await seedShop(admin(config.adminKey), server.createKey)) };
+    await server.idle();
+    writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
+  }
   if (!config) {
-    console.log('First start: seeding the demo chatbot with Q&A pairs and this README…');
+    console.log(
+      "First start: seeding the demo chatbot with Q&A pairs and this README, and the website's…",
+    );
     config = await seed(server.url, server.createKey);
     // Announce the demo once the README is searchable, so the first question finds it.
     await server.idle();
@@ -208,6 +247,7 @@ chatbot-elements is running on ${server.url}
 demo key: ${config.adminKey}
 chat-only key (safe for public pages): ${config.chatKey}
 demo chatbot uuid (data-chatbot-uuid): ${config.chatbotUuid}
+the website's chatbot (Northwind Cycles): ${config.shopChatbotUuid}, chat-only key ${config.shopChatKey}
 Store: ${db === ':memory:' ? 'in memory' : resolve(db)} — Ctrl+C stops.`);
 
   const stop = async () => {

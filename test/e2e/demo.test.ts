@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -130,19 +130,26 @@ describe('npm start', () => {
     const bots = (await response.json()) as Array<{ name: string }>;
     assert.deepEqual(
       bots.map((bot) => bot.name),
-      ['chatbot-elements guide'],
+      ['chatbot-elements guide', 'Northwind Cycles'],
     );
   });
 
-  it('serves a company website whose one-tag launcher answers about the project with a citation', async () => {
+  it('serves a company website whose one-tag launcher answers about the company, citing its guide', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${base}/`);
     await page.getByRole('button', { name: 'Open chat' }).click();
-    await ask(page, 'Is it safe to put my API key in a web page?');
+    // The shop's own chatbot, not the project's: a visitor of this site asks about the shop.
+    await page.getByText("Hi! I'm Northwind's assistant", { exact: false }).waitFor();
+    await ask(page, "Do you sell kids' bikes?");
     const log = page.getByRole('log').first();
-    await log.getByText('chat-only key', { exact: false }).first().waitFor({ timeout: 30_000 });
+    await log
+      .getByText('16 and 20 inch wheels', { exact: false })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const sources = log.getByRole('list', { name: 'Sources' });
+    await sources.getByText('Northwind Cycles customer guide').waitFor({ timeout: 30_000 });
     // The screenshot shows the finished answer: Stop has turned back into Send.
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'demo-website.png', 'website.png');
@@ -157,7 +164,7 @@ describe('npm start', () => {
     });
     await page.goto(`${base}/`);
     await page.getByRole('button', { name: 'Open chat' }).click();
-    await ask(page, 'How do I embed the chat widget on my website?');
+    await ask(page, 'When are you open?');
     // Offered once the answer has finished; pressed, it opens the reasons.
     const notHelpful = page.getByRole('button', { name: 'Not helpful' }).first();
     await notHelpful.click({ timeout: 30_000 });
@@ -247,7 +254,23 @@ describe('npm start', () => {
     const second = await start(port);
     assert.equal(demoKey(second.out), key, 'the same demo key');
     assert.doesNotMatch(second.out, /First start/);
+    assert.doesNotMatch(second.out, /Seeding the website's chatbot/);
     await stop(second);
+
+    // A store from before the website's chatbot: its config names none, and the next start
+    // seeds it, keeping the keys and the demo chatbot.
+    const configFile = join(storeDir, 'demo.json');
+    const { shopChatbotUuid, shopChatKey, ...older } = JSON.parse(readFileSync(configFile, 'utf8'));
+    assert.ok(shopChatbotUuid && shopChatKey, "the website's chatbot and its key are kept");
+    writeFileSync(configFile, JSON.stringify(older));
+    const third = await start(port);
+    assert.match(third.out, /Seeding the website's chatbot/);
+    assert.equal(demoKey(third.out), key, 'the same demo key');
+    const config = JSON.parse(readFileSync(configFile, 'utf8'));
+    const page = await fetch(`${base}/`).then((response) => response.text());
+    assert.match(page, new RegExp(`data-chatbot-uuid="${config.shopChatbotUuid}"`));
+    assert.match(page, new RegExp(`data-api-key="${config.shopChatKey}"`));
+    await stop(third);
     const reset = await start(port, ['--reset']);
     assert.match(reset.out, /Reset: starting from an empty store/);
     assert.notEqual(demoKey(reset.out), key);
