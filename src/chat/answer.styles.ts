@@ -469,6 +469,14 @@ const styles = css`
       clip-path: none;
     }
   }
+  /* Nor its hover shade, which would read as pressed (and layout can slide another button under
+     the place last tapped). Here, not in the first load's hover rule: no bytes to spare there. */
+  @media (hover: none) {
+    .actions .text-button:not([aria-pressed='true']):hover {
+      background: none;
+      color: var(--_muted);
+    }
+  }
   /* Delete's question, among an exchange's actions: it reads as one with its two answers. */
   .confirm {
     display: inline-flex;

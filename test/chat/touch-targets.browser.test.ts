@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import { createClient } from '../../src/api/client.js';
 import type { ChatbotChat } from '../../src/chat/chatbot-chat.js';
 import '../../src/chat/index.js';
@@ -299,6 +299,27 @@ describe('<chatbot-chat> on a touch screen', () => {
     await el.updateComplete;
     shadow(el).querySelector<HTMLElement>('[part="launcher"]')!.click();
     await until(() => shadow(el).activeElement === input(el), 'the textbox, with a mouse');
+  });
+
+  it("should not shade an answer's action as hovered on a touch screen, where a tap leaves it hovered", async () => {
+    const el = await touchLauncher();
+    el.open = true;
+    await answerOnce(el);
+    // Drawn as icons once the answers' chunk is in, whose styles the rule is in.
+    await until(() => button(el, 'Copy answer')?.querySelector('svg'), 'the answer actions');
+    const copy = button(el, 'Copy answer')!;
+    expect(matchMedia('(hover: none)').matches, 'no hover').to.equal(true);
+    // A tap leaves the button it hit hovered until the next tap, and layout can slide another
+    // under that place: a shade there would read as pressed.
+    const box = copy.getBoundingClientRect();
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2].map(Math.round);
+    await sendMouse({ type: 'move', position: [x!, y!] });
+    await frames(1);
+    expect(copy.matches(':hover'), 'the pointer over Copy answer').to.equal(true);
+    expect(getComputedStyle(copy).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+    // (Not checked: a mouse's shade. With touch emulation off again, this headless Chromium
+    // still reported no hover.)
+    await sendMouse({ type: 'move', position: [0, 0] });
   });
 
   it('should write at 16px or more in every text field, so iOS does not zoom into one', async () => {
