@@ -5,6 +5,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { type ChatbotClient, createClient } from '../api/client.js';
 import type { Chatbot } from '../api/types.js';
+import { touchKeyboard } from '../chat/composer.js';
 import { ClientController } from '../ui/client-controller.js';
 import { emit } from '../ui/events.js';
 import { fill } from '../ui/i18n.js';
@@ -372,8 +373,11 @@ export class ChatbotAdmin extends LitElement {
     type Chat = HTMLElementTagNameMap['chatbot-chat'];
     const chat = this.renderRoot.querySelector<Chat>('#panel-try chatbot-chat');
     await chat?.updateComplete;
-    // The form that held focus is on a hidden tab now: the owner goes on in the chat.
-    chat?.shadowRoot?.querySelector<HTMLElement>('[part~=input]')?.focus();
+    // The form that held focus is on a hidden tab now: the owner goes on in the chat, in its
+    // conversation on a touch screen (the chat's own rule), whose keyboard would cover the answer.
+    chat?.shadowRoot
+      ?.querySelector<HTMLElement>(touchKeyboard() ? '[part~=log]' : '[part~=input]')
+      ?.focus();
     await chat?.send(event.detail);
   }
 

@@ -1,4 +1,5 @@
 import { expect, oneEvent } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { OWNER_TEST_MEMBER } from '../../src/api/types.js';
 import { apiClient, deep, deepAll, deepText, mountAdmin, newChatbot, until } from './helpers.js';
 
@@ -47,6 +48,31 @@ describe('<chatbot-admin> Try it', () => {
     await until(() =>
       deepText(deep(panel, '[part=transcript]') ?? panel).includes('The ferry leaves at noon.'),
     );
+  });
+
+  it('should ask again in the chat without raising the keyboard of a touch screen', async () => {
+    const client = await apiClient();
+    const bot = await newChatbot(client, 'Ferry bot');
+    await executeServerCommand('emulate-touch', { enabled: true });
+    try {
+      const el = await mountAdmin(client, bot, 'sessions');
+      const panel = await until(() => deep(el, 'chatbot-admin-sessions'));
+      const finished = oneEvent(el, 'chatbot-answer-finished');
+      // As a transcript's "Ask again in Try it" sends it.
+      panel.dispatchEvent(
+        new CustomEvent('admin-ask-again', {
+          detail: 'When does the ferry leave?',
+          bubbles: true,
+          composed: true,
+        }),
+      );
+      await finished;
+      const chat = deep(el, '#panel-try chatbot-chat')!;
+      // The part's name, not the element: chai's message for one of a shadow tree never ends.
+      expect(chat.shadowRoot!.activeElement?.getAttribute('part')).to.equal('log');
+    } finally {
+      await executeServerCommand('emulate-touch', { enabled: false });
+    }
   });
 
   it("should show the chat's whole panel, its message box and Send inside the admin, at every width", async () => {
