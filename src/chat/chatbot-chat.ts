@@ -17,10 +17,11 @@ import {
   chatStrings,
 } from '../ui/strings/chat.js';
 import { StringsController } from '../ui/strings-controller.js';
+import { touchKeyboard } from '../ui/touch-keyboard.js';
 import type { AnswerExtras } from './answer-extras.js';
 import { AnswerViewsController } from './answer-views-controller.js';
 import { styles } from './chatbot-chat.styles.js';
-import { renderComposer, touchKeyboard } from './composer.js';
+import { renderComposer } from './composer.js';
 import { ConversationController } from './conversation-controller.js';
 import { jsonConverter, listConverter } from './converters.js';
 import { FollowController } from './follow-controller.js';

@@ -1,5 +1,6 @@
 import { html, type TemplateResult } from 'lit';
 import type { ChatStrings } from '../ui/strings/chat.js';
+import { touchKeyboard } from '../ui/touch-keyboard.js';
 
 export interface ComposerOptions {
   strings: ChatStrings;
@@ -16,16 +17,6 @@ export interface ComposerOptions {
   /** The attachments' chips and button (`attachments="on"`), from the lazily loaded chunk. */
   attach?: unknown;
 }
-
-/**
- * Whether the reader types on an on-screen keyboard. A coarse primary pointer alone is not
- * enough: a touch-screen laptop or a tablet in a keyboard case has one too, and also a fine
- * pointer (trackpad, mouse), whose hardware keyboard must keep Enter to send. Only a device
- * with no fine pointer at all (a phone, a bare tablet) is taken to type on the screen.
- * `maxTouchPoints` or `ontouchstart` would take those laptops for phones.
- */
-export const touchKeyboard = (): boolean =>
-  matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
 /**
  * The message box and its one button. Send turns into Stop while an answer streams (the same
