@@ -202,7 +202,7 @@ export class ChatbotChat extends LitElement {
     maxAttachmentSize: { attribute: 'max-attachment-size', type: Number },
     feedback: {},
     langAttribute: { attribute: 'lang' },
-    strings: { attribute: false },
+    strings: { converter: jsonConverter },
     client: { attribute: false },
   };
 
@@ -285,7 +285,11 @@ export class ChatbotChat extends LitElement {
    */
   protected langAttribute?: string;
 
-  /** Overrides for any visible string (see `ChatStrings`, `FeedbackStrings`, `AttachmentStrings`). */
+  /**
+   * Overrides for any visible string (see `ChatStrings`, `FeedbackStrings`, `AttachmentStrings`).
+   * As an attribute (and the one-tag embed's `data-strings`), a JSON object:
+   * `{"heading":"Northwind Cycles"}` names the title bar; text that is not one changes nothing.
+   */
   strings?: ChatStringOverrides;
 
   /** A ready API client (e.g. one with `getToken` for a proxy), instead of base-url and api-key. */

@@ -28,6 +28,7 @@ describe('chatbot-embed', () => {
       attachments: ['attachments', 'on'],
       accept: ['accept', '.txt'],
       maxAttachmentSize: ['max-attachment-size', '1000'],
+      strings: ['strings', '{"heading":"Northwind Cycles"}'],
     };
     for (const [name, [, value]] of Object.entries(given)) script.dataset[name] = value;
     // "false" is no open attribute: the launcher stays closed.
@@ -48,6 +49,15 @@ describe('chatbot-embed', () => {
     expect(el.feedback).to.equal('off');
     expect(el.userId).to.equal('ada');
     expect(el.open).to.equal(false);
+    // The title bar named as the site owner's page asks, which only a property could before.
+    expect(el.shadowRoot!.querySelector('#heading')?.textContent).to.equal('Northwind Cycles');
+    // Text that is no JSON object changes no string, and breaks nothing.
+    el.setAttribute('strings', '{heading: Northwind');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('#heading')?.textContent).to.equal('Chat');
+    expect(el.shadowRoot!.querySelector('[part~=input]')?.getAttribute('placeholder')).to.equal(
+      'Ask a question…',
+    );
     el.remove();
     script.remove();
   });
