@@ -195,29 +195,26 @@ async function main(): Promise<void> {
   });
 
   let config: DemoConfig | undefined;
+  // Whether the config's full key still opens this chatbot of the store.
+  const opens = (key: string, uuid: string | undefined) =>
+    uuid
+      ? createClient({ baseUrl: server.url, apiKey: key })
+          .chatbots.get(uuid)
+          .then(
+            () => true,
+            () => false,
+          )
+      : false;
   if (existsSync(configFile)) {
     config = JSON.parse(readFileSync(configFile, 'utf8')) as DemoConfig;
-    // A store deleted by hand leaves the config behind: check it still opens the chatbot.
-    const alive = await createClient({ baseUrl: server.url, apiKey: config.adminKey })
-      .chatbots.get(config.chatbotUuid)
-      .then(
-        () => true,
-        () => false,
-      );
-    if (!alive) config = undefined;
+    // A store deleted by hand leaves the config behind.
+    if (!(await opens(config.adminKey, config.chatbotUuid))) config = undefined;
   }
-  const admin = (key: string) => createClient({ baseUrl: server.url, apiKey: key });
-  if (
-    config &&
-    !(await admin(config.adminKey)
-      .chatbots.get(config.shopChatbotUuid ?? '-')
-      .then(
-        () => true,
-        () => false,
-      ))
-  ) {
+  // A store from before the website's chatbot: it gets one, the rest as it was.
+  if (config && !(await opens(config.adminKey, config.shopChatbotUuid))) {
     console.log("Seeding the website's chatbot, Northwind Cycles…");
-    config = { ...config, ...(await seedShop(admin(config.adminKey), server.createKey)) };
+    const client = createClient({ baseUrl: server.url, apiKey: config.adminKey });
+    config = { ...config, ...(await seedShop(client, server.createKey)) };
     await server.idle();
     writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
   }
