@@ -55,26 +55,6 @@ export interface TabContext {
 }
 
 /**
- * Where a key pressed in the tab list moves the selection among `count` tabs from `index`:
- * the arrows wrap around, each toward the tab drawn on its side (right to left, the next tab is
- * on the left), Home and End go to either end; -1 for any other key.
- */
-export function tabAfterKey(key: string, index: number, count: number, rtl = false): number {
-  switch (key) {
-    case rtl ? 'ArrowLeft' : 'ArrowRight':
-      return (index + 1) % count;
-    case rtl ? 'ArrowRight' : 'ArrowLeft':
-      return (index + count - 1) % count;
-    case 'Home':
-      return 0;
-    case 'End':
-      return count - 1;
-    default:
-      return -1;
-  }
-}
-
-/**
  * Scrolls `box` just enough to show `item` whole: the row of tabs when it is wider than the admin
  * (a phone; a link straight to Try it, the last tab, showed the first three and no selected one),
  * the chatbot list when it is taller than its box (a link to the last chatbot of many). Not

@@ -1,7 +1,27 @@
 import { html } from 'lit';
 import type { AdminStrings } from '../ui/strings/admin.js';
 import type { AdminTab } from './events.js';
-import { TABS, tabAfterKey } from './tab-panels.js';
+import { TABS } from './tab-panels.js';
+
+/**
+ * Where a key pressed in the tab list moves the selection among `count` tabs from `index`:
+ * the arrows wrap around, each toward the tab drawn on its side (right to left, the next tab is
+ * on the left), Home and End go to either end; -1 for any other key.
+ */
+export function tabAfterKey(key: string, index: number, count: number, rtl = false): number {
+  switch (key) {
+    case rtl ? 'ArrowLeft' : 'ArrowRight':
+      return (index + 1) % count;
+    case rtl ? 'ArrowRight' : 'ArrowLeft':
+      return (index + count - 1) % count;
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    default:
+      return -1;
+  }
+}
 
 export interface TabRowOptions {
   tabs: readonly AdminTab[];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ADMIN_TABS } from '../../src/admin/events.js';
-import { TABS, tabAfterKey } from '../../src/admin/tab-panels.js';
+import { TABS } from '../../src/admin/tab-panels.js';
+import { tabAfterKey } from '../../src/admin/tab-row.js';
 
 describe('tabAfterKey', () => {
   it('should move right and left, wrapping around at either end', () => {
